@@ -1,0 +1,83 @@
+/**
+ * RFC 8785 JSON Canonicalization Scheme (JCS). Object keys sort by UTF-16 code units
+ * (JavaScript's default string order); strings and numbers serialise exactly as ECMAScript's
+ * JSON.stringify does, which is what the RFC specifies (section 3.2.2).
+ *
+ * Written here rather than taken from the `canonicalize` package because receipts of 5000
+ * items are hashed on every request and that package is several times slower (it builds the
+ * output by repeated concatenation); the unit tests check this serializer against it and
+ * against the RFC's own examples.
+ */
+import { createHash } from 'node:crypto';
+
+export function canonicalJson(value: unknown): string {
+  const out: string[] = [];
+  write(value, out, '');
+  return out.join('');
+}
+
+function write(value: unknown, out: string[], path: string): void {
+  switch (typeof value) {
+    case 'string':
+      out.push(JSON.stringify(value));
+      return;
+    case 'number':
+      // RFC 8785 section 3.2.2.2: NaN and Infinity have no JSON form and must be rejected,
+      // not silently written as null as JSON.stringify would. -0 serialises as 0.
+      if (!Number.isFinite(value)) throw new TypeError(`non-finite number at ${path || '/'}`);
+      out.push(JSON.stringify(value));
+      return;
+    case 'boolean':
+      out.push(value ? 'true' : 'false');
+      return;
+    case 'object': {
+      if (value === null) {
+        out.push('null');
+        return;
+      }
+      if (Array.isArray(value)) {
+        out.push('[');
+        for (let i = 0; i < value.length; i++) {
+          if (i > 0) out.push(',');
+          const v: unknown = value[i];
+          // JSON.stringify writes undefined array members as null; so do we.
+          if (v === undefined || typeof v === 'function' || typeof v === 'symbol') out.push('null');
+          else write(v, out, path);
+        }
+        out.push(']');
+        return;
+      }
+      const toJSON = (value as { toJSON?: () => unknown }).toJSON;
+      if (typeof toJSON === 'function') {
+        write(toJSON.call(value), out, path);
+        return;
+      }
+      const obj = value as Record<string, unknown>;
+      const keys = Object.keys(obj).sort();
+      out.push('{');
+      let first = true;
+      for (const key of keys) {
+        const v = obj[key];
+        if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+        if (!first) out.push(',');
+        first = false;
+        out.push(JSON.stringify(key), ':');
+        write(v, out, path);
+      }
+      out.push('}');
+      return;
+    }
+    case 'bigint':
+      throw new TypeError(`BigInt has no JSON representation (at ${path || '/'})`);
+    default:
+      throw new TypeError(`value of type ${typeof value} has no JSON representation`);
+  }
+}
+
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+export function canonicalSha256(value: unknown): string {
+  return sha256Hex(canonicalJson(value));
+}

@@ -1,0 +1,153 @@
+/**
+ * The receipt envelope shared by every verifier tool (design: eval-tools.md, "Receipt
+ * envelope"). A tool computes a `ReceiptBody` as a pure function of its request; `seal`
+ * adds the envelope fields and the hashes. Nothing time-dependent enters a receipt.
+ */
+import { canonicalJson, canonicalSha256, sha256Hex } from './canonical-json.js';
+
+export const RECEIPT_VERSION = 1;
+export const SERVICE_VERSION = '0.8.0';
+
+export type Verdict = 'PASS' | 'HOLD' | 'BLOCK';
+
+export interface DecisionStep {
+  rule: string;
+  outcome: 'pass' | 'fail' | 'skip' | 'info';
+  detail: string;
+}
+
+export interface ItemDecision {
+  item_id: string;
+  decision: string;
+  reasons: string[];
+  [extra: string]: unknown;
+}
+
+export interface ReceiptBody {
+  verdict?: Verdict;
+  status: string;
+  summary: Record<string, unknown>;
+  decision_path: DecisionStep[];
+  items: ItemDecision[];
+  result: Record<string, unknown>;
+  next_action: string;
+}
+
+export interface ReceiptHashes {
+  canonicalization: 'RFC8785';
+  algorithm: 'sha256';
+  request_sha256: string;
+  items_sha256?: string;
+  result_sha256: string;
+  receipt_sha256: string;
+}
+
+export interface Receipt extends ReceiptBody {
+  receipt_version: number;
+  tool: string;
+  service_version: string;
+  hashes: ReceiptHashes;
+}
+
+/** SHA-256 of the canonical JSON array of the item ids, sorted by UTF-16 code units. */
+export function itemsSha256(items: readonly ItemDecision[]): string {
+  const ids = items.map((i) => i.item_id);
+  ids.sort();
+  return canonicalSha256(ids);
+}
+
+/** The receipt hash covers every field but `hashes.receipt_sha256` itself. */
+export function receiptSha256(
+  receipt: Omit<Receipt, 'hashes'> & { hashes: Omit<ReceiptHashes, 'receipt_sha256'> },
+): string {
+  return canonicalSha256(receipt);
+}
+
+export interface SealedReceipt {
+  receipt: Receipt;
+  /** The receipt's canonical JSON: the bytes it is served as. */
+  text: string;
+}
+
+/**
+ * Seals a receipt body: adds the envelope and the hashes. Each top-level field is
+ * canonicalised once and the pieces reused for the field hashes, the receipt hash and the
+ * served bytes, because for a 5000-item receipt serialisation dominates the cost.
+ */
+export function sealWithText(tool: string, request: unknown, body: ReceiptBody): SealedReceipt {
+  const fields: Record<string, unknown> = {
+    receipt_version: RECEIPT_VERSION,
+    tool,
+    service_version: SERVICE_VERSION,
+    ...(body.verdict !== undefined ? { verdict: body.verdict } : {}),
+    status: body.status,
+    summary: body.summary,
+    decision_path: body.decision_path,
+    items: body.items,
+    result: body.result,
+    next_action: body.next_action,
+  };
+  const parts = new Map<string, string>();
+  for (const [k, v] of Object.entries(fields)) parts.set(k, canonicalJson(v));
+  const hashesWithout: Omit<ReceiptHashes, 'receipt_sha256'> = {
+    canonicalization: 'RFC8785',
+    algorithm: 'sha256',
+    request_sha256: canonicalSha256(request),
+    ...(body.items.length > 0 ? { items_sha256: itemsSha256(body.items) } : {}),
+    result_sha256: sha256Hex(parts.get('result')!),
+  };
+  const assemble = (hashes: object): string => {
+    parts.set('hashes', canonicalJson(hashes));
+    const keys = [...parts.keys()].sort();
+    return '{' + keys.map((k) => `${JSON.stringify(k)}:${parts.get(k)!}`).join(',') + '}';
+  };
+  const receiptHash = sha256Hex(assemble(hashesWithout));
+  const hashes: ReceiptHashes = { ...hashesWithout, receipt_sha256: receiptHash };
+  const text = assemble(hashes);
+  return { receipt: { ...(fields as unknown as Omit<Receipt, 'hashes'>), hashes }, text };
+}
+
+export function seal(tool: string, request: unknown, body: ReceiptBody): Receipt {
+  return sealWithText(tool, request, body).receipt;
+}
+
+/** The bytes a receipt is served as: canonical JSON, so equal receipts are equal bytes. */
+export function serializeReceipt(receipt: Receipt): string {
+  return canonicalJson(receipt);
+}
+
+export interface HashMismatch {
+  field: string;
+  expected: string;
+  actual: string | undefined;
+}
+
+/**
+ * Recomputes every hash of a saved receipt; `request` (optional) is the request after
+ * defaults, to check `request_sha256` too. Returns the fields that differ.
+ */
+export function verifyReceipt(receipt: Receipt, request?: unknown): HashMismatch[] {
+  const bad: HashMismatch[] = [];
+  const h = receipt.hashes ?? ({} as Partial<ReceiptHashes>);
+  const check = (field: string, expected: string, actual: string | undefined): void => {
+    if (expected !== actual) bad.push({ field, expected, actual });
+  };
+  if (h.canonicalization !== 'RFC8785')
+    bad.push({ field: 'hashes.canonicalization', expected: 'RFC8785', actual: String(h.canonicalization) });
+  if (h.algorithm !== 'sha256')
+    bad.push({ field: 'hashes.algorithm', expected: 'sha256', actual: String(h.algorithm) });
+  if (request !== undefined) check('hashes.request_sha256', canonicalSha256(request), h.request_sha256);
+  if (Array.isArray(receipt.items) && receipt.items.length > 0) {
+    check('hashes.items_sha256', itemsSha256(receipt.items), h.items_sha256);
+  } else if (h.items_sha256 !== undefined) {
+    bad.push({
+      field: 'hashes.items_sha256',
+      expected: '(absent: receipt has no items)',
+      actual: h.items_sha256,
+    });
+  }
+  check('hashes.result_sha256', canonicalSha256(receipt.result), h.result_sha256);
+  const { receipt_sha256: claimed, ...rest } = h as ReceiptHashes;
+  check('hashes.receipt_sha256', sha256Hex(canonicalJson({ ...receipt, hashes: rest })), claimed);
+  return bad;
+}

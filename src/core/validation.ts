@@ -1,0 +1,134 @@
+/**
+ * JSON Schema validation through ajv (strict mode) for TypeBox schemas. One compiled
+ * validator per schema; errors come back as JSON pointers with messages a person can act on.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsImport from 'ajv-formats';
+import type { TSchema, Static } from '@sinclair/typebox';
+import { invalidInput, pointerToken, type FieldError } from './errors.js';
+
+const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
+
+export function createAjv(): Ajv {
+  const ajv = new Ajv({ strict: true, allErrors: true, useDefaults: true, coerceTypes: false });
+  addFormats(ajv);
+  return ajv;
+}
+
+const sharedAjv = createAjv();
+
+/** At most this many errors are reported; a 5000-row body can otherwise yield thousands. */
+const MAX_REPORTED_ERRORS = 20;
+
+export interface Validator<T> {
+  (value: unknown): value is T;
+  /** Validates (applying defaults in place) or throws a 400 AppError naming every failure. */
+  assert(value: unknown, what?: string): T;
+  schema: TSchema;
+}
+
+export function compileValidator<S extends TSchema>(schema: S, ajv: Ajv = sharedAjv): Validator<Static<S>> {
+  const fn: ValidateFunction = ajv.compile(schema);
+  const validator = ((value: unknown) => fn(value)) as Validator<Static<S>>;
+  validator.schema = schema;
+  validator.assert = (value: unknown, what = 'request body'): Static<S> => {
+    if (fn(value)) return value as Static<S>;
+    const errors = formatAjvErrors(fn.errors ?? []);
+    const first = errors[0];
+    const detail =
+      errors.length === 1 && first
+        ? `The ${what} is invalid at ${first.path || '/'}: ${first.message}.`
+        : `The ${what} has ${errors.length}${errors.length === MAX_REPORTED_ERRORS ? '+' : ''} problems; see errors[].`;
+    throw invalidInput(detail, errors);
+  };
+  return validator;
+}
+
+export function formatAjvErrors(raw: readonly ErrorObject[]): FieldError[] {
+  const out: FieldError[] = [];
+  const seen = new Set<string>();
+  for (const e of raw) {
+    // anyOf/oneOf wrappers repeat what their branches already said.
+    if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
+    const item = formatOne(e);
+    const key = item.path + '\u0000' + item.message;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(item);
+    if (out.length >= MAX_REPORTED_ERRORS) break;
+  }
+  return out;
+}
+
+function formatOne(e: ErrorObject): FieldError {
+  const p = e.params as Record<string, unknown>;
+  const at = e.instancePath;
+  switch (e.keyword) {
+    case 'required':
+      return { path: `${at}/${pointerToken(String(p.missingProperty))}`, message: 'is required but missing' };
+    case 'additionalProperties':
+      return {
+        path: `${at}/${pointerToken(String(p.additionalProperty))}`,
+        message: `is not an allowed property here (unknown property "${String(p.additionalProperty)}")`,
+      };
+    case 'type':
+      return { path: at, message: `must be ${article(String(p.type))}, got ${describeType(e.data)}` };
+    case 'maxItems':
+      return { path: at, message: `has ${lengthOf(e.data)} items; at most ${String(p.limit)} are allowed` };
+    case 'minItems':
+      return { path: at, message: `has ${lengthOf(e.data)} items; at least ${String(p.limit)} are required` };
+    case 'maxProperties':
+      return {
+        path: at,
+        message: `has ${countKeys(e.data)} entries; at most ${String(p.limit)} are allowed`,
+      };
+    case 'minProperties':
+      return {
+        path: at,
+        message: `has ${countKeys(e.data)} entries; at least ${String(p.limit)} are required`,
+      };
+    case 'maxLength':
+      return {
+        path: at,
+        message: `is ${lengthOf(e.data)} characters long; at most ${String(p.limit)} are allowed`,
+      };
+    case 'minLength':
+      return {
+        path: at,
+        message: `is ${lengthOf(e.data)} characters long; at least ${String(p.limit)} are required`,
+      };
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return { path: at, message: `is ${JSON.stringify(e.data)}; it ${e.message ?? 'is out of range'}` };
+    case 'enum':
+      return {
+        path: at,
+        message: `is ${JSON.stringify(e.data)}; allowed values: ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+      };
+    case 'pattern':
+      return { path: at, message: `does not match the pattern ${String(p.pattern)}` };
+    default:
+      return { path: at, message: e.message ?? 'is invalid' };
+  }
+}
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+function describeType(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'number' && Number.isInteger(v)) return `the number ${v}`;
+  return typeof v === 'object' ? 'an object' : `${typeof v} ${JSON.stringify(v)}`;
+}
+
+function lengthOf(v: unknown): number | string {
+  return typeof v === 'string' || Array.isArray(v) ? v.length : '?';
+}
+
+function countKeys(v: unknown): number | string {
+  return v !== null && typeof v === 'object' ? Object.keys(v).length : '?';
+}

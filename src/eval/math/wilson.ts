@@ -1,0 +1,32 @@
+/** Wilson score interval for a binomial proportion (95% by default). */
+
+export const Z_95 = 1.959963984540054;
+
+export interface Proportion {
+  successes: number;
+  trials: number;
+  rate: number | null;
+  wilson_low: number | null;
+  wilson_high: number | null;
+}
+
+/** Rounded to 12 significant digits so receipts do not carry last-bit float noise. */
+export function round12(x: number): number {
+  return Number(x.toPrecision(12));
+}
+
+export function wilson(successes: number, trials: number, z = Z_95): Proportion {
+  if (trials === 0) return { successes, trials, rate: null, wilson_low: null, wilson_high: null };
+  const p = successes / trials;
+  const z2 = z * z;
+  const denom = 1 + z2 / trials;
+  const centre = (p + z2 / (2 * trials)) / denom;
+  const half = (z * Math.sqrt((p * (1 - p)) / trials + z2 / (4 * trials * trials))) / denom;
+  return {
+    successes,
+    trials,
+    rate: round12(p),
+    wilson_low: round12(Math.max(0, centre - half)),
+    wilson_high: round12(Math.min(1, centre + half)),
+  };
+}

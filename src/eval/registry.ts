@@ -1,0 +1,20 @@
+/**
+ * The verifier tools, in catalog order. Each tool folder exports its definition; adding a
+ * tool is one import and one entry here.
+ */
+import type { ToolDefinition } from './tool-types.js';
+import { gateTool } from './tools/gate/definition.js';
+
+export const TOOLS: readonly ToolDefinition[] = [gateTool];
+
+const byId = new Map(TOOLS.map((t) => [t.id, t]));
+
+export function getTool(id: string): ToolDefinition {
+  const tool = byId.get(id);
+  if (!tool) throw new Error(`unknown tool id ${id}`);
+  return tool;
+}
+
+export function hasTool(id: string): boolean {
+  return byId.has(id);
+}

@@ -1,0 +1,73 @@
+/** Paired-cohort checks and tallies shared by gate and inspect. */
+import { invalidInput, pointer, type FieldError } from '../../../core/errors.js';
+
+const MAX_LISTED = 10;
+
+/** 400 unless both maps hold exactly the same item ids, naming the first differences. */
+export function assertSameCohort(
+  baseline: Record<string, boolean>,
+  candidate: Record<string, boolean>,
+  names: { baseline: string; candidate: string } = { baseline: 'baseline', candidate: 'candidate' },
+): void {
+  const errors: FieldError[] = [];
+  let onlyBaseline = 0;
+  let onlyCandidate = 0;
+  for (const id of Object.keys(baseline).sort()) {
+    if (!Object.hasOwn(candidate, id)) {
+      onlyBaseline++;
+      if (errors.length < MAX_LISTED)
+        errors.push({
+          path: pointer('candidate', id),
+          message: `item "${id}" is in baseline but missing from candidate`,
+        });
+    }
+  }
+  for (const id of Object.keys(candidate).sort()) {
+    if (!Object.hasOwn(baseline, id)) {
+      onlyCandidate++;
+      if (errors.length < MAX_LISTED)
+        errors.push({
+          path: pointer('baseline', id),
+          message: `item "${id}" is in candidate but missing from baseline`,
+        });
+    }
+  }
+  if (errors.length > 0) {
+    throw invalidInput(
+      `baseline (${names.baseline}) and candidate (${names.candidate}) must hold exactly the same item ids: ` +
+        `${onlyBaseline} only in baseline, ${onlyCandidate} only in candidate` +
+        (onlyBaseline + onlyCandidate > MAX_LISTED ? `; the first ${MAX_LISTED} are listed` : '') +
+        '.',
+      errors,
+    );
+  }
+}
+
+/** 400 when a domain label names an item that is not in the cohort (almost always a typo). */
+export function assertDomainsInCohort(
+  domains: Record<string, string> | undefined,
+  cohort: Record<string, boolean>,
+): void {
+  if (!domains) return;
+  const errors: FieldError[] = [];
+  let count = 0;
+  for (const id of Object.keys(domains).sort()) {
+    if (!Object.hasOwn(cohort, id)) {
+      count++;
+      if (errors.length < MAX_LISTED)
+        errors.push({
+          path: pointer('domains', id),
+          message: `labels item "${id}", which is not in the cohort`,
+        });
+    }
+  }
+  if (count > 0)
+    throw invalidInput(`domains names ${count} item id(s) that are not in baseline/candidate.`, errors);
+}
+
+export type PairOutcome = 'gain' | 'regression' | 'both_pass' | 'both_fail';
+
+export function pairOutcome(base: boolean, cand: boolean): PairOutcome {
+  if (base === cand) return base ? 'both_pass' : 'both_fail';
+  return cand ? 'gain' : 'regression';
+}

@@ -1,0 +1,269 @@
+/**
+ * The promotion gate: paired comparison of baseline and candidate on the same items, five
+ * rules in the reference order (eval-tools.md, gate), an exact one-sided sign test.
+ */
+import { invalidInput, type FieldError } from '../../../core/errors.js';
+import type { DecisionStep, ItemDecision, ReceiptBody, Verdict } from '../../../core/receipt.js';
+import { signTest, upperTail } from '../../math/binomial.js';
+import { round12, wilson, type Proportion } from '../../math/wilson.js';
+import { assertDomainsInCohort, assertSameCohort, pairOutcome, type PairOutcome } from './cohort.js';
+import type { GatePolicy, GateProbe, GateRequest } from './schema.js';
+
+export const UNLABELLED_DOMAIN = '(unlabelled)';
+/** The search for additional gains stops here; beyond it the answer is "unreachable". */
+const MAX_ADDITIONAL_GAINS = 1_000_000;
+
+const REASONS: Record<PairOutcome, string[]> = {
+  gain: ['baseline failed, candidate passed'],
+  regression: ['baseline passed, candidate failed'],
+  both_pass: [],
+  both_fail: [],
+};
+
+interface DomainTally {
+  items: number;
+  baselinePasses: number;
+  candidatePasses: number;
+  gains: number;
+  regressions: number;
+}
+
+export interface DomainFigures {
+  domain: string;
+  items: number;
+  gains: number;
+  regressions: number;
+  baseline_pass_rate: Proportion;
+  candidate_pass_rate: Proportion;
+}
+
+export function runGate(request: GateRequest): ReceiptBody {
+  const { baseline, candidate, policy } = request;
+  assertSameCohort(baseline, candidate, {
+    baseline: request.baseline_name,
+    candidate: request.candidate_name,
+  });
+  assertDomainsInCohort(request.domains, baseline);
+  assertProbe(request.retained_probe);
+
+  const ids = Object.keys(baseline).sort();
+  const items: ItemDecision[] = new Array<ItemDecision>(ids.length);
+  const tallies = new Map<string, DomainTally>();
+  let gains = 0;
+  let regressions = 0;
+  let bothPass = 0;
+  let bothFail = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    const b = baseline[id]!;
+    const c = candidate[id]!;
+    const outcome = pairOutcome(b, c);
+    if (outcome === 'gain') gains++;
+    else if (outcome === 'regression') regressions++;
+    else if (outcome === 'both_pass') bothPass++;
+    else bothFail++;
+    const domain = request.domains?.[id];
+    items[i] = {
+      item_id: id,
+      decision: outcome,
+      reasons: REASONS[outcome],
+      baseline: b,
+      candidate: c,
+      ...(domain !== undefined ? { domain } : {}),
+    };
+    const key = domain ?? UNLABELLED_DOMAIN;
+    let t = tallies.get(key);
+    if (!t) {
+      t = { items: 0, baselinePasses: 0, candidatePasses: 0, gains: 0, regressions: 0 };
+      tallies.set(key, t);
+    }
+    t.items++;
+    if (b) t.baselinePasses++;
+    if (c) t.candidatePasses++;
+    if (outcome === 'gain') t.gains++;
+    if (outcome === 'regression') t.regressions++;
+  }
+
+  const test = signTest(gains, regressions);
+  const { path, verdict } = decide(gains, regressions, test.p_one_sided, policy, request.retained_probe);
+  const needed = additionalGainsNeeded(verdict, gains, regressions, policy);
+  const domains = [...tallies.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([domain, t]): DomainFigures => ({
+      domain,
+      items: t.items,
+      gains: t.gains,
+      regressions: t.regressions,
+      baseline_pass_rate: wilson(t.baselinePasses, t.items),
+      candidate_pass_rate: wilson(t.candidatePasses, t.items),
+    }));
+  const basePasses = bothPass + regressions;
+  const candPasses = bothPass + gains;
+
+  return {
+    verdict,
+    status: verdict,
+    summary: {
+      baseline_name: request.baseline_name,
+      candidate_name: request.candidate_name,
+      items: ids.length,
+      gains,
+      regressions,
+      p_one_sided: test.p_one_sided,
+      p_two_sided: test.p_two_sided,
+      baseline_pass_rate: round12(basePasses / ids.length),
+      candidate_pass_rate: round12(candPasses / ids.length),
+      additional_clean_gains_needed: needed,
+    },
+    decision_path: path,
+    items,
+    result: {
+      counts: { items: ids.length, gains, regressions, both_pass: bothPass, both_fail: bothFail },
+      sign_test: {
+        method:
+          'exact binomial sign test on discordant pairs (McNemar exact), p = P(X >= gains), X ~ Bin(gains + regressions, 1/2)',
+        discordant_pairs: test.discordant,
+        gains,
+        regressions,
+        p_one_sided: test.p_one_sided,
+        p_two_sided: test.p_two_sided,
+        confidence_alpha: policy.confidence_alpha,
+        test_enabled: policy.confidence_alpha < 1,
+      },
+      policy,
+      retained_probe: request.retained_probe ?? null,
+      baseline_pass_rate: wilson(basePasses, ids.length),
+      candidate_pass_rate: wilson(candPasses, ids.length),
+      domains,
+      additional_clean_gains_needed: needed,
+    },
+    next_action: nextAction(verdict, path, needed),
+  };
+}
+
+function assertProbe(probe: GateProbe | undefined): void {
+  if (!probe) return;
+  const errors: FieldError[] = [];
+  if (probe.base_verified > probe.items)
+    errors.push({
+      path: '/retained_probe/base_verified',
+      message: `is ${probe.base_verified}, above items (${probe.items})`,
+    });
+  if (probe.candidate_verified > probe.items)
+    errors.push({
+      path: '/retained_probe/candidate_verified',
+      message: `is ${probe.candidate_verified}, above items (${probe.items})`,
+    });
+  if (errors.length > 0)
+    throw invalidInput('retained_probe verified counts cannot exceed its items.', errors);
+}
+
+function decide(
+  gains: number,
+  regressions: number,
+  pOne: number,
+  policy: GatePolicy,
+  probe: GateProbe | undefined,
+): { path: DecisionStep[]; verdict: Verdict } {
+  const path: DecisionStep[] = [];
+  let verdict: Verdict | undefined;
+  const step = (rule: string, ok: boolean, detail: string, onFail: Verdict): void => {
+    if (verdict !== undefined) {
+      path.push({ rule, outcome: 'skip', detail: `not reached (verdict already ${verdict}); ${detail}` });
+      return;
+    }
+    path.push({ rule, outcome: ok ? 'pass' : 'fail', detail });
+    if (!ok) verdict = onFail;
+  };
+
+  step(
+    'regressions_within_limit',
+    regressions <= policy.max_regressions,
+    `${regressions} regression(s) ${regressions <= policy.max_regressions ? '<=' : '>'} max_regressions ${policy.max_regressions}`,
+    'BLOCK',
+  );
+  if (!probe) {
+    step(
+      'retained_probe',
+      !policy.require_retained_probe,
+      policy.require_retained_probe
+        ? 'policy requires a retained probe and none was supplied'
+        : 'no probe supplied and none required',
+      'BLOCK',
+    );
+  } else {
+    const held = probe.candidate_verified >= probe.base_verified;
+    step(
+      'retained_probe',
+      held,
+      `candidate verified ${probe.candidate_verified}/${probe.items} ${held ? '>=' : '<'} baseline ${probe.base_verified}/${probe.items}`,
+      'BLOCK',
+    );
+  }
+  step(
+    'min_gains',
+    gains >= policy.min_gains,
+    `${gains} gain(s) ${gains >= policy.min_gains ? '>=' : '<'} min_gains ${policy.min_gains}`,
+    'HOLD',
+  );
+  step(
+    'sign_test',
+    pOne <= policy.confidence_alpha,
+    policy.confidence_alpha >= 1
+      ? `test off (confidence_alpha = 1); one-sided p = ${pOne}`
+      : `one-sided p = ${pOne} ${pOne <= policy.confidence_alpha ? '<=' : '>'} alpha ${policy.confidence_alpha}`,
+    'HOLD',
+  );
+  if (verdict === undefined) {
+    path.push({ rule: 'promote', outcome: 'pass', detail: 'every rule held' });
+    verdict = 'PASS';
+  }
+  return { path, verdict };
+}
+
+/**
+ * How many more gains, with no new regressions, would turn the verdict into PASS: 0 when it
+ * already is, null when gains cannot help (a BLOCK) or when more than a million would be needed.
+ */
+export function additionalGainsNeeded(
+  verdict: Verdict,
+  gains: number,
+  regressions: number,
+  policy: GatePolicy,
+): number | null {
+  if (verdict === 'PASS') return 0;
+  if (verdict === 'BLOCK') return null;
+  const passes = (k: number): boolean =>
+    gains + k >= policy.min_gains && upperTail(gains + k + regressions, gains + k) <= policy.confidence_alpha;
+  let lo = Math.max(0, policy.min_gains - gains);
+  if (passes(lo)) return lo;
+  // p falls as gains grow: double until it passes, then bisect.
+  let hi = Math.max(1, lo * 2);
+  while (!passes(hi)) {
+    lo = hi;
+    hi *= 2;
+    if (hi > MAX_ADDITIONAL_GAINS) return null;
+  }
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (passes(mid)) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+function nextAction(verdict: Verdict, path: DecisionStep[], needed: number | null): string {
+  const failed = path.find((s) => s.outcome === 'fail');
+  switch (verdict) {
+    case 'PASS':
+      return 'Promote the candidate: every gate rule held.';
+    case 'BLOCK':
+      return failed?.rule === 'retained_probe'
+        ? 'Do not promote: supply a retained-capability probe on which the candidate verifies at least as many items as the baseline.'
+        : 'Do not promote: fix the regressed items listed in items[] (decision "regression") and gate again.';
+    case 'HOLD':
+      return needed === null
+        ? 'Hold: the evidence cannot reach PASS by adding gains alone; revisit the policy or the cohort.'
+        : `Hold: ${needed} more clean gain(s) with no new regressions would reach PASS; evaluate on more items and gate again.`;
+  }
+}

@@ -1,0 +1,55 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+export const MAX_COHORT = 5000;
+
+export const CohortMap = Type.Record(Type.String(), Type.Boolean(), {
+  minProperties: 1,
+  maxProperties: MAX_COHORT,
+  description: 'item_id -> pass (true) or fail (false); 1 to 5000 entries',
+});
+
+export const DomainMap = Type.Record(Type.String(), Type.String(), {
+  maxProperties: MAX_COHORT,
+  description: 'Optional domain label per item_id',
+});
+
+export const Policy = Type.Object(
+  {
+    confidence_alpha: Type.Number({
+      exclusiveMinimum: 0,
+      maximum: 1,
+      default: 0.05,
+      description: 'Significance level of the one-sided sign test; 1 turns the test off',
+    }),
+    max_regressions: Type.Integer({ minimum: 0, default: 0 }),
+    min_gains: Type.Integer({ minimum: 0, default: 1 }),
+    require_retained_probe: Type.Boolean({ default: false }),
+  },
+  { additionalProperties: false, default: {} },
+);
+
+export const RetainedProbe = Type.Object(
+  {
+    base_verified: Type.Integer({ minimum: 0 }),
+    candidate_verified: Type.Integer({ minimum: 0 }),
+    items: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false, description: 'Retained-capability probe: verified counts out of `items`' },
+);
+
+export const GateRequest = Type.Object(
+  {
+    baseline: CohortMap,
+    candidate: CohortMap,
+    baseline_name: Type.String({ default: 'baseline' }),
+    candidate_name: Type.String({ default: 'candidate' }),
+    domains: Type.Optional(DomainMap),
+    policy: Policy,
+    retained_probe: Type.Optional(RetainedProbe),
+  },
+  { additionalProperties: false },
+);
+
+export type GateRequest = Static<typeof GateRequest>;
+export type GatePolicy = Static<typeof Policy>;
+export type GateProbe = Static<typeof RetainedProbe>;
