@@ -4,8 +4,9 @@
  */
 import type { ToolDefinition } from './tool-types.js';
 import { gateTool } from './tools/gate/definition.js';
+import { healthReportTool } from './tools/health-report/definition.js';
 
-export const TOOLS: readonly ToolDefinition[] = [gateTool];
+export const TOOLS: readonly ToolDefinition[] = [gateTool, healthReportTool];
 
 const byId = new Map(TOOLS.map((t) => [t.id, t]));
 

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { wilson } from '../../math/wilson.js';
+import {
+  classifyItem,
+  DISCRIMINATION_THRESHOLD,
+  FLAKY_FLIP_RATE_THRESHOLD,
+  FLAKY_MIN_FLIPS,
+} from './classify.js';
+import type { ItemObservation } from './observe.js';
+import { observe } from './observe.js';
+
+/** Builds an observation from "system:TFT" strings through the real history reader. */
+function item(...specs: string[]): ItemObservation {
+  const history = specs.flatMap((spec) => {
+    const [system, results] = spec.split(':') as [string, string];
+    return [...results].map((r) => ({ item_id: 'x', system, passed: r === 'T' }));
+  });
+  return observe({ history })[0]!;
+}
+
+describe('classifyItem', () => {
+  it('counts flips between consecutive runs of the same system, not across systems', () => {
+    // Interleaved rows: a runs T,T,T and b runs F,F,F; no system ever changes its result.
+    const obs = observe({
+      history: [
+        { item_id: 'x', system: 'a', passed: true },
+        { item_id: 'x', system: 'b', passed: false },
+        { item_id: 'x', system: 'a', passed: true },
+        { item_id: 'x', system: 'b', passed: false },
+      ],
+    })[0]!;
+    const f = classifyItem(obs);
+    expect(f.systems.map((s) => s.flips)).toEqual([0, 0]);
+    expect(f.item_class).toBe('discriminating');
+  });
+
+  it('does not call one disagreement flaky (the reference did)', () => {
+    const f = classifyItem(item('a:TF', 'b:TT'));
+    expect(f.systems[0]!.flips).toBe(1);
+    expect(f.item_class).not.toBe('flaky');
+    expect(f.reasons.join(' ')).toMatch(/below the flakiness bar/);
+  });
+
+  it('does not call one flip in many runs flaky, nor two flips in twenty', () => {
+    expect(classifyItem(item('a:TTTTTTTTTTTTTTTTTTTF', 'b:FFFFF')).item_class).toBe('discriminating');
+    expect(classifyItem(item('a:TTTTTTTTFTTTTTTTTTTT', 'b:FFFFF')).item_class).toBe('discriminating');
+  });
+
+  it('calls a system that keeps flipping flaky, by the stated rule', () => {
+    const f = classifyItem(item('a:TFT', 'b:TTT'));
+    const bound = wilson(2, 2).wilson_low!;
+    expect(bound).toBeGreaterThan(FLAKY_FLIP_RATE_THRESHOLD);
+    expect(2).toBeGreaterThanOrEqual(FLAKY_MIN_FLIPS);
+    expect(f.item_class).toBe('flaky');
+    expect(f.systems[0]!.flip_rate.wilson_low).toBe(bound);
+  });
+
+  it('applies the Wilson lower bound, not the point estimate: 5 flips in 19 pairs is flaky, 4 is not', () => {
+    // 4/19 = 0.21 looks high but its 95% lower bound is below 0.1; 5/19 clears it.
+    expect(wilson(4, 19).wilson_low!).toBeLessThan(FLAKY_FLIP_RATE_THRESHOLD);
+    expect(wilson(5, 19).wilson_low!).toBeGreaterThan(FLAKY_FLIP_RATE_THRESHOLD);
+    expect(classifyItem(item('a:TFTFTTTTTTTTTTTTTTTT', 'b:TTTTT')).systems[0]!.flips).toBe(4);
+    expect(classifyItem(item('a:FTFTFTTTTTTTTTTTTTTT', 'b:TTTTT')).systems[0]!.flips).toBe(5);
+    expect(classifyItem(item('a:TFTFTTTTTTTTTTTTTTTT', 'b:TTTTT')).item_class).toBe('flat');
+    expect(classifyItem(item('a:FTFTFTTTTTTTTTTTTTTT', 'b:TTTTT')).item_class).toBe('flaky');
+  });
+
+  it('checks classes in the stated order', () => {
+    // One flapping system is under-observed first.
+    expect(classifyItem(item('a:TFTFTF')).item_class).toBe('under_observed');
+    expect(classifyItem(item('a:TT', 'b:T', 'c:TTT')).item_class).toBe('saturated');
+    expect(classifyItem(item('a:FF', 'b:F')).item_class).toBe('too_hard');
+    // Flaky wins over discriminating.
+    expect(classifyItem(item('a:TFTF', 'b:FFFF')).item_class).toBe('flaky');
+    expect(classifyItem(item('a:TT', 'b:FF')).item_class).toBe('discriminating');
+    expect(classifyItem(item('a:TF', 'b:FT')).item_class).toBe('flat');
+  });
+
+  it('splits discriminating from flat at the stated spread', () => {
+    expect(DISCRIMINATION_THRESHOLD).toBe(0.5);
+    expect(classifyItem(item('a:TT', 'b:TF')).item_class).toBe('discriminating'); // 1 - 0.5
+    expect(classifyItem(item('a:TTTT', 'b:TTTF')).item_class).toBe('flat'); // 1 - 0.75
+  });
+
+  it('reports pass rates, pooled flip rate, discrimination and utility = discrimination x (1 - flip rate)', () => {
+    const f = classifyItem(item('a:FFFTTT', 'b:TTT'));
+    expect(f.runs).toBe(9);
+    expect(f.pass_rate).toEqual(wilson(6, 9));
+    expect(f.flip_rate).toEqual(wilson(1, 7));
+    expect(f.discrimination).toBe(0.5);
+    expect(f.utility).toBeCloseTo(0.5 * (1 - 1 / 7), 12);
+    expect(f.systems.map((s) => [s.system, s.pass_rate.rate])).toEqual([
+      ['a', 0.5],
+      ['b', 1],
+    ]);
+  });
+
+  it('has no figures for an unmeasured item', () => {
+    const f = classifyItem({ item_id: 'x', domain: undefined, declared: true, systems: new Map() });
+    expect(f.item_class).toBe('unmeasured');
+    expect(f.discrimination).toBeNull();
+    expect(f.utility).toBeNull();
+    expect(f.pass_rate.rate).toBeNull();
+  });
+});

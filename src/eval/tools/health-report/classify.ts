@@ -1,0 +1,153 @@
+/**
+ * Per-item figures and the item class (docs/health-report.md). Classes are checked in the
+ * stated order; the first that applies is the item's class.
+ */
+import { round12, wilson, type Proportion } from '../../math/wilson.js';
+import type { ItemObservation, SystemRuns } from './observe.js';
+
+/** An item needs results from this many distinct systems before it can say anything. */
+export const MIN_SYSTEMS = 2;
+/** A system is flaky on an item only after at least this many flips: one change can be a fix. */
+export const FLAKY_MIN_FLIPS = 2;
+/** ... and when the 95% Wilson lower bound of its flip rate is above this. */
+export const FLAKY_FLIP_RATE_THRESHOLD = 0.1;
+/** Systems "differ" on an item when their pass rates span at least this much. */
+export const DISCRIMINATION_THRESHOLD = 0.5;
+
+export const ITEM_CLASSES = [
+  'unmeasured',
+  'under_observed',
+  'saturated',
+  'too_hard',
+  'flaky',
+  'discriminating',
+  'flat',
+] as const;
+export type ItemClass = (typeof ITEM_CLASSES)[number];
+
+export interface SystemFigures {
+  system: string;
+  runs: number;
+  passes: number;
+  pass_rate: Proportion;
+  flips: number;
+  /** Flips over transitions (runs - 1), with its Wilson interval. */
+  flip_rate: Proportion;
+  flaky: boolean;
+}
+
+export interface ItemFigures {
+  item_class: ItemClass;
+  reasons: string[];
+  systems: SystemFigures[];
+  runs: number;
+  pass_rate: Proportion;
+  /** Pooled over systems: all flips over all transitions. */
+  flip_rate: Proportion;
+  /** Highest minus lowest per-system pass rate; null when unmeasured. */
+  discrimination: number | null;
+  /** discrimination x (1 - pooled flip rate); null when unmeasured. */
+  utility: number | null;
+}
+
+function systemFigures(s: SystemRuns): SystemFigures {
+  const transitions = s.runs - 1;
+  const flipRate = wilson(s.flips, transitions);
+  return {
+    system: s.system,
+    runs: s.runs,
+    passes: s.passes,
+    pass_rate: wilson(s.passes, s.runs),
+    flips: s.flips,
+    flip_rate: flipRate,
+    flaky:
+      s.flips >= FLAKY_MIN_FLIPS &&
+      flipRate.wilson_low !== null &&
+      flipRate.wilson_low > FLAKY_FLIP_RATE_THRESHOLD,
+  };
+}
+
+const fmt = (x: number | null): string => (x === null ? 'n/a' : String(Number(x.toPrecision(3))));
+
+export function classifyItem(obs: ItemObservation): ItemFigures {
+  const systems = [...obs.systems.values()]
+    .sort((a, b) => (a.system < b.system ? -1 : a.system > b.system ? 1 : 0))
+    .map(systemFigures);
+  let runs = 0;
+  let passes = 0;
+  let flips = 0;
+  let transitions = 0;
+  for (const s of systems) {
+    runs += s.runs;
+    passes += s.passes;
+    flips += s.flips;
+    transitions += s.runs - 1;
+  }
+  const passRate = wilson(passes, runs);
+  const flipRate = wilson(flips, transitions);
+  const base = { systems, runs, pass_rate: passRate, flip_rate: flipRate };
+
+  if (systems.length === 0) {
+    return {
+      ...base,
+      item_class: 'unmeasured',
+      reasons: ['listed in items but no history row names it'],
+      discrimination: null,
+      utility: null,
+    };
+  }
+
+  let lo = systems[0]!;
+  let hi = systems[0]!;
+  for (const s of systems) {
+    if (s.pass_rate.rate! < lo.pass_rate.rate!) lo = s;
+    if (s.pass_rate.rate! > hi.pass_rate.rate!) hi = s;
+  }
+  const discrimination = round12(hi.pass_rate.rate! - lo.pass_rate.rate!);
+  const utility = round12(discrimination * (1 - (flipRate.rate ?? 0)));
+  const figures = { ...base, discrimination, utility };
+  const reasons: string[] = [];
+  const spread =
+    `pass rates range from ${fmt(lo.pass_rate.rate)} (${lo.system}) to ${fmt(hi.pass_rate.rate)} (${hi.system}): ` +
+    `discrimination ${fmt(discrimination)}`;
+  const flaky = systems.filter((s) => s.flaky);
+
+  let itemClass: ItemClass;
+  if (systems.length < MIN_SYSTEMS) {
+    itemClass = 'under_observed';
+    reasons.push(
+      `results from ${systems.length} system (${systems[0]!.system}); at least ${MIN_SYSTEMS} are needed`,
+    );
+  } else if (passes === runs) {
+    itemClass = 'saturated';
+    reasons.push(`all ${systems.length} systems passed every one of ${runs} runs`);
+  } else if (passes === 0) {
+    itemClass = 'too_hard';
+    reasons.push(`no system passed in ${runs} runs across ${systems.length} systems`);
+  } else if (flaky.length > 0) {
+    itemClass = 'flaky';
+    for (const s of flaky)
+      reasons.push(
+        `${s.system} flipped ${s.flips} times in ${s.runs - 1} consecutive run pairs ` +
+          `(flip rate ${fmt(s.flip_rate.rate)}, 95% lower bound ${fmt(s.flip_rate.wilson_low)} > ${FLAKY_FLIP_RATE_THRESHOLD})`,
+      );
+  } else if (discrimination >= DISCRIMINATION_THRESHOLD) {
+    itemClass = 'discriminating';
+    reasons.push(`${spread} >= ${DISCRIMINATION_THRESHOLD}`);
+  } else {
+    itemClass = 'flat';
+    reasons.push(`${spread} < ${DISCRIMINATION_THRESHOLD}`);
+  }
+  if (itemClass !== 'flaky') {
+    // Flips are worth knowing even when an earlier class decided the item.
+    for (const s of systems.filter((x) => x.flips > 0))
+      reasons.push(
+        `${s.system} flipped ${s.flips} time(s) in ${s.runs - 1} consecutive run pairs ` +
+          (s.flaky
+            ? `(95% lower bound ${fmt(s.flip_rate.wilson_low)} > ${FLAKY_FLIP_RATE_THRESHOLD}: flaky, but ${itemClass} is checked first)`
+            : `; below the flakiness bar (needs >= ${FLAKY_MIN_FLIPS} flips and a 95% lower bound > ` +
+              `${FLAKY_FLIP_RATE_THRESHOLD}, has ${fmt(s.flip_rate.wilson_low)})`),
+      );
+  }
+  return { ...figures, item_class: itemClass, reasons };
+}

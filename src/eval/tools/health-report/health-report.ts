@@ -1,0 +1,217 @@
+/**
+ * The benchmark health report: classifies every item, summarises domains and scores the
+ * benchmark's readiness (eval-tools.md, health; docs/health-report.md).
+ */
+import type { DecisionStep, ItemDecision, ReceiptBody } from '../../../core/receipt.js';
+import { wilson, type Proportion } from '../../math/wilson.js';
+import {
+  classifyItem,
+  DISCRIMINATION_THRESHOLD,
+  FLAKY_FLIP_RATE_THRESHOLD,
+  FLAKY_MIN_FLIPS,
+  ITEM_CLASSES,
+  MIN_SYSTEMS,
+  type ItemClass,
+} from './classify.js';
+import { observe } from './observe.js';
+import { domainFigures, emptyCounts, readiness, weakestComponent, type ClassifiedItem } from './readiness.js';
+import type { HealthReportRequest } from './schema.js';
+
+interface ClassPolicy {
+  definition: string;
+  /** The item-level decision. */
+  action: string;
+  next_action: string;
+}
+
+export const CLASS_POLICY: Record<ItemClass, ClassPolicy> = {
+  unmeasured: {
+    definition: 'listed in items[] but no history row names it',
+    action: 'measure',
+    next_action: `Run at least ${MIN_SYSTEMS} systems on these items; they have no results yet.`,
+  },
+  under_observed: {
+    definition: `results from fewer than ${MIN_SYSTEMS} distinct systems`,
+    action: 'observe_more',
+    next_action:
+      'Run another system on these items: one system cannot show whether an item separates systems.',
+  },
+  saturated: {
+    definition: 'every system passed every run',
+    action: 'retire',
+    next_action:
+      'Retire these items or replace them with harder variants: every system passes them every time.',
+  },
+  too_hard: {
+    definition: 'no system passed any run',
+    action: 'add_easier_variant',
+    next_action:
+      'Add easier variants of these items and check their reference answers: no system has ever passed them.',
+  },
+  flaky: {
+    definition:
+      `some system flipped at least ${FLAKY_MIN_FLIPS} times between consecutive runs and the 95% Wilson ` +
+      `lower bound of its flip rate (flips / (runs - 1)) is above ${FLAKY_FLIP_RATE_THRESHOLD}`,
+    action: 'review',
+    next_action:
+      'Review these items: make their grading deterministic or fix them, and keep them out of gates until they stop flipping.',
+  },
+  discriminating: {
+    definition: `per-system pass rates span at least ${DISCRIMINATION_THRESHOLD} (highest minus lowest)`,
+    action: 'keep',
+    next_action: 'Keep these items: they separate systems.',
+  },
+  flat: {
+    definition: `per-system pass rates span less than ${DISCRIMINATION_THRESHOLD}`,
+    action: 'revise',
+    next_action:
+      'Revise these items: systems pass them at similar rates, so they cost runs without separating systems.',
+  },
+};
+
+interface SystemTally {
+  runs: number;
+  passes: number;
+  items: number;
+}
+
+export function runHealthReport(request: HealthReportRequest): ReceiptBody {
+  const observations = observe(request);
+  const counts = emptyCounts();
+  const byClass = new Map<ItemClass, string[]>(ITEM_CLASSES.map((c) => [c, []]));
+  const classified: ClassifiedItem[] = [];
+  const items: ItemDecision[] = [];
+  const systemTallies = new Map<string, SystemTally>();
+
+  for (const obs of observations) {
+    const f = classifyItem(obs);
+    counts[f.item_class]++;
+    byClass.get(f.item_class)!.push(obs.item_id);
+    classified.push({
+      item_id: obs.item_id,
+      domain: obs.domain,
+      item_class: f.item_class,
+      utility: f.utility,
+    });
+    for (const s of f.systems) {
+      let t = systemTallies.get(s.system);
+      if (!t) {
+        t = { runs: 0, passes: 0, items: 0 };
+        systemTallies.set(s.system, t);
+      }
+      t.runs += s.runs;
+      t.passes += s.passes;
+      t.items++;
+    }
+    items.push({
+      item_id: obs.item_id,
+      decision: CLASS_POLICY[f.item_class].action,
+      reasons: f.reasons,
+      item_class: f.item_class,
+      ...(obs.domain !== undefined ? { domain: obs.domain } : {}),
+      declared: obs.declared,
+      runs: f.runs,
+      pass_rate: f.pass_rate,
+      flip_rate: f.flip_rate,
+      discrimination: f.discrimination,
+      utility: f.utility,
+      systems: f.systems,
+    });
+  }
+
+  const domains = domainFigures(classified);
+  const frontierGaps = domains.filter((d) => d.frontier_gap).map((d) => d.domain);
+  const ready = readiness(counts, domains);
+  const systems = [...systemTallies.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([system, t]): { system: string; items: number; pass_rate: Proportion } => ({
+      system,
+      items: t.items,
+      pass_rate: wilson(t.passes, t.runs),
+    }));
+
+  const decisionPath: DecisionStep[] = ITEM_CLASSES.map((c) => ({
+    rule: c,
+    outcome: 'info',
+    detail: `${counts[c]} item(s): ${CLASS_POLICY[c].definition}`,
+  }));
+  decisionPath.push({
+    rule: 'frontier_gaps',
+    outcome: frontierGaps.length === 0 ? 'pass' : 'fail',
+    detail:
+      frontierGaps.length === 0
+        ? `every one of ${domains.length} domain(s) has a discriminating item`
+        : `${frontierGaps.length} of ${domains.length} domain(s) have no discriminating item: ${frontierGaps.join(', ')}`,
+  });
+  decisionPath.push({
+    rule: 'readiness',
+    outcome: ready.band === 'READY' ? 'pass' : 'fail',
+    detail: `index ${ready.index} -> ${ready.band}`,
+  });
+
+  return {
+    status: ready.band,
+    summary: {
+      items: observations.length,
+      history_rows: request.history.length,
+      systems: systems.length,
+      classes: counts,
+      frontier_gaps: frontierGaps,
+      readiness_index: ready.index,
+      readiness_band: ready.band,
+    },
+    decision_path: decisionPath,
+    items,
+    result: {
+      thresholds: {
+        min_systems: MIN_SYSTEMS,
+        flaky_min_flips: FLAKY_MIN_FLIPS,
+        flaky_flip_rate_lower_bound_above: FLAKY_FLIP_RATE_THRESHOLD,
+        discrimination_threshold: DISCRIMINATION_THRESHOLD,
+        interval: 'Wilson score, 95%',
+        flip_rate:
+          'flips / (runs - 1) per system; a flip is a change of result between consecutive runs (row order)',
+        discrimination: 'highest minus lowest per-system pass rate',
+        utility: 'discrimination x (1 - pooled flip rate of the item)',
+      },
+      classes: Object.fromEntries(
+        ITEM_CLASSES.map((c) => [
+          c,
+          {
+            count: counts[c],
+            definition: CLASS_POLICY[c].definition,
+            action: CLASS_POLICY[c].action,
+            next_action: CLASS_POLICY[c].next_action,
+            item_ids: byClass.get(c)!,
+          },
+        ]),
+      ),
+      domains,
+      frontier_gaps: frontierGaps,
+      readiness: ready,
+      systems,
+    },
+    next_action: nextAction(ready, counts, frontierGaps),
+  };
+}
+
+function nextAction(
+  ready: ReturnType<typeof readiness>,
+  counts: Record<ItemClass, number>,
+  frontierGaps: string[],
+): string {
+  const weakest = weakestComponent(ready);
+  if (!weakest)
+    return `Readiness ${ready.index}/100 (${ready.band}): keep the benchmark as it is and re-run the report as history grows.`;
+  const points = Math.round(100 * weakest.weight * (1 - weakest.value) * 10) / 10;
+  const detail =
+    weakest.name === 'frontier' && frontierGaps.length > 0
+      ? ` (${frontierGaps.slice(0, 5).join(', ')}${frontierGaps.length > 5 ? ', ...' : ''})`
+      : weakest.name === 'reliability'
+        ? ` (${counts.flaky} flaky item(s))`
+        : '';
+  return (
+    `Readiness ${ready.index}/100 (${ready.band}); the largest gain is ${weakest.name}, ${points} point(s) short: ` +
+    `${weakest.remedy}${detail}. Per-class actions are in result.classes.`
+  );
+}
