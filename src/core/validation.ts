@@ -33,7 +33,7 @@ export function compileValidator<S extends TSchema>(schema: S, ajv: Ajv = shared
   validator.schema = schema;
   validator.assert = (value: unknown, what = 'request body'): Static<S> => {
     if (fn(value)) return value as Static<S>;
-    const errors = formatAjvErrors(fn.errors ?? []);
+    const errors = formatAjvErrors(fn.errors ?? [], value);
     const first = errors[0];
     const detail =
       errors.length === 1 && first
@@ -44,13 +44,25 @@ export function compileValidator<S extends TSchema>(schema: S, ajv: Ajv = shared
   return validator;
 }
 
-export function formatAjvErrors(raw: readonly ErrorObject[]): FieldError[] {
+/** Resolves a JSON pointer in `root` (ajv reports where, not what, unless in verbose mode). */
+function at(root: unknown, pointer: string): unknown {
+  if (pointer === '') return root;
+  let node: unknown = root;
+  for (const raw of pointer.slice(1).split('/')) {
+    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[token];
+  }
+  return node;
+}
+
+export function formatAjvErrors(raw: readonly ErrorObject[], root?: unknown): FieldError[] {
   const out: FieldError[] = [];
   const seen = new Set<string>();
   for (const e of raw) {
     // anyOf/oneOf wrappers repeat what their branches already said.
     if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
-    const item = formatOne(e);
+    const item = formatOne(root === undefined ? e : { ...e, data: e.data ?? at(root, e.instancePath) });
     const key = item.path + '\u0000' + item.message;
     if (seen.has(key)) continue;
     seen.add(key);

@@ -26,7 +26,8 @@ export function wilson(successes: number, trials: number, z = Z_95): Proportion 
     successes,
     trials,
     rate: round12(p),
-    wilson_low: round12(Math.max(0, centre - half)),
-    wilson_high: round12(Math.min(1, centre + half)),
+    // At the edges the bound is exactly 0 or 1; floating point would leave 5.5e-17 behind.
+    wilson_low: successes === 0 ? 0 : round12(Math.max(0, centre - half)),
+    wilson_high: successes === trials ? 1 : round12(Math.min(1, centre + half)),
   };
 }

@@ -1,0 +1,51 @@
+/**
+ * The fastify app factory shared by the HTTP processes: request ids, JSON logs, the
+ * problem+json error handler, HTTP metrics. Services add their routes; entry files listen.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ServerOptions as HttpsServerOptions } from 'node:https';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { registerErrorHandler, registerProblemNotFound } from './error-handler.js';
+import { registerHttpMetricsHooks, type HttpMetrics } from './metrics.js';
+
+export interface BaseAppOptions {
+  logger: FastifyServerOptions['logger'];
+  bodyLimit: number;
+  trustProxy?: boolean | string | string[];
+  metrics: HttpMetrics;
+  /** false: the caller sets its own not-found handler (e.g. a web front-end). */
+  notFound?: boolean;
+  /** TLS: when given, the app serves HTTPS (key, cert, minVersion ...). */
+  https?: HttpsServerOptions;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function buildBaseApp(options: BaseAppOptions): FastifyInstance {
+  // Fastify's types tie the server type to the https option; every caller only needs the
+  // common FastifyInstance surface, so the instance is typed as the plain HTTP one.
+  const app = Fastify({
+    ...(options.https ? { https: options.https } : {}),
+    logger: options.logger ?? false,
+    bodyLimit: options.bodyLimit,
+    trustProxy: options.trustProxy ?? false,
+    // A caller's X-Request-Id is kept when it is a sane token, so ids follow a request across services.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    disableRequestLogging: false,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    ajv: { customOptions: { strict: true, allErrors: true, useDefaults: true, coerceTypes: false } },
+  } as FastifyServerOptions) as unknown as FastifyInstance;
+  app.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
+    done();
+  });
+  registerErrorHandler(app);
+  if (options.notFound ?? true) registerProblemNotFound(app);
+  registerHttpMetricsHooks(app, options.metrics);
+  return app;
+}

@@ -1,0 +1,98 @@
+import canonicalize from 'canonicalize';
+import { describe, expect, it } from 'vitest';
+import { canonicalJson, canonicalSha256 } from './canonical-json.js';
+
+/** Reads an IEEE-754 double from its 16 hex digits (RFC 8785 Appendix B lists them so). */
+function fromHex(hex: string): number {
+  const buf = Buffer.from(hex, 'hex');
+  return buf.readDoubleBE(0);
+}
+
+describe('RFC 8785 canonical JSON', () => {
+  it('serialises the RFC section 3.2.2 sample exactly', () => {
+    const input = JSON.parse(
+      '{"numbers": [333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001],' +
+        '"string": "\\u20ac$\\u000F\\u000aA\'\\u0042\\u0022\\u005c\\\\\\"\\/",' +
+        '"literals": [null, true, false]}',
+    );
+    expect(canonicalJson(input)).toBe(
+      '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}',
+    );
+  });
+
+  it('sorts keys by UTF-16 code units, including non-ASCII and surrogate pairs (section 3.2.3)', () => {
+    const input = {
+      '\u20ac': 'Euro Sign',
+      '\r': 'Carriage Return',
+      '\ufb33': 'Hebrew Letter Dalet With Dagesh',
+      '1': 'One',
+      '\ud83d\ude00': 'Emoji: Grinning Face',
+      '\u0080': 'Control',
+      '\u00f6': 'Latin Small Letter O With Diaeresis',
+    };
+    expect(canonicalJson(input)).toBe(
+      '{"\\r":"Carriage Return","1":"One","\u0080":"Control","\u00f6":"Latin Small Letter O With Diaeresis","\u20ac":"Euro Sign","\ud83d\ude00":"Emoji: Grinning Face","\ufb33":"Hebrew Letter Dalet With Dagesh"}',
+    );
+  });
+
+  it('formats every number of Appendix B as the RFC says', () => {
+    const cases: [string, string][] = [
+      ['0000000000000000', '0'],
+      ['8000000000000000', '0'],
+      ['0000000000000001', '5e-324'],
+      ['8000000000000001', '-5e-324'],
+      ['7fefffffffffffff', '1.7976931348623157e+308'],
+      ['ffefffffffffffff', '-1.7976931348623157e+308'],
+      ['4340000000000000', '9007199254740992'],
+      ['c340000000000000', '-9007199254740992'],
+      ['4430000000000000', '295147905179352830000'],
+      ['44b52d02c7e14af5', '9.999999999999997e+22'],
+      ['44b52d02c7e14af6', '1e+23'],
+      ['44b52d02c7e14af7', '1.0000000000000001e+23'],
+      ['444b1ae4d6e2ef4e', '999999999999999700000'],
+      ['444b1ae4d6e2ef4f', '999999999999999900000'],
+      ['444b1ae4d6e2ef50', '1e+21'],
+      ['3eb0c6f7a0b5ed8c', '9.999999999999997e-7'],
+      ['3eb0c6f7a0b5ed8d', '0.000001'],
+      ['41b3de4355555553', '333333333.3333332'],
+      ['41b3de4355555554', '333333333.33333325'],
+      ['41b3de4355555555', '333333333.3333333'],
+      ['41b3de4355555556', '333333333.3333334'],
+      ['41b3de4355555557', '333333333.33333343'],
+      ['becbf647612f3696', '-0.0000033333333333333333'],
+      ['43143ff3c1cb0959', '1424953923781206.2'],
+    ];
+    for (const [hex, text] of cases) expect(canonicalJson(fromHex(hex)), hex).toBe(text);
+  });
+
+  it('rejects NaN and Infinity instead of writing null', () => {
+    expect(() => canonicalJson({ a: NaN })).toThrow(/non-finite/);
+    expect(() => canonicalJson([Infinity])).toThrow(/non-finite/);
+    expect(() => canonicalJson(-Infinity)).toThrow(/non-finite/);
+  });
+
+  it('agrees with the RFC author’s reference package on varied data', () => {
+    let seed = 7;
+    const rnd = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const make = (depth: number): unknown => {
+      const r = rnd();
+      if (depth > 3 || r < 0.3) {
+        const k = Math.floor(rnd() * 5);
+        return [rnd() * 1e6 - 5e5, 'ünï\u2028"\\x', true, null, Math.floor(rnd() * 1e9)][k];
+      }
+      if (r < 0.6) return Array.from({ length: Math.floor(rnd() * 4) }, () => make(depth + 1));
+      const o: Record<string, unknown> = {};
+      for (let i = 0; i < 4; i++) o[String.fromCharCode(32 + Math.floor(rnd() * 9000)) + i] = make(depth + 1);
+      return o;
+    };
+    for (let i = 0; i < 200; i++) {
+      const v = make(0);
+      expect(canonicalJson(v)).toBe((canonicalize as unknown as (x: unknown) => string)(v));
+    }
+  });
+
+  it('hashes equal values equally whatever their key order', () => {
+    expect(canonicalSha256({ b: 1, a: [1, { y: 2, x: 3 }] })).toBe(canonicalSha256({ a: [1, { x: 3, y: 2 }], b: 1 }));
+    expect(canonicalSha256({ a: 1 })).not.toBe(canonicalSha256({ a: 2 }));
+  });
+});

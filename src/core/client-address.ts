@@ -1,0 +1,21 @@
+/**
+ * The client address used for rate limits: the socket peer, or X-Forwarded-For's right-most
+ * entry when (and only when) the peer is a configured trusted proxy. Any other entry of the
+ * header is client-controlled and would let a client pick its own rate-limit bucket.
+ */
+import type { FastifyRequest } from 'fastify';
+
+export function clientAddress(request: FastifyRequest, trustedProxies: readonly string[]): string {
+  const peer = normaliseAddress(request.raw.socket.remoteAddress ?? 'unknown');
+  if (trustedProxies.length === 0 || !trustedProxies.includes(peer)) return peer;
+  const header = request.headers['x-forwarded-for'];
+  const value = Array.isArray(header) ? header.join(',') : header;
+  if (!value) return peer;
+  const last = value.split(',').map((s) => s.trim()).filter(Boolean).pop();
+  return last ? normaliseAddress(last) : peer;
+}
+
+/** IPv4-mapped IPv6 (::ffff:1.2.3.4) and plain IPv4 are the same client. */
+export function normaliseAddress(address: string): string {
+  return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
+}

@@ -1,0 +1,81 @@
+/**
+ * The one error handler: every error leaves as application/problem+json (RFC 9457). Bad
+ * input is a 4xx with errors[] JSON pointers; a 5xx carries only the request id, never a
+ * message or stack from inside.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, toProblem, type FieldError, type Problem } from './errors.js';
+import { formatAjvErrors } from './validation.js';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
+
+export function sendProblem(reply: FastifyReply, problem: Problem, headers: Record<string, string> = {}): FastifyReply {
+  for (const [k, v] of Object.entries(headers)) void reply.header(k, v);
+  return reply.code(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
+}
+
+/** Maps fastify's own errors (body parsing, schema validation, limits) onto the catalogue. */
+export function toAppError(error: FastifyError | Error): AppError | undefined {
+  if (error instanceof AppError) return error;
+  const e = error as FastifyError & { validation?: unknown[]; validationContext?: string };
+  if (e.validation) {
+    const context = e.validationContext ?? 'body';
+    const errors: FieldError[] = formatAjvErrors(e.validation as Parameters<typeof formatAjvErrors>[0]).map((fe) => ({
+      path: context === 'body' ? fe.path : `${context}:${fe.path}`,
+      message: fe.message,
+    }));
+    return new AppError('invalid_input', `The request ${context} is invalid; see errors[].`, { errors });
+  }
+  switch (e.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('payload_too_large', `The request body is larger than the limit of this endpoint.`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('unsupported_media_type', 'Send the body as application/json.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('invalid_json', 'The request body is empty; a JSON object is required.');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError('invalid_json', `The request body is not valid JSON: ${e.message}.`);
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('invalid_input', 'Content-Length does not match the body.');
+    default:
+      break;
+  }
+  if (e instanceof SyntaxError && e.statusCode === 400) {
+    return new AppError('invalid_json', `The request body is not valid JSON: ${e.message}.`);
+  }
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    const code = e.statusCode === 404 ? 'not_found' : e.statusCode === 413 ? 'payload_too_large' : e.statusCode === 415 ? 'unsupported_media_type' : 'invalid_input';
+    return new AppError(code, e.message);
+  }
+  return undefined;
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const appError = toAppError(error);
+    if (appError && appError.status < 500) {
+      // Routes may name where a client finds a valid request (the tool routes do).
+      const hint = (request.routeOptions.config as { problemHint?: string } | undefined)?.problemHint;
+      return sendProblem(reply, { ...toProblem(appError), ...(hint ? { hint } : {}) }, appError.headers);
+    }
+    if (appError) {
+      request.log.warn({ code: appError.code }, appError.message);
+      return sendProblem(reply, { ...toProblem(appError), request_id: request.id }, appError.headers);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendProblem(reply, {
+      type: 'urn:problem:internal',
+      title: 'Internal error',
+      status: 500,
+      detail: `The server failed to answer this request. Quote request id ${request.id} when reporting it.`,
+      code: 'internal',
+      request_id: request.id,
+    });
+  });
+}
+
+export function registerProblemNotFound(app: FastifyInstance): void {
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(reply, toProblem(new AppError('not_found', `No route for ${request.method} ${request.url.split('?', 1)[0]}.`))),
+  );
+}

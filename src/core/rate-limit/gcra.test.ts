@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { gcra, retryAfterSeconds, type GcraLimit } from './gcra.js';
+import { MemoryRateLimitStore } from './memory-store.js';
+
+/** Replays nginx limit_req burst/nodelay: returns the admitted flags for request times. */
+function replay(times: number[], limit: GcraLimit): boolean[] {
+  let tat: number | undefined;
+  return times.map((t) => {
+    const d = gcra(tat, t, limit);
+    if (d.allowed) tat = d.tat;
+    return d.allowed;
+  });
+}
+
+describe('GCRA with nginx burst/nodelay semantics', () => {
+  const limit = { ratePerSecond: 10, burst: 3 }; // one request per 100 ms
+
+  it('admits burst + 1 requests at once from an idle client, then rejects', () => {
+    expect(replay([0, 0, 0, 0, 0], limit)).toEqual([true, true, true, true, false]);
+  });
+
+  it('admits one more request per emission interval after the burst', () => {
+    expect(replay([0, 0, 0, 0, 99, 100, 100, 200], limit)).toEqual([true, true, true, true, false, true, false, true]);
+  });
+
+  it('does not charge rejected requests', () => {
+    // Hammering while limited must not push the next admission further out.
+    const times = [0, 0, 0, 0, ...Array.from({ length: 50 }, (_, i) => 1 + i), 100];
+    const admitted = replay(times, limit);
+    expect(admitted.at(-1)).toBe(true);
+  });
+
+  it('tells a rejected client how long to wait, rounded up to whole seconds for Retry-After', () => {
+    let tat: number | undefined;
+    for (let i = 0; i < 4; i++) tat = gcra(tat, 0, limit).tat;
+    const d = gcra(tat, 0, limit);
+    expect(d.allowed).toBe(false);
+    expect(d.retryAfterMs).toBe(100);
+    expect(retryAfterSeconds(d.retryAfterMs)).toBe(1);
+    expect(retryAfterSeconds(1500)).toBe(2);
+    const slow = { ratePerSecond: 5 / 60, burst: 3 }; // nginx 5r/m
+    let t2: number | undefined;
+    for (let i = 0; i < 4; i++) t2 = gcra(t2, 0, slow).tat;
+    expect(retryAfterSeconds(gcra(t2, 0, slow).retryAfterMs)).toBe(12);
+  });
+
+  it('restores the full burst after an idle period', () => {
+    expect(replay([0, 0, 0, 0, 0, 400, 400, 400, 400, 400], limit)).toEqual([
+      true, true, true, true, false, true, true, true, true, false,
+    ]);
+  });
+
+  it('is what the in-memory store does, with an injected clock', async () => {
+    let now = 1_000_000;
+    const store = new MemoryRateLimitStore(() => now);
+    const got: boolean[] = [];
+    for (let i = 0; i < 5; i++) got.push((await store.take('k', limit)).allowed);
+    expect(got).toEqual([true, true, true, true, false]);
+    expect((await store.take('other', limit)).allowed).toBe(true);
+    now += 100;
+    expect((await store.take('k', limit)).allowed).toBe(true);
+    expect((await store.take('k', limit)).allowed).toBe(false);
+  });
+});

@@ -1,0 +1,25 @@
+import { gcra, type GcraLimit } from './gcra.js';
+import type { RateLimitResult, RateLimitStore } from './store.js';
+
+/** In-process GCRA state, for a single instance. Idle keys are swept so memory stays bounded. */
+export class MemoryRateLimitStore implements RateLimitStore {
+  private readonly tats = new Map<string, number>();
+  private lastSweep = 0;
+
+  constructor(private readonly now: () => number = () => performance.timeOrigin + performance.now()) {}
+
+  take(key: string, limit: GcraLimit): Promise<RateLimitResult> {
+    const now = this.now();
+    this.sweep(now);
+    const d = gcra(this.tats.get(key), now, limit);
+    if (d.allowed) this.tats.set(key, d.tat);
+    return Promise.resolve({ allowed: d.allowed, retryAfterMs: d.retryAfterMs });
+  }
+
+  /** A key whose TAT has passed holds no information (it equals a fresh key). */
+  private sweep(now: number): void {
+    if (now - this.lastSweep < 10_000) return;
+    this.lastSweep = now;
+    for (const [key, tat] of this.tats) if (tat <= now) this.tats.delete(key);
+  }
+}

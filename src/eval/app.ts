@@ -1,0 +1,65 @@
+/**
+ * The evaluation service app: core plumbing plus the tool, info, OpenAPI and metrics routes.
+ * Owns its pool, stats store and Redis connection, and closes them with the app.
+ */
+import { Redis } from 'ioredis';
+import type { FastifyInstance } from 'fastify';
+import { buildBaseApp } from '../core/app.js';
+import { clientAddress } from '../core/client-address.js';
+import { loggerOptions } from '../core/logger.js';
+import { createHttpMetrics, registerMetricsRoute } from '../core/metrics.js';
+import { MemoryRateLimitStore } from '../core/rate-limit/memory-store.js';
+import { registerRateLimits } from '../core/rate-limit/plugin.js';
+import { RedisRateLimitStore } from '../core/rate-limit/redis-store.js';
+import type { EvalConfig } from './config.js';
+import { buildOpenApi } from './openapi.js';
+import { createVerifierPool, type VerifierPool } from './pool.js';
+import { registerPoolMetrics } from './pool-metrics.js';
+import { TOOLS } from './registry.js';
+import { registerInfoRoutes } from './routes/info.js';
+import { registerToolRoutes } from './routes/tools.js';
+import { FileStatsStore, RedisStatsStore, type StatsStore } from './stats.js';
+
+export interface EvalAppOverrides {
+  /** Share one pool between apps (tests); the app then does not destroy it. */
+  pool?: VerifierPool;
+}
+
+export async function buildEvalApp(config: Readonly<EvalConfig>, overrides: EvalAppOverrides = {}): Promise<FastifyInstance> {
+  const metrics = createHttpMetrics();
+  const app = buildBaseApp({ logger: loggerOptions(config.logLevel, 'eval'), bodyLimit: config.bodyLimit, metrics });
+  const redis = config.cacheUrl ? new Redis(config.cacheUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
+  const pool = overrides.pool ?? createVerifierPool({ size: config.poolSize });
+  const stats: StatsStore = redis ? new RedisStatsStore(redis, config.cacheKeyPrefix) : await FileStatsStore.open(config.dataDir);
+
+  app.addHook('onClose', async () => {
+    await stats.close();
+    if (!overrides.pool) await pool.destroy();
+    if (redis) await redis.quit().catch(() => redis.disconnect());
+  });
+
+  if (config.rateLimits.enabled) {
+    const toolPaths = new Set(TOOLS.map((t) => t.path));
+    registerRateLimits(app, {
+      store: redis ? new RedisRateLimitStore(redis, `${config.cacheKeyPrefix}rl:`) : new MemoryRateLimitStore(),
+      scopes: [
+        {
+          name: 'tools',
+          match: (path) => toolPaths.has(path),
+          ratePerSecond: config.rateLimits.perMinute / 60,
+          burst: config.rateLimits.burst,
+        },
+      ],
+      clientAddress: (request) => clientAddress(request, config.trustedProxies),
+    });
+  }
+
+  registerPoolMetrics(metrics.registry, pool);
+  registerToolRoutes(app, { pool, stats, bodyLimit: config.bodyLimit });
+  registerInfoRoutes(app, { pool, stats, startedAt: Date.now(), cache: redis ? 'redis' : 'memory' });
+  const openapi = JSON.stringify(buildOpenApi());
+  app.get('/openapi.json', (_req, reply) => reply.type('application/json; charset=utf-8').send(openapi));
+  registerMetricsRoute(app, metrics.registry);
+  await app.ready();
+  return app;
+}

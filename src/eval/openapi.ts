@@ -1,0 +1,126 @@
+/**
+ * The OpenAPI 3.1.0 document, generated from the same TypeBox schemas that validate
+ * requests, so the published contract cannot drift from the enforced one.
+ */
+import type { TSchema } from '@sinclair/typebox';
+import { SERVICE_VERSION } from '../core/receipt.js';
+import { TOOLS } from './registry.js';
+
+/** TypeBox schemas carry symbol keys; JSON round-tripping leaves plain JSON Schema. */
+function plain(schema: TSchema): object {
+  return JSON.parse(JSON.stringify(schema)) as object;
+}
+
+const problemSchema = {
+  type: 'object',
+  required: ['type', 'title', 'status', 'detail'],
+  properties: {
+    type: { type: 'string' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    code: { type: 'string' },
+    hint: { type: 'string' },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['path', 'message'],
+        properties: { path: { type: 'string', description: 'JSON pointer into the body' }, message: { type: 'string' } },
+      },
+    },
+  },
+};
+
+const receiptSchema = {
+  type: 'object',
+  required: ['receipt_version', 'tool', 'service_version', 'status', 'summary', 'decision_path', 'items', 'result', 'next_action', 'hashes'],
+  properties: {
+    receipt_version: { const: 1 },
+    tool: { type: 'string' },
+    service_version: { type: 'string' },
+    verdict: { enum: ['PASS', 'HOLD', 'BLOCK'] },
+    status: { type: 'string' },
+    summary: { type: 'object' },
+    decision_path: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['rule', 'outcome', 'detail'],
+        properties: { rule: { type: 'string' }, outcome: { enum: ['pass', 'fail', 'skip', 'info'] }, detail: { type: 'string' } },
+      },
+    },
+    items: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['item_id', 'decision', 'reasons'],
+        properties: { item_id: { type: 'string' }, decision: { type: 'string' }, reasons: { type: 'array', items: { type: 'string' } } },
+      },
+    },
+    result: { type: 'object' },
+    next_action: { type: 'string' },
+    hashes: {
+      type: 'object',
+      required: ['canonicalization', 'algorithm', 'request_sha256', 'result_sha256', 'receipt_sha256'],
+      properties: {
+        canonicalization: { const: 'RFC8785' },
+        algorithm: { const: 'sha256' },
+        request_sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+        items_sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+        result_sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+        receipt_sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+      },
+    },
+  },
+};
+
+const problem = (description: string): object => ({
+  description,
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+});
+
+function jsonGet(operationId: string, summary: string): object {
+  return { get: { operationId, summary, responses: { '200': { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } } } } };
+}
+
+export function buildOpenApi(): object {
+  const paths: Record<string, object> = {};
+  for (const t of TOOLS) {
+    paths[t.path] = {
+      post: {
+        operationId: t.operationId,
+        summary: t.promise,
+        tags: ['tools'],
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { $ref: `#/components/schemas/${t.id}Request` }, example: t.example } },
+        },
+        responses: {
+          '200': { description: 'Receipt', content: { 'application/json': { schema: { $ref: '#/components/schemas/Receipt' } } } },
+          '400': problem('Input error; `hint` points at /api/examples'),
+          '413': problem('Body larger than EVAL_BODY_LIMIT'),
+          '415': problem('Body is not application/json'),
+          '429': problem('Rate limited; see Retry-After'),
+        },
+      },
+    };
+  }
+  paths['/api/catalog'] = jsonGet('catalog', 'The verifier tools');
+  paths['/api/examples'] = jsonGet('examples', 'A complete valid request per tool');
+  // The seed reuses operationId `health` for GET /api/health too; OpenAPI requires unique ids.
+  paths['/api/health'] = jsonGet('serviceHealth', 'Service health, version, pool load');
+  paths['/api/stats'] = jsonGet('stats', 'Aggregate usage counters (no payload data)');
+  const schemas: Record<string, object> = { Problem: problemSchema, Receipt: receiptSchema };
+  for (const t of TOOLS) schemas[`${t.id}Request`] = plain(t.schema);
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Evaluation tools service',
+      version: SERVICE_VERSION,
+      description: 'Stateless, verifier-grounded tools for evaluating AI systems; every answer is a deterministic, hash-sealed receipt.',
+    },
+    paths,
+    components: { schemas },
+  };
+}

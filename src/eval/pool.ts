@@ -1,0 +1,71 @@
+/**
+ * The verifier pool: Piscina worker threads that run any registered tool by id, so
+ * CPU-bound verification never blocks the event loop. The raw request bytes are moved (not
+ * copied) to the worker, which parses, validates, runs and seals there.
+ */
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { ToolOutcome } from './execute.js';
+
+export interface VerifierTask {
+  toolId: string;
+  bytes: Uint8Array;
+}
+
+export interface PoolStats {
+  size: number;
+  queued: number;
+  completed: number;
+  utilization: number;
+}
+
+export interface VerifierPool {
+  readonly size: number;
+  run(toolId: string, bytes: Uint8Array): Promise<ToolOutcome>;
+  stats(): PoolStats;
+  destroy(): Promise<void>;
+}
+
+/** Under vitest/tsx the sources are .ts and the worker needs the tsx loader; built code is .js. */
+function workerEntry(): { filename: string; execArgv: string[] } {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const url = new URL(`../../workers/verifier.${fromSource ? 'ts' : 'js'}`, import.meta.url);
+  return { filename: fileURLToPath(url), execArgv: fromSource ? ['--import', 'tsx'] : [] };
+}
+
+export function createVerifierPool(options: { size: number }): VerifierPool {
+  const { filename, execArgv } = workerEntry();
+  const piscina = new Piscina<VerifierTask, ToolOutcome>({
+    filename,
+    execArgv,
+    minThreads: options.size,
+    maxThreads: options.size,
+    // Waiting tasks are bounded by the HTTP body limit times concurrent connections; an
+    // unbounded queue is fine because rate limits bound the arrival rate.
+    idleTimeout: 60_000,
+  });
+  return {
+    size: options.size,
+    run(toolId, bytes) {
+      // Only a buffer that owns its whole ArrayBuffer can be moved; a slice of Node's shared
+      // allocation pool must be copied (those are small, under 4 KB).
+      const owned =
+        bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && !(bytes.buffer instanceof SharedArrayBuffer)
+          ? bytes
+          : new Uint8Array(bytes);
+      const task: VerifierTask = { toolId, bytes: owned };
+      return piscina.run(task, { transferList: [owned.buffer as ArrayBuffer] });
+    },
+    stats() {
+      return {
+        size: options.size,
+        queued: piscina.queueSize,
+        completed: piscina.completed,
+        utilization: Number(piscina.utilization.toFixed(4)),
+      };
+    },
+    async destroy() {
+      await piscina.destroy();
+    },
+  };
+}

@@ -1,0 +1,49 @@
+/** Read-only service endpoints: catalog, examples, health, stats. */
+import type { FastifyInstance } from 'fastify';
+import { SERVICE_VERSION } from '../../core/receipt.js';
+import type { VerifierPool } from '../pool.js';
+import { TOOLS } from '../registry.js';
+import type { StatsStore } from '../stats.js';
+
+export interface InfoRouteDeps {
+  pool: VerifierPool;
+  stats: StatsStore;
+  startedAt: number;
+  cache: 'redis' | 'memory';
+}
+
+export function catalog(): { service_version: string; tools: object[] } {
+  return {
+    service_version: SERVICE_VERSION,
+    tools: TOOLS.map((t) => ({
+      id: t.id,
+      operationId: t.operationId,
+      name: t.name,
+      method: t.method,
+      endpoint: t.path,
+      promise: t.promise,
+      runs_in: t.placement,
+    })),
+  };
+}
+
+export function examples(): { examples: Record<string, unknown> } {
+  return { examples: Object.fromEntries(TOOLS.map((t) => [t.id, t.example])) };
+}
+
+export function registerInfoRoutes(app: FastifyInstance, deps: InfoRouteDeps): void {
+  const catalogBody = JSON.stringify(catalog());
+  const examplesBody = JSON.stringify(examples());
+  app.get('/api/catalog', (_req, reply) => reply.type('application/json; charset=utf-8').send(catalogBody));
+  app.get('/api/examples', (_req, reply) => reply.type('application/json; charset=utf-8').send(examplesBody));
+  app.get('/api/health', () => ({
+    status: 'ok',
+    service: 'eval-tools',
+    version: SERVICE_VERSION,
+    uptime_seconds: Math.round((Date.now() - deps.startedAt) / 1000),
+    tools: TOOLS.length,
+    pool: deps.pool.stats(),
+    shared_state: deps.cache,
+  }));
+  app.get('/api/stats', async () => ({ service_version: SERVICE_VERSION, ...(await deps.stats.snapshot()) }));
+}

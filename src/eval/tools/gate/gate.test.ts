@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../../core/errors.js';
+import { compileValidator } from '../../../core/validation.js';
+import { gateExample } from './example.js';
+import { additionalGainsNeeded, runGate } from './gate.js';
+import { GateRequest } from './schema.js';
+
+const validate = compileValidator(GateRequest);
+
+/** A request (defaults applied) with `gains` false->true, `regressions` true->false, `same` true->true. */
+function cohort(gains: number, regressions: number, same = 0, extra: Partial<GateRequest> = {}): GateRequest {
+  const baseline: Record<string, boolean> = {};
+  const candidate: Record<string, boolean> = {};
+  for (let i = 0; i < gains; i++) [baseline[`g${i}`], candidate[`g${i}`]] = [false, true];
+  for (let i = 0; i < regressions; i++) [baseline[`r${i}`], candidate[`r${i}`]] = [true, false];
+  for (let i = 0; i < same; i++) [baseline[`s${i}`], candidate[`s${i}`]] = [true, true];
+  return validate.assert(structuredClone({ baseline, candidate, ...extra }));
+}
+
+describe('gate verdicts', () => {
+  it('passes the published example with one-sided p = 0.015625', () => {
+    const body = runGate(validate.assert(structuredClone(gateExample)));
+    expect(body.verdict).toBe('PASS');
+    expect(body.summary.gains).toBe(6);
+    expect(body.summary.regressions).toBe(0);
+    expect(body.summary.p_one_sided).toBe(0.015625);
+    expect(body.items).toHaveLength(7);
+    expect(body.decision_path.map((s) => s.rule)).toEqual([
+      'regressions_within_limit',
+      'retained_probe',
+      'min_gains',
+      'sign_test',
+      'promote',
+    ]);
+  });
+
+  it('blocks when regressions exceed the limit', () => {
+    const body = runGate(cohort(10, 2, 0, { policy: { max_regressions: 1 } as GateRequest['policy'] }));
+    expect(body.verdict).toBe('BLOCK');
+    expect(body.decision_path[0]).toMatchObject({ rule: 'regressions_within_limit', outcome: 'fail' });
+    expect(body.summary.additional_clean_gains_needed).toBeNull();
+  });
+
+  it('blocks when a retained probe is required and missing, or the candidate verifies fewer', () => {
+    const policy = { require_retained_probe: true } as GateRequest['policy'];
+    expect(runGate(cohort(6, 0, 0, { policy })).verdict).toBe('BLOCK');
+    const worse = cohort(6, 0, 0, { policy, retained_probe: { base_verified: 9, candidate_verified: 8, items: 10 } });
+    expect(runGate(worse).verdict).toBe('BLOCK');
+    const held = cohort(6, 0, 0, { policy, retained_probe: { base_verified: 9, candidate_verified: 9, items: 10 } });
+    expect(runGate(held).verdict).toBe('PASS');
+  });
+
+  it('holds 2 gains / 0 regressions at alpha 0.05 and passes them with alpha 1', () => {
+    const hold = runGate(cohort(2, 0, 3));
+    expect(hold.verdict).toBe('HOLD');
+    expect(hold.summary.p_one_sided).toBe(0.25);
+    expect(hold.summary.additional_clean_gains_needed).toBe(3); // 5 gains: p = 1/32 <= 0.05
+    const pass = runGate(cohort(2, 0, 3, { policy: { confidence_alpha: 1 } as GateRequest['policy'] }));
+    expect(pass.verdict).toBe('PASS');
+  });
+
+  it('never passes 1 gain against 10 regressions, whatever max_regressions is', () => {
+    for (const max of [10, 100, 5000]) {
+      const body = runGate(cohort(1, 10, 0, { policy: { max_regressions: max } as GateRequest['policy'] }));
+      expect(body.verdict).toBe('HOLD');
+      expect(body.summary.p_one_sided).toBe(0.99951171875);
+      expect(body.summary.p_two_sided).toBe(0.01171875);
+    }
+  });
+
+  it('holds below min_gains', () => {
+    const body = runGate(cohort(3, 0, 0, { policy: { min_gains: 5, confidence_alpha: 1 } as GateRequest['policy'] }));
+    expect(body.verdict).toBe('HOLD');
+    expect(body.summary.additional_clean_gains_needed).toBe(2);
+  });
+
+  it('reports per-domain figures with Wilson intervals', () => {
+    const body = runGate(validate.assert(structuredClone(gateExample)));
+    const domains = body.result.domains as { domain: string; items: number; gains: number; candidate_pass_rate: { rate: number; wilson_low: number; wilson_high: number } }[];
+    expect(domains.map((d) => d.domain)).toEqual(['algebra', 'geometry']);
+    expect(domains[0]).toMatchObject({ items: 3, gains: 3 });
+    expect(domains[0]!.candidate_pass_rate.rate).toBe(1);
+    expect(domains[0]!.candidate_pass_rate.wilson_high).toBe(1);
+    expect(domains[0]!.candidate_pass_rate.wilson_low).toBeCloseTo(0.4385, 4);
+  });
+});
+
+describe('gate input errors', () => {
+  const expectInvalid = (req: GateRequest, pattern: RegExp): AppError => {
+    try {
+      runGate(req);
+    } catch (err) {
+      expect(err).toBeInstanceOf(AppError);
+      expect((err as AppError).status).toBe(400);
+      expect((err as AppError).message).toMatch(pattern);
+      return err as AppError;
+    }
+    throw new Error('expected a 400');
+  };
+
+  it('names the differences between mismatched cohorts', () => {
+    const req = validate.assert({ baseline: { a: true, b: true }, candidate: { a: true, c: false } });
+    const err = expectInvalid(req, /exactly the same item ids: 1 only in baseline, 1 only in candidate/);
+    expect(err.errors).toEqual([
+      { path: '/candidate/b', message: 'item "b" is in baseline but missing from candidate' },
+      { path: '/baseline/c', message: 'item "c" is in candidate but missing from baseline' },
+    ]);
+  });
+
+  it('rejects probe counts above items and domain labels for unknown items', () => {
+    expectInvalid(cohort(1, 0, 0, { retained_probe: { base_verified: 11, candidate_verified: 1, items: 10 } }), /cannot exceed/);
+    expectInvalid(cohort(1, 0, 0, { domains: { nope: 'x' } }), /not in baseline\/candidate/);
+  });
+});
+
+describe('additional clean gains needed', () => {
+  it('is the smallest number of gains that reaches PASS', () => {
+    const policy = { confidence_alpha: 0.05, max_regressions: 10, min_gains: 1, require_retained_probe: false };
+    const k = additionalGainsNeeded('HOLD', 8, 2, policy);
+    expect(k).toBe(1); // 9/2: p = 0.0327 <= 0.05, while 8/2 gives 0.0547
+  });
+});

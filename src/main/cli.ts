@@ -1,0 +1,17 @@
+/** The project's command-line tool: `node dist/src/main/cli.js <command> ...`. */
+import type { Command } from './commands/command.js';
+import { receiptVerifyCommand } from './commands/receipt-verify.js';
+
+const COMMANDS: Command[] = [receiptVerifyCommand];
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    process.stderr.write(`usage: cli <command> ...\n\n${COMMANDS.map((c) => `  ${c.usage}\n      ${c.summary}`).join('\n')}\n`);
+    return name === undefined || name === '--help' || name === 'help' ? 0 : 2;
+  }
+  return command.run(rest);
+}
+
+process.exitCode = await main(process.argv.slice(2));
