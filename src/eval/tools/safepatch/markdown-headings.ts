@@ -1,0 +1,186 @@
+/**
+ * Top-level headings of a CommonMark document, found by mdast-util-from-markdown.
+ *
+ * micromark (the parser underneath) runs at roughly 1-2 MB/s and turns superlinear on
+ * documents with many short blocks (200,000 characters of small lists take seconds), so the
+ * document is parsed in chunks cut at boundaries where CommonMark's block parser is provably
+ * back in its initial state: a line starting with a non-blank character in column 0 right after
+ * a blank line. At such a line every container (list item, block quote) and every leaf block
+ * that ends at a blank line has closed; only a top-level fenced code block or an HTML block of
+ * kinds 1-5 can still be open, and a chunk whose last block is one of those, unclosed, is
+ * extended past the line that closes it. Inline constructs are switched off for this pass: they
+ * cannot create or hide a block-level heading, and skipping them saves a third of the time.
+ */
+import { fromMarkdown, type Options } from 'mdast-util-from-markdown';
+import type { Nodes, RootContent } from 'mdast';
+
+export interface HeadingInfo {
+  /** 1..6 */
+  level: number;
+  kind: 'atx' | 'setext';
+  /** Offset of the start of the heading's first line (UTF-16 code units). */
+  start: number;
+  /** Offset just past the heading's last character (the underline, for setext). */
+  end: number;
+  /** The heading's source text between its markers, whitespace collapsed and trimmed. */
+  raw: string;
+  /** 1-based line number of the heading's first line. */
+  line: number;
+}
+
+const INLINE_CONSTRUCTS = [
+  'attention',
+  'autolink',
+  'characterEscape',
+  'characterReference',
+  'codeText',
+  'hardBreakEscape',
+  'htmlText',
+  'labelEnd',
+  'labelStartImage',
+  'labelStartLink',
+];
+const BLOCK_ONLY: Options = { extensions: [{ disable: { null: INLINE_CONSTRUCTS } }] };
+
+/** Chunks are at least this long; small enough to keep micromark linear, large enough to be cheap. */
+const CHUNK_CHARS = 4096;
+
+const SAFE_BOUNDARY = /\n[ \t]*\r?\n(?=[^\s])/g;
+
+/** Smallest safe boundary at or after `from` (document length when there is none). */
+function boundaryAfter(doc: string, from: number): number {
+  if (from >= doc.length) return doc.length;
+  SAFE_BOUNDARY.lastIndex = Math.max(0, from - 1);
+  const m = SAFE_BOUNDARY.exec(doc);
+  return m ? m.index + m[0].length : doc.length;
+}
+
+export function normalizeSpace(s: string): string {
+  return s.trim().replace(/\s+/g, ' ');
+}
+
+/** Every heading that is a direct child of the document root, in document order. */
+export function topLevelHeadings(doc: string): HeadingInfo[] {
+  const out: HeadingInfo[] = [];
+  const lines = new LineIndex(doc);
+  let pos = 0;
+  while (pos < doc.length) {
+    let end = boundaryAfter(doc, pos + CHUNK_CHARS);
+    let children: RootContent[];
+    for (;;) {
+      children = fromMarkdown(doc.slice(pos, end), BLOCK_ONLY).children;
+      const last = children[children.length - 1];
+      if (end >= doc.length || !last) break;
+      const closesAt = openBlockEnd(doc, pos, last);
+      if (closesAt === null) break;
+      end = boundaryAfter(doc, closesAt);
+    }
+    for (const node of children) {
+      if (node.type !== 'heading' || !node.position) continue;
+      const nodeStart = pos + (node.position.start.offset ?? 0);
+      const start = doc.lastIndexOf('\n', nodeStart - 1) + 1;
+      const first = node.children[0]?.position?.start.offset;
+      const lastChild = node.children[node.children.length - 1]?.position?.end.offset;
+      const raw =
+        first === undefined || lastChild === undefined ? '' : doc.slice(pos + first, pos + lastChild);
+      out.push({
+        level: node.depth,
+        kind: ATX_START.test(doc.slice(nodeStart, nodeStart + 8)) ? 'atx' : 'setext',
+        start,
+        end: pos + (node.position.end.offset ?? 0),
+        raw: normalizeSpace(raw),
+        line: lines.lineOf(start),
+      });
+    }
+    pos = end;
+  }
+  return out;
+}
+
+const ATX_START = /^#{1,6}(?:[ \t\r\n]|$)/;
+const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
+const HTML_KINDS: { start: RegExp; end: RegExp }[] = [
+  { start: /^ {0,3}<(?:script|pre|style|textarea)(?=[\s>]|$)/i, end: /<\/(?:script|pre|style|textarea)>/i },
+  { start: /^ {0,3}<!--/, end: /-->/ },
+  { start: /^ {0,3}<\?/, end: /\?>/ },
+  { start: /^ {0,3}<![A-Za-z]/, end: />/ },
+  { start: /^ {0,3}<!\[CDATA\[/, end: /\]\]>/ },
+];
+
+/**
+ * When `node` (the last block of the chunk starting at `pos`) is a top-level fenced code block
+ * or HTML block of kinds 1-5 that the chunk left open, the offset of the end of the line that
+ * closes it in the whole document (or the document's end); null when nothing is left open.
+ */
+function openBlockEnd(doc: string, pos: number, node: Nodes): number | null {
+  if (!node.position || (node.type !== 'code' && node.type !== 'html')) return null;
+  const start = pos + (node.position.start.offset ?? 0);
+  const end = pos + (node.position.end.offset ?? 0);
+  const source = doc.slice(start, end);
+  const firstLineEnd = source.indexOf('\n');
+  const firstLine = firstLineEnd < 0 ? source : source.slice(0, firstLineEnd);
+  if (node.type === 'code') {
+    const open = FENCE_OPEN.exec(firstLine)?.[1];
+    if (!open) return null; // indented code closes at the next non-indented line
+    const close = new RegExp(`^ {0,3}${open[0] === '`' ? '`' : '~'}{${open.length},}[ \\t]*\\r?$`, 'm');
+    if (firstLineEnd >= 0 && close.test(source.slice(firstLineEnd + 1))) return null;
+    return endOfMatchLine(doc, start + (firstLineEnd < 0 ? source.length : firstLineEnd + 1), close);
+  }
+  const kind = HTML_KINDS.find((k) => k.start.test(firstLine));
+  if (!kind) return null; // kinds 6 and 7 end at a blank line
+  const afterOpen = source.replace(kind.start, '');
+  if (kind.end.test(afterOpen)) return null;
+  return endOfMatchLine(doc, start + (source.length - afterOpen.length), kind.end);
+}
+
+function endOfMatchLine(doc: string, from: number, re: RegExp): number {
+  const global = new RegExp(re.source, re.flags.includes('g') ? re.flags : re.flags + 'g');
+  global.lastIndex = from;
+  const m = global.exec(doc);
+  if (!m) return doc.length;
+  const nl = doc.indexOf('\n', m.index + m[0].length);
+  return nl < 0 ? doc.length : nl + 1;
+}
+
+/** Offset -> 1-based line number, by binary search over line starts. */
+export class LineIndex {
+  private readonly starts: number[] = [0];
+
+  constructor(text: string) {
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+  }
+
+  lineOf(offset: number): number {
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  }
+
+  columnOf(offset: number): number {
+    return offset - this.starts[this.lineOf(offset) - 1]! + 1;
+  }
+}
+
+/**
+ * The heading's text as a reader sees it (emphasis, code spans and links reduced to their
+ * text), by a full parse of just the heading. Only called for headings whose source holds
+ * inline markup.
+ */
+export function renderedHeadingText(raw: string): string {
+  if (!/[`*_\\[\]&<!]/.test(raw)) return raw;
+  const tree = fromMarkdown(`# ${raw}`);
+  const node = tree.children[0];
+  return node && node.type === 'heading' ? normalizeSpace(textOf(node)) : raw;
+}
+
+function textOf(node: Nodes): string {
+  if ('value' in node && typeof node.value === 'string') return node.value;
+  if (node.type === 'image') return node.alt ?? '';
+  if ('children' in node) return (node.children as Nodes[]).map(textOf).join('');
+  return '';
+}

@@ -1,0 +1,165 @@
+/**
+ * Checking and applying the operations, in order, to a working copy of the document. An
+ * operation that fails a check is not applied to the working copy (so later operations are
+ * still checked and the caller learns every problem at once), and the patch as a whole is then
+ * rejected.
+ */
+import type { DecisionStep } from '../../../core/receipt.js';
+import { LineIndex } from './markdown-headings.js';
+import { tokenChange, type ProtectedToken } from './protected-tokens.js';
+import type { PatchOperation } from './schema.js';
+import { resolveTarget, sectionLabel, type Section } from './sections.js';
+
+export interface OperationReport {
+  index: number;
+  operation: PatchOperation;
+  ok: boolean;
+  checks: DecisionStep[];
+  reasons: string[];
+  section: Section | null;
+  /** Offset of the match in the working copy when it was applied. */
+  at: number | null;
+  line: number | null;
+  removedTokens: ProtectedToken[];
+  addedTokens: ProtectedToken[];
+  allowedUsed: string[];
+}
+
+export interface WorkingCopy {
+  doc: string;
+  sections: Section[];
+  /** Line endings of the original: CRLF when every line break is \r\n. */
+  crlf: boolean;
+}
+
+const MAX_LISTED = 5;
+
+/** A CRLF document gets CRLF in `find` and `replace` too, so callers can write plain \n. */
+export function adaptNewlines(text: string, crlf: boolean): string {
+  return crlf ? text.replace(/\r?\n/g, '\r\n') : text;
+}
+
+export function isCrlf(doc: string): boolean {
+  const crlf = doc.split('\r\n').length - 1;
+  const lf = doc.split('\n').length - 1;
+  return crlf > 0 && crlf === lf;
+}
+
+/** Positions of `needle` in `hay` (overlapping occurrences count), at most `limit`. */
+function occurrences(hay: string, needle: string, from: number, to: number, limit: number): number[] {
+  const out: number[] = [];
+  for (let i = hay.indexOf(needle, from); i >= 0 && i + needle.length <= to; i = hay.indexOf(needle, i + 1)) {
+    out.push(i);
+    if (out.length >= limit) break;
+  }
+  return out;
+}
+
+export function checkAndApply(work: WorkingCopy, op: PatchOperation, index: number): OperationReport {
+  const report: OperationReport = {
+    index,
+    operation: op,
+    ok: false,
+    checks: [],
+    reasons: [],
+    section: null,
+    at: null,
+    line: null,
+    removedTokens: [],
+    addedTokens: [],
+    allowedUsed: [],
+  };
+  const fail = (check: string, reason: string): OperationReport => {
+    report.checks.push({ rule: check, outcome: 'fail', detail: reason });
+    report.reasons.push(reason);
+    return report;
+  };
+
+  const target = resolveTarget(work.sections, op.target_heading);
+  if (!target.ok) return fail('target_names_one_section', target.reason);
+  const section = target.section;
+  report.section = section;
+  report.checks.push({
+    rule: 'target_names_one_section',
+    outcome: 'pass',
+    detail: `${sectionLabel(section)}, matched by ${target.matchedBy.replace('_', ' ')}`,
+  });
+
+  const find = adaptNewlines(op.find, work.crlf);
+  const replace = adaptNewlines(op.replace, work.crlf);
+  const { doc } = work;
+  const hits = occurrences(doc, find, section.bodyStart, section.end, 100);
+  if (hits.length !== 1) {
+    const lines = new LineIndex(doc);
+    if (hits.length === 0) {
+      const elsewhere = occurrences(doc, find, 0, doc.length, MAX_LISTED).map((i) => lines.lineOf(i));
+      const inHeading = doc.slice(section.start, section.bodyStart).includes(find);
+      let reason = `find does not occur in the body of ${sectionLabel(section)}`;
+      if (inHeading) reason += '; it is in the heading itself, which safepatch never edits';
+      else if (elsewhere.length > 0) reason += `; it occurs elsewhere, at line(s) ${elsewhere.join(', ')}`;
+      else if (doc.toLowerCase().includes(find.toLowerCase()))
+        reason += '; it occurs with different letter case';
+      return fail('find_occurs_once', reason);
+    }
+    const where = hits.slice(0, MAX_LISTED).map((i) => `${lines.lineOf(i)}:${lines.columnOf(i)}`);
+    return fail(
+      'find_occurs_once',
+      `find occurs ${hits.length >= 100 ? '100+' : hits.length} times in ${sectionLabel(section)} ` +
+        `(line:column ${where.join(', ')}${hits.length > MAX_LISTED ? ', ...' : ''}); extend it with surrounding text until it is unique`,
+    );
+  }
+  const at = hits[0]!;
+  report.at = at;
+  report.line = new LineIndex(doc.slice(0, at)).lineOf(at);
+  report.checks.push({ rule: 'find_occurs_once', outcome: 'pass', detail: `once, at line ${report.line}` });
+
+  // Tokens never span a line break, so the lines the edit touches are all that can change.
+  const lineStart = doc.lastIndexOf('\n', at - 1) + 1;
+  const nl = doc.indexOf('\n', at + find.length);
+  const lineEnd = nl < 0 ? doc.length : nl;
+  const before = doc.slice(lineStart, lineEnd);
+  const after = doc.slice(lineStart, at) + replace + doc.slice(at + find.length, lineEnd);
+  const change = tokenChange(before, after);
+  const allowed = new Set((op.allow_token_changes ?? []).map((t) => t.trim()));
+  const blocked = change.removed.filter((t) => !allowed.has(t.text));
+  report.removedTokens = change.removed;
+  report.addedTokens = change.added;
+  report.allowedUsed = [...new Set(change.removed.filter((t) => allowed.has(t.text)).map((t) => t.text))];
+  if (blocked.length > 0) {
+    return fail(
+      'protected_tokens_kept',
+      `the replacement removes protected token(s) ${blocked
+        .slice(0, 10)
+        .map((t) => `${JSON.stringify(t.text)} (${t.cls.replace('_', ' ')})`)
+        .join(
+          ', ',
+        )}${blocked.length > 10 ? ', ...' : ''}; keep them, or list them in allow_token_changes if the change is intended`,
+    );
+  }
+  report.checks.push({
+    rule: 'protected_tokens_kept',
+    outcome: 'pass',
+    detail:
+      change.removed.length === 0
+        ? `no protected token removed${change.added.length ? `; ${change.added.length} added` : ''}`
+        : `removed only allowed token(s): ${report.allowedUsed.map((t) => JSON.stringify(t)).join(', ')}`,
+  });
+  if (find === replace)
+    report.checks.push({
+      rule: 'changes_text',
+      outcome: 'info',
+      detail: 'find equals replace: the operation changes nothing',
+    });
+
+  work.doc = doc.slice(0, at) + replace + doc.slice(at + find.length);
+  const delta = replace.length - find.length;
+  section.end += delta;
+  for (let i = section.index + 1; i < work.sections.length; i++) {
+    const s = work.sections[i]!;
+    s.start += delta;
+    s.bodyStart += delta;
+    s.end += delta;
+  }
+  report.ok = true;
+  return report;
+}

@@ -1,0 +1,116 @@
+/**
+ * Protected tokens: literals a section-scoped edit must not drop by accident. Every class is
+ * matched within one line (no token spans a line break), which lets a check compare only the
+ * lines an edit touches. At any position the first class listed wins, so `v2.3.1` is a version
+ * and not three numbers, and `[REQ-12]` is an id and not a number.
+ */
+
+export type TokenClass = 'url' | 'inline_code' | 'bracketed_id' | 'date' | 'version' | 'number' | 'phrase';
+
+const MONTH =
+  '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)';
+
+const PATTERNS: [TokenClass, string][] = [
+  ['url', String.raw`\b(?:https?|ftp):\/\/[^\s<>"'\x60]+|\bmailto:[^\s<>"'\x60]+`],
+  ['inline_code', String.raw`(\x60+)(?!\x60)[^\r\n]*?[^\x60\r\n]\k<tick>(?!\x60)`],
+  ['bracketed_id', String.raw`\[\^?[\p{L}\p{N}][\p{L}\p{N}_.:#\/-]*\]`],
+  [
+    'date',
+    String.raw`\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b` +
+      String.raw`|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b` +
+      String.raw`|\b\d{1,2} ${MONTH}\.? \d{4}\b` +
+      String.raw`|\b${MONTH}\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}\b`,
+  ],
+  [
+    'version',
+    String.raw`\b[vV]\d+(?:\.\d+)*(?:-[0-9A-Za-z.-]*[0-9A-Za-z])?\b|\b\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]*[0-9A-Za-z])?(?:\+[0-9A-Za-z.-]*[0-9A-Za-z])?\b`,
+  ],
+  ['number', String.raw`(?<![\p{L}\p{N}_])\d+(?:[.,]\d+)*%?`],
+  ['phrase', String.raw`\p{Lu}[\p{L}\p{N}'’&-]*(?:[ \t]+\p{Lu}[\p{L}\p{N}'’&-]*)+`],
+];
+
+// One alternation, one named group per class; `tick` is the back-reference of inline code.
+const TOKEN_RE = new RegExp(
+  PATTERNS.map(
+    ([cls, src]) => `(?<${cls}>${cls === 'inline_code' ? src.replace('(\\x60+)', '(?<tick>\\x60+)') : src})`,
+  ).join('|'),
+  'gu',
+);
+
+/** Leading words that start sentences and titles, not names: "The Acme Billing Service" protects "Acme Billing Service". */
+const LEADING_STOPWORDS = new Set(
+  (
+    'A An The This That These Those Our Your Their Its My His Her We You They It I In On At For From To With By Of ' +
+    'As And Or But If When While Where Why How What Which Who Then Also See Use Note Each Every All Some No Not ' +
+    'Only After Before Since Until Please'
+  ).split(' '),
+);
+
+export interface ProtectedToken {
+  cls: TokenClass;
+  text: string;
+}
+
+export function protectedTokens(text: string): ProtectedToken[] {
+  const out: ProtectedToken[] = [];
+  TOKEN_RE.lastIndex = 0;
+  for (let m = TOKEN_RE.exec(text); m; m = TOKEN_RE.exec(text)) {
+    const groups = m.groups ?? {};
+    const cls = PATTERNS.find(([c]) => groups[c] !== undefined)?.[0];
+    if (!cls) continue;
+    let value = m[0];
+    if (cls === 'url') value = trimUrl(value);
+    if (cls === 'bracketed_id' && !/\p{N}/u.test(value)) continue; // [x], [link text]: not an id
+    if (cls === 'phrase') {
+      const words = value.split(/[ \t]+/);
+      while (words.length > 0 && LEADING_STOPWORDS.has(words[0]!)) words.shift();
+      if (words.length < 2) continue;
+      value = words.join(' ');
+    }
+    out.push({ cls, text: value });
+  }
+  return out;
+}
+
+/** Sentence punctuation and unbalanced closing brackets after a URL are not part of it. */
+function trimUrl(url: string): string {
+  let u = url.replace(/[.,;:!?'"*_]+$/, '');
+  for (;;) {
+    const last = u[u.length - 1];
+    if (last === ')' && count(u, '(') < count(u, ')')) u = u.slice(0, -1);
+    else if (last === ']' && count(u, '[') < count(u, ']')) u = u.slice(0, -1);
+    else if (last !== undefined && /[.,;:!?]/.test(last)) u = u.slice(0, -1);
+    else return u;
+  }
+}
+
+function count(s: string, ch: string): number {
+  let n = 0;
+  for (const c of s) if (c === ch) n++;
+  return n;
+}
+
+export interface TokenChange {
+  removed: ProtectedToken[];
+  added: ProtectedToken[];
+}
+
+/** Multiset difference of the protected tokens of two texts (a token lost once counts once). */
+export function tokenChange(before: string, after: string): TokenChange {
+  const key = (t: ProtectedToken): string => `${t.cls}\u0000${t.text}`;
+  const counts = new Map<string, { token: ProtectedToken; n: number }>();
+  for (const t of protectedTokens(before)) {
+    const e = counts.get(key(t));
+    if (e) e.n++;
+    else counts.set(key(t), { token: t, n: 1 });
+  }
+  const added: ProtectedToken[] = [];
+  for (const t of protectedTokens(after)) {
+    const e = counts.get(key(t));
+    if (e && e.n > 0) e.n--;
+    else added.push(t);
+  }
+  const removed: ProtectedToken[] = [];
+  for (const { token, n } of counts.values()) for (let i = 0; i < n; i++) removed.push(token);
+  return { removed, added };
+}

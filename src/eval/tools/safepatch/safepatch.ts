@@ -1,0 +1,179 @@
+/**
+ * SafePatch: section-scoped Markdown replacement under conservation checks, all or nothing
+ * (eval-tools.md, safepatch; docs/safepatch.md).
+ */
+import { createTwoFilesPatch } from 'diff';
+import { sha256Hex } from '../../../core/canonical-json.js';
+import type { DecisionStep, ItemDecision, ReceiptBody } from '../../../core/receipt.js';
+import { checkAndApply, isCrlf, type OperationReport, type WorkingCopy } from './operations.js';
+import type { SafepatchRequest } from './schema.js';
+import { sectionLabel, splitSections, type Section } from './sections.js';
+import { topLevelHeadings } from './markdown-headings.js';
+
+export function runSafepatch(request: SafepatchRequest): ReceiptBody {
+  const original = request.document;
+  const sections = splitSections(original);
+  const work: WorkingCopy = {
+    doc: original,
+    sections: sections.map((s) => ({ ...s })),
+    crlf: isCrlf(original),
+  };
+  const reports = request.operations.map((op, i) => checkAndApply(work, op, i));
+  const touched = new Set(reports.filter((r) => r.ok && r.section).map((r) => r.section!.index));
+  const conservation = touched.size > 0 ? conservationChecks(original, sections, work, touched, reports) : [];
+  const failed = reports.filter((r) => !r.ok);
+  const applied = failed.length === 0 && conservation.every((c) => c.outcome !== 'fail');
+  const patched = applied ? work.doc : original;
+
+  const decisionPath: DecisionStep[] = [
+    {
+      rule: 'operations_checked',
+      outcome: failed.length === 0 ? 'pass' : 'fail',
+      detail: `${reports.length - failed.length} of ${reports.length} operation(s) passed their checks`,
+    },
+    ...conservation,
+    {
+      rule: 'all_or_nothing',
+      outcome: applied ? 'pass' : 'fail',
+      detail: applied
+        ? 'every check held; all operations applied'
+        : 'at least one check failed; nothing applied, the document is returned unchanged',
+    },
+  ];
+  const items: ItemDecision[] = reports.map((r) => itemFor(r, applied));
+  const before = sha256Hex(original);
+  const after = sha256Hex(patched);
+  const diff =
+    patched === original
+      ? ''
+      : createTwoFilesPatch('a/document.md', 'b/document.md', original, patched, undefined, undefined, {
+          context: 3,
+        });
+  const status = applied ? 'APPLIED' : 'REJECTED';
+  return {
+    status,
+    summary: {
+      operations: reports.length,
+      applied: applied ? reports.length : 0,
+      rejected_operations: failed.length,
+      sections: sections.length,
+      line_endings: work.crlf ? 'crlf' : 'lf',
+      characters_before: original.length,
+      characters_after: patched.length,
+      document_changed: patched !== original,
+    },
+    decision_path: decisionPath,
+    items,
+    result: {
+      document: patched,
+      diff,
+      sha256_before: before,
+      sha256_after: after,
+      reason: request.reason ?? null,
+      sections: sections.length,
+      headings: sections.length - 1,
+    },
+    next_action: applied
+      ? patched === original
+        ? 'Nothing changed: every operation replaced text with itself.'
+        : 'Use result.document (hash sha256_after); review result.diff before publishing.'
+      : `Fix the rejected operation(s) (${failed.length ? failed.map((r) => itemId(r.index)).join(', ') : 'see decision_path'}) using their reasons and submit the whole patch again; nothing was applied.`,
+  };
+}
+
+function itemId(index: number): string {
+  return `op-${String(index + 1).padStart(2, '0')}`;
+}
+
+function itemFor(r: OperationReport, applied: boolean): ItemDecision {
+  return {
+    item_id: itemId(r.index),
+    decision: !r.ok ? 'rejected' : applied ? 'applied' : 'withheld',
+    reasons:
+      r.ok && !applied ? ['passed its checks, but another check failed, so nothing was applied'] : r.reasons,
+    target_heading: r.operation.target_heading,
+    section: r.section ? sectionLabel(r.section) : null,
+    match_line: r.line,
+    checks: r.checks,
+    protected_tokens: {
+      removed: r.removedTokens.map((t) => t.text),
+      added: r.addedTokens.map((t) => t.text),
+      allowed_and_removed: r.allowedUsed,
+    },
+  };
+}
+
+/**
+ * After the operations: the patched document re-parsed must have exactly the original headings
+ * (level and text, in order, at the expected shifted positions), and every section no operation
+ * targeted must be byte-identical to the original.
+ */
+function conservationChecks(
+  original: string,
+  sections: readonly Section[],
+  work: WorkingCopy,
+  touched: ReadonlySet<number>,
+  reports: OperationReport[],
+): DecisionStep[] {
+  const steps: DecisionStep[] = [];
+  const now = topLevelHeadings(work.doc);
+  const expected = work.sections.slice(1);
+  let mismatch = -1;
+  for (let i = 0; i < Math.max(now.length, expected.length); i++) {
+    const a = now[i];
+    const e = expected[i]?.heading;
+    const eStart = expected[i]?.start;
+    if (!a || !e || a.level !== e.level || a.raw !== e.raw || a.start !== eStart) {
+      mismatch = i;
+      break;
+    }
+  }
+  if (mismatch < 0) {
+    steps.push({
+      rule: 'headings_unchanged',
+      outcome: 'pass',
+      detail: `the patched document has the same ${expected.length} top-level heading(s), in order`,
+    });
+  } else {
+    // A change can only disturb headings from its own section up to the next heading.
+    const offset = Math.min(
+      now[mismatch]?.start ?? work.doc.length,
+      work.sections[mismatch + 1]?.start ?? work.doc.length,
+    );
+    const culprit =
+      [...touched].map((i) => work.sections[i]!).find((s) => offset >= s.start && offset <= s.end) ?? null;
+    const found = now[mismatch];
+    const was = expected[mismatch]?.heading;
+    const detail =
+      `the patched document's headings differ from the original's at heading ${mismatch + 1}: ` +
+      (found && was
+        ? `found "${'#'.repeat(found.level)} ${found.raw}" where "${'#'.repeat(was.level)} ${was.raw}" was expected`
+        : found
+          ? `a new heading "${'#'.repeat(found.level)} ${found.raw}" appears`
+          : `heading "${was ? '#'.repeat(was.level) + ' ' + was.raw : '?'}" disappeared`) +
+      (culprit ? ` (caused by the edit to ${sectionLabel(culprit)})` : '') +
+      '; a patch may not add, remove or rename headings (an unclosed code fence or a line of # or === does that)';
+    steps.push({ rule: 'headings_unchanged', outcome: 'fail', detail });
+    for (const r of reports)
+      if (r.ok && culprit && r.section?.index === culprit.index) {
+        r.ok = false;
+        r.checks.push({ rule: 'headings_unchanged', outcome: 'fail', detail });
+        r.reasons.push(detail);
+      }
+  }
+  let differing = 0;
+  for (const s of sections) {
+    if (touched.has(s.index)) continue;
+    const w = work.sections[s.index]!;
+    if (work.doc.slice(w.start, w.end) !== original.slice(s.start, s.end)) differing++;
+  }
+  steps.push({
+    rule: 'other_sections_identical',
+    outcome: differing === 0 ? 'pass' : 'fail',
+    detail:
+      differing === 0
+        ? `${sections.length - touched.size} untargeted section(s) byte-identical to the original`
+        : `${differing} untargeted section(s) differ from the original`,
+  });
+  return steps;
+}
