@@ -1,0 +1,236 @@
+/**
+ * Filesystem object store (the embedded default): `<root>/<store>/<key>`. Writes go to a
+ * temporary file and are renamed into place, so a reader never sees half an object. Multipart
+ * uploads keep their parts under `<root>/<store>/.multipart/<upload id>/` (a dot folder, which
+ * no valid key can name). ETags are MD5 hex digests, as S3 gives for single-part objects.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { AppError } from '../../../core/errors.js';
+import {
+  assertParts,
+  assertValidKey,
+  assertValidPrefix,
+  contentTypeFor,
+  type ByteRange,
+  type CompletedPart,
+  type ObjectBody,
+  type ObjectData,
+  type ObjectInfo,
+  type ObjectStore,
+  type StoreName,
+} from './object-store.js';
+
+const UPLOAD_ID = /^[0-9a-f-]{36}$/;
+
+function toReadable(data: ObjectData): Readable {
+  if (data instanceof Readable) return data;
+  return Readable.from([
+    typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength),
+  ]);
+}
+
+function isMissing(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException).code === 'ENOENT';
+}
+
+export class FilesystemObjectStore implements ObjectStore {
+  readonly driver = 'filesystem' as const;
+  private readonly dir: string;
+
+  constructor(
+    root: string,
+    readonly name: StoreName,
+  ) {
+    this.dir = join(root, name);
+  }
+
+  private path(key: string): string {
+    assertValidKey(key);
+    return join(this.dir, ...key.split('/'));
+  }
+
+  async ensure(): Promise<void> {
+    await mkdir(join(this.dir, '.tmp'), { recursive: true });
+    await mkdir(join(this.dir, '.multipart'), { recursive: true });
+  }
+
+  async ping(): Promise<void> {
+    const s = await stat(this.dir);
+    if (!s.isDirectory()) throw new Error(`${this.dir} is not a directory`);
+  }
+
+  /** Streams data into a temporary file, returning its path, MD5 and size. */
+  private async spool(data: ObjectData): Promise<{ tmp: string; md5: string; size: number }> {
+    const tmp = join(this.dir, '.tmp', randomUUID());
+    await mkdir(dirname(tmp), { recursive: true });
+    const hash = createHash('md5');
+    let size = 0;
+    const meter = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        hash.update(chunk);
+        size += chunk.length;
+        cb(null, chunk);
+      },
+    });
+    try {
+      await pipeline(toReadable(data), meter, createWriteStream(tmp));
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+    return { tmp, md5: hash.digest('hex'), size };
+  }
+
+  async put(key: string, data: ObjectData): Promise<{ etag: string | undefined }> {
+    const target = this.path(key);
+    const { tmp, md5 } = await this.spool(data);
+    await mkdir(dirname(target), { recursive: true });
+    await rename(tmp, target);
+    return { etag: md5 };
+  }
+
+  async head(key: string): Promise<ObjectInfo | undefined> {
+    try {
+      const s = await stat(this.path(key));
+      if (!s.isFile()) return undefined;
+      return { size: s.size, contentType: contentTypeFor(key), etag: undefined, lastModified: s.mtime };
+    } catch (err) {
+      if (isMissing(err)) return undefined;
+      throw err;
+    }
+  }
+
+  async get(key: string, range?: ByteRange): Promise<ObjectBody | undefined> {
+    const info = await this.head(key);
+    if (!info) return undefined;
+    const path = this.path(key);
+    if (!range || info.size === 0) return { ...info, body: createReadStream(path), range: undefined };
+    const clamped = { start: range.start, end: Math.min(range.end, info.size - 1) };
+    return { ...info, body: createReadStream(path, clamped), range: clamped };
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.path(key), { force: true });
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    assertValidPrefix(prefix);
+    const keys: string[] = [];
+    const walk = async (dir: string): Promise<void> => {
+      let entries;
+      try {
+        entries = await readdir(dir, { withFileTypes: true });
+      } catch (err) {
+        if (isMissing(err)) return;
+        throw err;
+      }
+      for (const entry of entries) {
+        if (entry.name.startsWith('.')) continue;
+        const full = join(dir, entry.name);
+        if (entry.isDirectory()) await walk(full);
+        else if (entry.isFile()) keys.push(relative(this.dir, full).split(sep).join('/'));
+      }
+    };
+    // Walk only the deepest folder the prefix fully names.
+    const folder = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/')) : '';
+    await walk(folder ? join(this.dir, ...folder.split('/')) : this.dir);
+    return keys.filter((k) => k.startsWith(prefix)).sort();
+  }
+
+  async move(from: string, to: string): Promise<void> {
+    const source = this.path(from);
+    const target = this.path(to);
+    await mkdir(dirname(target), { recursive: true });
+    try {
+      await rename(source, target);
+    } catch (err) {
+      if (isMissing(err)) throw new AppError('not_found', `No object ${from} in the ${this.name} store.`);
+      throw err;
+    }
+  }
+
+  private uploadDir(uploadId: string): string {
+    if (!UPLOAD_ID.test(uploadId)) throw new AppError('not_found', 'No such multipart upload.');
+    return join(this.dir, '.multipart', uploadId);
+  }
+
+  /** The upload must exist and belong to this key. */
+  private async openUpload(key: string, uploadId: string): Promise<string> {
+    const dir = this.uploadDir(uploadId);
+    let owner: string;
+    try {
+      owner = await readFile(join(dir, 'key'), 'utf8');
+    } catch (err) {
+      if (isMissing(err))
+        throw new AppError('not_found', 'No such multipart upload (completed, aborted or never started).');
+      throw err;
+    }
+    if (owner !== key) throw new AppError('not_found', 'No such multipart upload for this key.');
+    return dir;
+  }
+
+  async createMultipartUpload(key: string): Promise<string> {
+    assertValidKey(key);
+    const uploadId = randomUUID();
+    const dir = this.uploadDir(uploadId);
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'key'), key);
+    return uploadId;
+  }
+
+  async uploadPart(key: string, uploadId: string, partNumber: number, data: ObjectData): Promise<string> {
+    assertParts([{ partNumber, etag: '' }]);
+    const dir = await this.openUpload(key, uploadId);
+    const { tmp, md5 } = await this.spool(data);
+    await rename(tmp, join(dir, `part-${partNumber}`));
+    await writeFile(join(dir, `part-${partNumber}.md5`), md5);
+    return md5;
+  }
+
+  presignUploadPart(): Promise<string | undefined> {
+    return Promise.resolve(undefined);
+  }
+
+  async completeMultipartUpload(key: string, uploadId: string, parts: CompletedPart[]): Promise<ObjectInfo> {
+    assertParts(parts);
+    const dir = await this.openUpload(key, uploadId);
+    for (const part of parts) {
+      let md5: string;
+      try {
+        md5 = await readFile(join(dir, `part-${part.partNumber}.md5`), 'utf8');
+      } catch (err) {
+        if (isMissing(err))
+          throw new AppError('invalid_input', `Part ${part.partNumber} was never uploaded.`);
+        throw err;
+      }
+      if (md5 !== part.etag.replace(/"/g, '')) {
+        throw new AppError(
+          'invalid_input',
+          `Part ${part.partNumber}: the etag does not match the uploaded part.`,
+        );
+      }
+    }
+    const files = parts.map((p) => join(dir, `part-${p.partNumber}`));
+    await this.put(key, Readable.from(concatFiles(files)));
+    await rm(dir, { recursive: true, force: true });
+    const info = await this.head(key);
+    if (!info) throw new Error(`object ${key} vanished right after completing its upload`);
+    return info;
+  }
+
+  async abortMultipartUpload(key: string, uploadId: string): Promise<void> {
+    const dir = await this.openUpload(key, uploadId);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function* concatFiles(files: string[]): AsyncGenerator<Buffer> {
+  for (const file of files) {
+    for await (const chunk of createReadStream(file)) yield chunk as Buffer;
+  }
+}
