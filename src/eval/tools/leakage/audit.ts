@@ -1,0 +1,165 @@
+/**
+ * The leakage audit: reads the rows, runs the enabled tiers in evidence order and decides
+ * each exam item. Shared by the leakage and inspect tools; pure.
+ */
+import { ExactTier } from './exact.js';
+import { FingerprintTier, type Fingerprint, type FingerprintStats } from './fingerprint.js';
+import { KeyIndex, type Match } from './matches.js';
+import { readExam, readExposure, type AuditRow, type ExposureAuditRow } from './rows.js';
+import type { LeakageOptions } from './schema.js';
+import { SimilarityTier, type SimilarityStats } from './similarity.js';
+
+/** At most this many matches are listed per item for tiers 1 and 2 (all are counted). */
+export const MAX_LISTED_MATCHES = 10;
+
+export type LeakageDecision = 'quarantine' | 'review' | 'clean';
+export type LeakageTier = 'exact' | 'fingerprint' | 'similarity';
+
+export interface ItemAudit {
+  row: AuditRow;
+  decision: LeakageDecision;
+  /** The tier whose evidence decided the item; null when clean. */
+  tier: LeakageTier | null;
+  matches: Match[];
+  /** All matches of the deciding tier (matches[] lists at most MAX_LISTED_MATCHES). */
+  match_count: number;
+  reasons: string[];
+  fingerprint: Fingerprint | null;
+}
+
+export interface LeakageAudit {
+  items: ItemAudit[];
+  exposureRows: number;
+  exact: { identity_matches: number; content_hash_matches: number; quarantined: number };
+  fingerprint: (FingerprintStats & { quarantined: number }) | null;
+  similarity: (SimilarityStats & { review: number; threshold: number }) | null;
+}
+
+function describe(m: Match): string {
+  return `exposure[${m.exposure_index}]${m.source !== null ? ` (${m.source})` : ''}`;
+}
+
+function listed(matches: Match[]): string {
+  const shown = matches.slice(0, 3).map(describe).join(', ');
+  return matches.length > 3 ? `${shown} and ${matches.length - 3} more` : shown;
+}
+
+export function auditLeakage(options: LeakageOptions): LeakageAudit {
+  const exam = readExam(options.exam);
+  const exposure = readExposure(options.exposure);
+  const exact = new ExactTier(exposure);
+  const items: ItemAudit[] = exam.map((row) => ({
+    row,
+    decision: 'clean',
+    tier: null,
+    matches: [],
+    match_count: 0,
+    reasons: [],
+    fingerprint: null,
+  }));
+
+  // Tier 1: exact identity or normalised-content hash.
+  const exactStats = { identity_matches: 0, content_hash_matches: 0, quarantined: 0 };
+  for (const item of items) {
+    const found = exact.matches(item.row);
+    if (found.length === 0) continue;
+    for (const m of found) {
+      if (m.evidence.includes('identity')) exactStats.identity_matches++;
+      if (m.evidence.includes('content_hash')) exactStats.content_hash_matches++;
+    }
+    exactStats.quarantined++;
+    const byId = found.filter((m) => m.evidence.includes('identity'));
+    const byHash = found.filter((m) => m.evidence.includes('content_hash'));
+    Object.assign(item, {
+      decision: 'quarantine',
+      tier: 'exact',
+      matches: found.slice(0, MAX_LISTED_MATCHES),
+      match_count: found.length,
+    });
+    if (byId.length > 0) item.reasons.push(`identity "${item.row.id!}" is declared in ${listed(byId)}`);
+    if (byHash.length > 0)
+      item.reasons.push(`${item.row.contentField!} has the same normalised content as ${listed(byHash)}`);
+  }
+
+  const fingerprint = options.enable_behavioral_fingerprint
+    ? fingerprintTier(items, exposure, options)
+    : null;
+  const similarity = options.enable_text_similarity ? similarityTier(items, exposure, options) : null;
+  return { items, exposureRows: exposure.length, exact: exactStats, fingerprint, similarity };
+}
+
+function fingerprintTier(
+  items: ItemAudit[],
+  exposure: readonly ExposureAuditRow[],
+  options: LeakageOptions,
+): FingerprintStats & { quarantined: number } {
+  const tier = new FingerprintTier(options.fingerprint_max_n);
+  const index = new KeyIndex();
+  for (const r of exposure) {
+    if (r.content === undefined) continue;
+    const fp = tier.of(r.content);
+    if (fp && fp.constant === null) index.add(fp.sha256, r.index);
+  }
+  let quarantined = 0;
+  for (const item of items) {
+    if (item.decision !== 'clean') continue;
+    const fp = tier.of(item.row.content!);
+    item.fingerprint = fp;
+    if (!fp) continue;
+    if (fp.constant !== null) {
+      item.reasons.push(
+        `expression \`${fp.canonical}\` is ${String(fp.constant)} on all ${tier.stats.graphs} graphs with 1..${options.fingerprint_max_n} vertices; ` +
+          'a constant fingerprint cannot identify an item, so it is not matched',
+      );
+      continue;
+    }
+    const hits = index.get(fp.sha256);
+    if (hits.length === 0) continue;
+    const found: Match[] = hits.map((i) => ({
+      exposure_index: i,
+      source: exposure[i]!.source,
+      evidence: ['fingerprint'],
+      score: 1,
+    }));
+    quarantined++;
+    item.decision = 'quarantine';
+    item.tier = 'fingerprint';
+    item.matches = found.slice(0, MAX_LISTED_MATCHES);
+    item.match_count = found.length;
+    item.reasons.push(
+      `expression \`${fp.canonical}\` has the same truth values as ${listed(found)} on all ${tier.stats.graphs} labelled graphs with 1..${options.fingerprint_max_n} vertices`,
+    );
+  }
+  return { ...tier.stats, quarantined };
+}
+
+function similarityTier(
+  items: ItemAudit[],
+  exposure: readonly ExposureAuditRow[],
+  options: LeakageOptions,
+): SimilarityStats & { review: number; threshold: number } {
+  const tier = new SimilarityTier(exposure, options.similarity_threshold);
+  let review = 0;
+  for (const item of items) {
+    if (item.decision !== 'clean') continue;
+    const hits = tier.match(item.row.text!.terms);
+    if (hits.length === 0) continue;
+    review++;
+    item.decision = 'review';
+    item.tier = 'similarity';
+    item.matches = hits.map((h) => ({
+      exposure_index: h.exposure_index,
+      source: exposure[h.exposure_index]!.source,
+      evidence: ['text_similarity'],
+      score: h.score,
+      shared_terms: h.shared_terms,
+    }));
+    item.match_count = hits.length;
+    const best = item.matches[0]!;
+    item.reasons.push(
+      `text resembles ${listed(item.matches)} (best score ${best.score} with ${best.shared_terms!} shared terms, ` +
+        `threshold ${options.similarity_threshold}); review it by hand, it is not quarantined`,
+    );
+  }
+  return { ...tier.stats, review, threshold: options.similarity_threshold };
+}

@@ -1,0 +1,37 @@
+/**
+ * Tier 1, exact identity: an exposure row with the exam row's identity, or with the same
+ * SHA-256 of the normalised content, is the exam item itself. Hash look-ups, no pairs.
+ */
+import { KeyIndex, type Match } from './matches.js';
+import type { AuditRow, ExposureAuditRow } from './rows.js';
+
+export class ExactTier {
+  private readonly byId = new KeyIndex();
+  private readonly byHash = new KeyIndex();
+
+  constructor(private readonly exposure: readonly ExposureAuditRow[]) {
+    for (const r of exposure) {
+      if (r.id !== undefined) this.byId.add(r.id, r.index);
+      if (r.text !== undefined && r.text.normalized !== '') this.byHash.add(r.text.sha256, r.index);
+    }
+  }
+
+  /** Every exposure row that matches, in exposure order, each with all the evidence it gives. */
+  matches(row: AuditRow): Match[] {
+    const found = new Map<number, Match>();
+    const note = (index: number, evidence: 'identity' | 'content_hash'): void => {
+      const m = found.get(index);
+      if (m) m.evidence.push(evidence);
+      else
+        found.set(index, {
+          exposure_index: index,
+          source: this.exposure[index]!.source,
+          evidence: [evidence],
+          score: 1,
+        });
+    };
+    if (row.id !== undefined) for (const i of this.byId.get(row.id)) note(i, 'identity');
+    if (row.text !== undefined) for (const i of this.byHash.get(row.text.sha256)) note(i, 'content_hash');
+    return [...found.values()].sort((a, b) => a.exposure_index - b.exposure_index);
+  }
+}

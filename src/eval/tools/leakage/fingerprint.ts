@@ -1,0 +1,97 @@
+/**
+ * Tier 2, behavioural fingerprint: a content field that parses as a graph-predicate DSL
+ * expression is fingerprinted by the SHA-256 of its truth values on every labelled graph with
+ * 1..max_n vertices. Equal fingerprints mean the two expressions behave identically on all
+ * of them (`a and b` vs `b and a`): the same item in disguise. Truth tables are computed
+ * once per distinct expression (canonical form) per request.
+ *
+ * A fingerprint that is constant (true on every graph, or false on every graph) says nothing
+ * about identity: `n <= 5` and `true` agree on every graph of at most 5 vertices, as do all
+ * claims about larger graphs. Such fingerprints are recorded but never matched.
+ */
+import { createHash } from 'node:crypto';
+import { canonicalForm, compileExpression, truthTable, tryParseExpression } from '../../dsl/index.js';
+import { MAX_EXPRESSION_LENGTH } from '../../dsl/index.js';
+import { labelledGraphCount } from '../../graph/enumerate.js';
+import { foldText } from '../../text/normalize.js';
+
+export interface Fingerprint {
+  sha256: string;
+  canonical: string;
+  /** true or false when the expression has that value on every graph; null otherwise. */
+  constant: boolean | null;
+}
+
+export interface FingerprintStats {
+  max_n: number;
+  graphs: number;
+  /** Rows whose content parsed as a DSL expression. */
+  expression_rows: number;
+  /** Distinct expressions (canonical forms) whose truth table was computed. */
+  truth_tables: number;
+  /** Rows whose expression is constant on every graph, so never matched. */
+  constant_rows: number;
+}
+
+/** Only these characters occur in DSL expressions; anything else is prose, not worth a parse. */
+const DSL_CHARS = /^[a-z0-9_\s().<>=!+\-*]+$/;
+
+export function graphsUpTo(maxN: number): number {
+  let total = 0;
+  for (let n = 1; n <= maxN; n++) total += labelledGraphCount(n);
+  return total;
+}
+
+export class FingerprintTier {
+  private readonly byContent = new Map<string, Fingerprint | null>();
+  private readonly byCanonical = new Map<string, Fingerprint>();
+  readonly stats: FingerprintStats;
+
+  constructor(private readonly maxN: number) {
+    this.stats = {
+      max_n: maxN,
+      graphs: graphsUpTo(maxN),
+      expression_rows: 0,
+      truth_tables: 0,
+      constant_rows: 0,
+    };
+  }
+
+  /** The fingerprint of a content field, or null when it is not a DSL expression. */
+  of(content: string): Fingerprint | null {
+    let fp = this.byContent.get(content);
+    if (fp === undefined) {
+      fp = this.compute(content);
+      this.byContent.set(content, fp);
+    }
+    if (fp) {
+      this.stats.expression_rows++;
+      if (fp.constant !== null) this.stats.constant_rows++;
+    }
+    return fp;
+  }
+
+  private compute(content: string): Fingerprint | null {
+    const folded = foldText(content).trim();
+    if (folded.length === 0 || folded.length > MAX_EXPRESSION_LENGTH || !DSL_CHARS.test(folded)) return null;
+    const parsed = tryParseExpression(folded);
+    if (!parsed.ok) return null;
+    const canonical = canonicalForm(parsed.expr);
+    const hit = this.byCanonical.get(canonical);
+    if (hit) return hit;
+    const table = truthTable(compileExpression(parsed.expr), this.maxN);
+    let ones = 0;
+    for (const v of table) ones += v;
+    const fp: Fingerprint = {
+      sha256: createHash('sha256')
+        .update(`dsl-truth-table/v1;max_n=${this.maxN};`)
+        .update(table)
+        .digest('hex'),
+      canonical,
+      constant: ones === 0 ? false : ones === table.length ? true : null,
+    };
+    this.byCanonical.set(canonical, fp);
+    this.stats.truth_tables++;
+    return fp;
+  }
+}

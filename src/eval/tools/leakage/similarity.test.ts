@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { round12 } from '../../math/wilson.js';
+import { analyzeText } from '../../text/analyze.js';
+import type { AuditRow } from './rows.js';
+import {
+  DF_CAP,
+  MAX_SIMILARITY_MATCHES,
+  MIN_SHARED_TERMS,
+  SimilarityTier,
+  similarityScore,
+  type SimilarityHit,
+} from './similarity.js';
+
+function rows(texts: string[]): AuditRow[] {
+  return texts.map((t, index) => ({
+    index,
+    id: undefined,
+    contentField: 'prompt',
+    content: t,
+    text: analyzeText(t),
+  }));
+}
+
+/** A seeded linear congruential generator: the same texts on every run. */
+function lcg(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+function bruteForce(exam: string[], exposure: string[], threshold: number): SimilarityHit[][] {
+  const ex = exposure.map((t) => new Set(analyzeText(t).terms));
+  return exam.map((t) => {
+    const a = new Set(analyzeText(t).terms);
+    const hits: SimilarityHit[] = [];
+    ex.forEach((b, e) => {
+      let shared = 0;
+      for (const x of a) if (b.has(x)) shared++;
+      if (shared < MIN_SHARED_TERMS) return;
+      const score = round12(similarityScore(shared, a.size, b.size));
+      if (score >= threshold) hits.push({ exposure_index: e, score, shared_terms: shared });
+    });
+    hits.sort((x, y) => y.score - x.score || x.exposure_index - y.exposure_index);
+    return hits.slice(0, MAX_SIMILARITY_MATCHES);
+  });
+}
+
+describe('similarityScore', () => {
+  it('is 0.6 Jaccard + 0.4 overlap coefficient', () => {
+    // |A| = 4, |B| = 6, 3 shared: J = 3/7, overlap = 3/4.
+    expect(similarityScore(3, 4, 6)).toBeCloseTo(0.6 * (3 / 7) + 0.4 * (3 / 4), 15);
+    expect(similarityScore(5, 5, 5)).toBe(1);
+    expect(similarityScore(0, 5, 5)).toBe(0);
+  });
+});
+
+describe('SimilarityTier', () => {
+  it('finds exactly what all-pairs finds when no term is too common (random texts, several thresholds)', () => {
+    const rnd = lcg(42);
+    const vocab = Array.from({ length: 300 }, (_, i) => `w${i}`);
+    const text = (): string =>
+      Array.from({ length: 6 + Math.floor(rnd() * 12) }, () => vocab[Math.floor(rnd() * 80)]!).join(' ');
+    const exposure = Array.from({ length: 60 }, text);
+    // Half the exam are perturbed copies of exposure rows, so there are real matches.
+    const exam = Array.from({ length: 60 }, (_, i) => {
+      if (i % 2 === 1) return text();
+      const words = exposure[i]!.split(' ');
+      words[Math.floor(rnd() * words.length)] = vocab[100 + i]!;
+      return words.join(' ');
+    });
+    for (const threshold of [0.5, 0.6, 0.8, 1]) {
+      const tier = new SimilarityTier(rows(exposure), threshold);
+      const got = rows(exam).map((r) => tier.match(r.text!.terms));
+      expect(got).toEqual(bruteForce(exam, exposure, threshold));
+      if (threshold < 1) expect(got.filter((h) => h.length > 0).length).toBeGreaterThan(20);
+    }
+  });
+
+  it('does not index terms above the document-frequency cap, so they alone never make a candidate', () => {
+    // DF_CAP + 1 rows share the three words "common shared words"; each also has a unique word.
+    const exposure = Array.from({ length: DF_CAP + 1 }, (_, i) => `common shared words unique${i}`);
+    const tier = new SimilarityTier(rows(exposure), 0.5);
+    expect(tier.stats.unindexed_terms).toBe(3);
+    expect(tier.match(analyzeText('common shared words elsewhere').terms)).toEqual([]);
+    expect(tier.stats.candidate_pairs).toBe(0);
+    // One shared indexed term brings the row in, and the common terms then count in its score.
+    const hits = tier.match(analyzeText('common shared words unique7').terms);
+    expect(hits[0]).toEqual({ exposure_index: 7, score: 1, shared_terms: 4 });
+    expect(tier.stats.candidate_pairs).toBe(1);
+  });
+
+  it('bounds the candidates of one exam row by its terms x DF_CAP', () => {
+    const exposure = Array.from(
+      { length: 500 },
+      (_, i) => `topic${i % 50} subject${i % 7} matter${i % 11} item${i}`,
+    );
+    const tier = new SimilarityTier(rows(exposure), 0.6);
+    const terms = analyzeText('topic3 subject3 matter3 novel').terms;
+    tier.match(terms);
+    expect(tier.stats.candidate_pairs).toBeLessThanOrEqual(terms.length * DF_CAP);
+  });
+});

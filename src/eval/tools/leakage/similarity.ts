@@ -1,0 +1,150 @@
+/**
+ * Tier 3, text similarity: review only, never quarantine (docs/leakage.md, "Tier 3").
+ *
+ * score(A, B) = 0.6 * |A n B| / |A u B| + 0.4 * |A n B| / min(|A|, |B|) over term sets, at
+ * least 3 shared terms. Candidates come from an inverted index over the exposure rows' terms;
+ * a term found in more than DF_CAP exposure rows is not indexed, so every posting list holds
+ * at most DF_CAP rows and the work per exam row is bounded by (its terms x DF_CAP): linear in
+ * the input, never all pairs. Unindexed terms still count in the score, and in the upper bound
+ * used to skip candidates that cannot reach the threshold.
+ */
+import { round12 } from '../../math/wilson.js';
+import type { AuditRow } from './rows.js';
+
+export const MIN_SHARED_TERMS = 3;
+export const MAX_SIMILARITY_MATCHES = 3;
+/** Posting-list cap: terms in more exposure rows than this are too common to find candidates with. */
+export const DF_CAP = 64;
+export const JACCARD_WEIGHT = 0.6;
+export const OVERLAP_WEIGHT = 0.4;
+
+export function similarityScore(shared: number, a: number, b: number): number {
+  if (shared === 0) return 0;
+  return JACCARD_WEIGHT * (shared / (a + b - shared)) + OVERLAP_WEIGHT * (shared / Math.min(a, b));
+}
+
+export interface SimilarityHit {
+  exposure_index: number;
+  score: number;
+  shared_terms: number;
+}
+
+export interface SimilarityStats {
+  indexed_exposure_rows: number;
+  vocabulary: number;
+  /** Terms above the document-frequency cap, left out of the index. */
+  unindexed_terms: number;
+  /** Exposure rows reached through the index, summed over exam rows. */
+  candidate_pairs: number;
+  /** Candidates whose upper bound could reach the threshold, so their overlap was counted. */
+  scored_pairs: number;
+}
+
+export class SimilarityTier {
+  private readonly termIds = new Map<string, number>();
+  private readonly rowTerms: Int32Array[];
+  private readonly indexed: Uint8Array;
+  private readonly postingStart: Int32Array;
+  private readonly postings: Int32Array;
+  private readonly counts: Int32Array;
+  private readonly stamp: Int32Array;
+  private generation = 0;
+  readonly stats: SimilarityStats;
+
+  constructor(
+    exposure: readonly AuditRow[],
+    private readonly threshold: number,
+  ) {
+    const df: number[] = [];
+    let indexedRows = 0;
+    this.rowTerms = exposure.map((r) => {
+      const terms = r.text?.terms ?? [];
+      // Rows with fewer terms than the minimum overlap can never match.
+      if (terms.length < MIN_SHARED_TERMS) return new Int32Array(0);
+      indexedRows++;
+      const ids = new Int32Array(terms.length);
+      for (let k = 0; k < terms.length; k++) {
+        const term = terms[k]!;
+        let id = this.termIds.get(term);
+        if (id === undefined) {
+          id = df.length;
+          this.termIds.set(term, id);
+          df.push(0);
+        }
+        df[id]!++;
+        ids[k] = id;
+      }
+      return ids;
+    });
+
+    const vocab = df.length;
+    this.indexed = new Uint8Array(vocab);
+    this.postingStart = new Int32Array(vocab + 1);
+    let unindexed = 0;
+    for (let t = 0; t < vocab; t++) {
+      const keep = df[t]! <= DF_CAP;
+      this.indexed[t] = keep ? 1 : 0;
+      if (!keep) unindexed++;
+      this.postingStart[t + 1] = this.postingStart[t]! + (keep ? df[t]! : 0);
+    }
+    this.postings = new Int32Array(this.postingStart[vocab]!);
+    const fill = this.postingStart.slice(0, vocab);
+    for (let e = 0; e < this.rowTerms.length; e++) {
+      for (const t of this.rowTerms[e]!) if (this.indexed[t]) this.postings[fill[t]!++] = e;
+    }
+    this.counts = new Int32Array(exposure.length);
+    this.stamp = new Int32Array(vocab);
+    this.stats = {
+      indexed_exposure_rows: indexedRows,
+      vocabulary: vocab,
+      unindexed_terms: unindexed,
+      candidate_pairs: 0,
+      scored_pairs: 0,
+    };
+  }
+
+  /** The best matches at or above the threshold: score descending, then exposure order; at most 3. */
+  match(terms: readonly string[]): SimilarityHit[] {
+    const a = terms.length;
+    if (a < MIN_SHARED_TERMS) return [];
+    const gen = ++this.generation;
+    const known: number[] = [];
+    let common = 0;
+    for (const term of terms) {
+      const id = this.termIds.get(term);
+      if (id === undefined) continue;
+      this.stamp[id] = gen;
+      known.push(id);
+      if (!this.indexed[id]) common++;
+    }
+    const touched: number[] = [];
+    for (const t of known) {
+      if (!this.indexed[t]) continue;
+      for (let p = this.postingStart[t]!, end = this.postingStart[t + 1]!; p < end; p++) {
+        const e = this.postings[p]!;
+        if (this.counts[e] === 0) touched.push(e);
+        this.counts[e]!++;
+      }
+    }
+    this.stats.candidate_pairs += touched.length;
+
+    const hits: SimilarityHit[] = [];
+    for (const e of touched) {
+      const viaIndex = this.counts[e]!;
+      this.counts[e] = 0;
+      const row = this.rowTerms[e]!;
+      const b = row.length;
+      // Shared terms the index could not see are among A's unindexed ones.
+      const upper = Math.min(viaIndex + common, a, b);
+      if (upper < MIN_SHARED_TERMS || round12(similarityScore(upper, a, b)) < this.threshold) continue;
+      this.stats.scored_pairs++;
+      let shared = 0;
+      for (const t of row) if (this.stamp[t] === gen) shared++;
+      if (shared < MIN_SHARED_TERMS) continue;
+      const score = round12(similarityScore(shared, a, b));
+      if (score >= this.threshold) hits.push({ exposure_index: e, score, shared_terms: shared });
+    }
+    hits.sort((x, y) => y.score - x.score || x.exposure_index - y.exposure_index);
+    return hits.slice(0, MAX_SIMILARITY_MATCHES);
+  }
+}
