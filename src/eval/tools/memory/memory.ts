@@ -1,0 +1,199 @@
+/**
+ * Memory relevance: query-free salience against objective-conditioned relevance, each filled
+ * greedily under the token budget (eval-tools.md, memory; docs/memory-ranking.md).
+ */
+import type { DecisionStep, ItemDecision, ReceiptBody } from '../../../core/receipt.js';
+import { round12 } from '../../math/wilson.js';
+import { QUESTION_KINDS, resolveQuestionKind } from './kinds.js';
+import type { MemoryRequest } from './schema.js';
+import { scoreMemories, type Scored } from './scoring.js';
+import { greedyFill, rankOrder, spearman, type Fill } from './selection.js';
+
+export function memoryId(index: number): string {
+  return `m-${String(index + 1).padStart(4, '0')}`;
+}
+
+export function runMemory(request: MemoryRequest): ReceiptBody {
+  const qk = resolveQuestionKind(request.question_kind);
+  const { scored, objective } = scoreMemories(request, qk);
+  const budget = request.token_budget;
+  const sal = rankOrder(scored.map((s, index) => ({ index, score: s.salience.score, tokens: s.tokens })));
+  const rel = rankOrder(scored.map((s, index) => ({ index, score: s.relevance.score, tokens: s.tokens })));
+  const salFill = greedyFill(sal.order, budget);
+  const relFill = greedyFill(rel.order, budget);
+  const inSal = new Set(salFill.selected);
+  const inRel = new Set(relFill.selected);
+  const overlap = relFill.selected.filter((i) => inSal.has(i));
+  const union = new Set([...inSal, ...inRel]).size;
+  const rho = spearman(
+    scored.map((s) => s.salience.score),
+    scored.map((s) => s.relevance.score),
+  );
+  const move = (i: number) => ({
+    item_id: memoryId(i),
+    salience_rank: sal.rank[i]!,
+    relevance_rank: rel.rank[i]!,
+    tokens: scored[i]!.tokens,
+  });
+  const promoted = relFill.selected.filter((i) => !inSal.has(i)).map(move);
+  const demoted = salFill.selected.filter((i) => !inRel.has(i)).map(move);
+  const unknownKinds = [
+    ...new Set(scored.filter((s) => !s.salience.kind_known).map((s) => s.salience.kind)),
+  ].sort();
+
+  const items: ItemDecision[] = scored.map((s, i) =>
+    itemFor(s, i, sal.rank[i]!, rel.rank[i]!, inSal.has(i), inRel.has(i), salFill, relFill),
+  );
+  const relevant = relFill.selected.length > 0;
+  const decisionPath: DecisionStep[] = [
+    {
+      rule: 'question_kind',
+      outcome: qk.known ? 'pass' : 'info',
+      detail: qk.known
+        ? `"${qk.requested}" ranked as ${qk.applied}: ${qk.shape.description}`
+        : `"${qk.requested}" is not a supported question kind (${Object.keys(QUESTION_KINDS).join(', ')}); ranked as generic`,
+    },
+    {
+      rule: 'objective_entities',
+      outcome: 'info',
+      detail:
+        objective.entities.length === 0
+          ? 'no target entities: the objective names no known entity and objective_entities is empty; relevance rests on terms alone'
+          : `${objective.entities.length} target entit${objective.entities.length === 1 ? 'y' : 'ies'} ` +
+            `(${objective.fromText.length} named in the objective, ${objective.fromList.length} listed), ${objective.inContext.length} already in context`,
+    },
+    {
+      rule: 'memory_kinds',
+      outcome: unknownKinds.length ? 'info' : 'pass',
+      detail: unknownKinds.length
+        ? `kind(s) ${unknownKinds.map((k) => `"${k}"`).join(', ')} not in the weight table; weighted as unknown`
+        : 'every memory kind has a weight',
+    },
+    {
+      rule: 'salience_fill',
+      outcome: 'pass',
+      detail: `${salFill.selected.length} memories, ${salFill.tokensUsed}/${budget} tokens`,
+    },
+    {
+      rule: 'relevance_fill',
+      outcome: relevant ? 'pass' : 'fail',
+      detail: relevant
+        ? `${relFill.selected.length} memories, ${relFill.tokensUsed}/${budget} tokens`
+        : 'no memory shares a term or an entity with the objective',
+    },
+  ];
+
+  return {
+    status: relevant ? 'SELECTED' : 'NO_RELEVANT_MEMORY',
+    summary: {
+      memories: scored.length,
+      token_budget: budget,
+      question_kind: qk.applied,
+      salience_selected: salFill.selected.length,
+      salience_tokens: salFill.tokensUsed,
+      relevance_selected: relFill.selected.length,
+      relevance_tokens: relFill.tokensUsed,
+      overlap: overlap.length,
+      promoted: promoted.length,
+      demoted: demoted.length,
+      spearman_rho: rho === null ? null : round12(rho),
+    },
+    decision_path: decisionPath,
+    items,
+    result: {
+      salience: {
+        selected: salFill.selected.map(memoryId),
+        tokens_used: salFill.tokensUsed,
+        token_budget: budget,
+      },
+      relevance: {
+        selected: relFill.selected.map(memoryId),
+        tokens_used: relFill.tokensUsed,
+        token_budget: budget,
+      },
+      overlap: {
+        selected_by_both: overlap.map(memoryId),
+        count: overlap.length,
+        jaccard: union === 0 ? null : round12(overlap.length / union),
+      },
+      rank_correlation: {
+        method: 'spearman_rho_tie_corrected',
+        over: 'all memories, salience score vs relevance score',
+        n: scored.length,
+        value: rho === null ? null : round12(rho),
+      },
+      promoted,
+      demoted,
+      objective: {
+        terms: objective.terms,
+        entities: objective.entities,
+        entities_named_in_objective: objective.fromText,
+        entities_listed: objective.fromList,
+        entities_already_in_context: objective.inContext,
+      },
+      question_kind: {
+        requested: qk.requested,
+        applied: qk.applied,
+        known: qk.known,
+        weights: {
+          terms: qk.shape.terms,
+          entities: qk.shape.entities,
+          prior: qk.shape.prior,
+          prior_strength: qk.shape.priorStrength,
+          kind_boost: qk.shape.kindBoost,
+        },
+      },
+    },
+    next_action: relevant
+      ? `Load the relevance selection (${relFill.selected.length} memories, ${relFill.tokensUsed} tokens) into context` +
+        (promoted.length
+          ? `; it brings in ${promoted.length} memories salience alone would have missed.`
+          : '.')
+      : 'No memory matches the objective: name its entities in objective_entities or rephrase the objective with the memories’ vocabulary.',
+  };
+}
+
+function itemFor(
+  s: Scored,
+  i: number,
+  salRank: number,
+  relRank: number,
+  bySal: boolean,
+  byRel: boolean,
+  salFill: Fill,
+  relFill: Fill,
+): ItemDecision {
+  const decision = bySal && byRel ? 'both' : byRel ? 'relevance_only' : bySal ? 'salience_only' : 'neither';
+  const reasons = [
+    bySal
+      ? `selected by salience (rank ${salRank})`
+      : `not selected by salience: ${why(salFill, i, s, 'salience')}`,
+    byRel
+      ? `selected by relevance (rank ${relRank})`
+      : `not selected by relevance: ${why(relFill, i, s, 'relevance')}`,
+  ];
+  return {
+    item_id: memoryId(i),
+    decision,
+    reasons,
+    tokens: s.tokens,
+    salience: { ...s.salience, rank: salRank },
+    relevance: { ...s.relevance, rank: relRank },
+  };
+}
+
+function why(fill: Fill, i: number, s: Scored, ranking: string): string {
+  const skip = fill.skipped.get(i);
+  switch (skip?.reason) {
+    case 'no_score':
+      return ranking === 'relevance'
+        ? 'no term or entity overlap with the objective'
+        : 'salience is 0 (confidence 0)';
+    case 'empty':
+      return 'content has no words';
+    case 'over_budget':
+      return `needs ${s.tokens} tokens, ${skip.remaining} left`;
+    case undefined:
+      return 'not ranked';
+  }
+}

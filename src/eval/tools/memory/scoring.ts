@@ -1,0 +1,153 @@
+/**
+ * The two scores of every memory, with their parts (docs/memory-ranking.md):
+ *   salience  = confidence * 0.995^effective_age * (1 + ln(1 + use_count)) * kind_weight
+ *   relevance = kind_boost * (w_terms * bm25 / max bm25 + w_entities * entity_score)
+ *               * ((1 - prior_strength) + prior_strength * prior)
+ */
+import { round12 } from '../../math/wilson.js';
+import { bm25 } from './bm25.js';
+import { KIND_WEIGHTS, UNKNOWN_KIND_WEIGHT, normalizeKind, type ResolvedQuestionKind } from './kinds.js';
+import type { MemoryRequest } from './schema.js';
+import { contentTerms, entityKey, findEntities, tokenCost } from './text.js';
+
+export const RECENCY_BASE = 0.995;
+/** Credit for an objective entity the context already holds (1 for a new one). */
+export const IN_CONTEXT_CREDIT = 0.25;
+/** Longest entity, in words, looked for in free text. */
+const MAX_ENTITY_WORDS = 8;
+
+export interface SalienceParts {
+  score: number;
+  confidence: number;
+  age: number;
+  effective_age: number;
+  recency: number;
+  use_count: number;
+  usage: number;
+  kind: string;
+  kind_weight: number;
+  kind_known: boolean;
+}
+
+export interface RelevanceParts {
+  score: number;
+  bm25: number;
+  bm25_normalized: number;
+  matched_terms: string[];
+  entities_matched: string[];
+  entities_already_in_context: string[];
+  entity_score: number;
+  match: number;
+  kind_boost: number;
+  prior: number;
+}
+
+export interface ObjectiveAnalysis {
+  terms: string[];
+  /** Target entities (keys), sorted, and where each came from. */
+  entities: string[];
+  fromText: string[];
+  fromList: string[];
+  inContext: string[];
+}
+
+export interface Scored {
+  tokens: number;
+  salience: SalienceParts;
+  relevance: RelevanceParts;
+}
+
+export function scoreMemories(
+  request: MemoryRequest,
+  qk: ResolvedQuestionKind,
+): { scored: Scored[]; objective: ObjectiveAnalysis } {
+  const { memories } = request;
+  const context = new Set((request.context_entities ?? []).map(entityKey).filter(Boolean));
+  const listed = new Set((request.objective_entities ?? []).map(entityKey).filter(Boolean));
+
+  // Entities the objective's text names: any entity the request knows of (memory entity lists,
+  // context, explicit objective entities) found in it as a whole word sequence.
+  const vocabulary = new Set<string>([...context, ...listed]);
+  const memoryEntities = memories.map((m) => new Set((m.entities ?? []).map(entityKey).filter(Boolean)));
+  for (const set of memoryEntities) for (const e of set) vocabulary.add(e);
+  const fromText = findEntities(request.objective, vocabulary, maxWords(vocabulary));
+  const target = new Set([...listed, ...fromText]);
+  const targetMaxWords = maxWords(target);
+
+  const terms = contentTerms(request.objective);
+  const bm = bm25(
+    memories.map((m) => contentTerms(m.content)),
+    terms,
+  );
+  const maxBm = bm.reduce((mx, s) => Math.max(mx, s.score), 0);
+
+  const salience = memories.map((m): SalienceParts => {
+    const kind = normalizeKind(m.kind);
+    const known = Object.hasOwn(KIND_WEIGHTS, kind);
+    const effectiveAge = request.current_step === undefined ? m.age : Math.min(m.age, request.current_step);
+    const recency = RECENCY_BASE ** effectiveAge;
+    const usage = 1 + Math.log1p(m.use_count);
+    const weight = known ? KIND_WEIGHTS[kind]! : UNKNOWN_KIND_WEIGHT;
+    return {
+      score: m.confidence * recency * usage * weight,
+      confidence: m.confidence,
+      age: m.age,
+      effective_age: effectiveAge,
+      recency: round12(recency),
+      use_count: m.use_count,
+      usage: round12(usage),
+      kind,
+      kind_weight: weight,
+      kind_known: known,
+    };
+  });
+  const maxSalience = salience.reduce((mx, s) => Math.max(mx, s.score), 0);
+
+  const { shape } = qk;
+  const scored = memories.map((m, i): Scored => {
+    const named = new Set(memoryEntities[i]);
+    for (const e of findEntities(m.content, target, targetMaxWords)) named.add(e);
+    const matched = [...named].filter((e) => target.has(e)).sort();
+    const inContext = matched.filter((e) => context.has(e));
+    const credit = matched.length - inContext.length + IN_CONTEXT_CREDIT * inContext.length;
+    const entityScore = target.size > 0 ? credit / target.size : 0;
+    const bmNorm = maxBm > 0 ? bm[i]!.score / maxBm : 0;
+    const match = shape.terms * bmNorm + shape.entities * entityScore;
+    const sal = salience[i]!;
+    const prior = shape.prior === 'recency' ? sal.recency : maxSalience > 0 ? sal.score / maxSalience : 0;
+    const boost = shape.kindBoost[sal.kind] ?? 1;
+    const relevance = boost * match * (1 - shape.priorStrength + shape.priorStrength * prior);
+    return {
+      tokens: tokenCost(m.content),
+      salience: { ...sal, score: round12(sal.score) },
+      relevance: {
+        score: round12(relevance),
+        bm25: round12(bm[i]!.score),
+        bm25_normalized: round12(bmNorm),
+        matched_terms: bm[i]!.matchedTerms,
+        entities_matched: matched,
+        entities_already_in_context: inContext,
+        entity_score: round12(entityScore),
+        match: round12(match),
+        kind_boost: boost,
+        prior: round12(prior),
+      },
+    };
+  });
+  return {
+    scored,
+    objective: {
+      terms: [...new Set(terms)],
+      entities: [...target].sort(),
+      fromText: [...fromText].sort(),
+      fromList: [...listed].sort(),
+      inContext: [...target].filter((e) => context.has(e)).sort(),
+    },
+  };
+}
+
+function maxWords(keys: ReadonlySet<string>): number {
+  let mx = 0;
+  for (const k of keys) mx = Math.max(mx, k.split(' ').length);
+  return Math.min(mx, MAX_ENTITY_WORDS);
+}

@@ -1,0 +1,82 @@
+/** Ranking, greedy filling under a token budget, and Spearman's rank correlation. */
+
+export interface Ranked {
+  /** Index into the request's memories. */
+  index: number;
+  score: number;
+  tokens: number;
+}
+
+/** Score descending, ties to the earlier memory; returns rank (1-based) per memory index. */
+export function rankOrder(entries: readonly Ranked[]): { order: Ranked[]; rank: number[] } {
+  const order = [...entries].sort((a, b) => b.score - a.score || a.index - b.index);
+  const rank = new Array<number>(entries.length);
+  order.forEach((e, i) => (rank[e.index] = i + 1));
+  return { order, rank };
+}
+
+export type SkipReason = 'no_score' | 'empty' | 'over_budget';
+
+export interface Fill {
+  selected: number[];
+  tokensUsed: number;
+  /** Per memory index: why it was not selected (absent when selected). */
+  skipped: Map<number, { reason: SkipReason; remaining: number }>;
+}
+
+/**
+ * Walks the ranking and takes every memory that still fits; a memory too large for what is
+ * left is skipped and the walk goes on, so a smaller, lower-ranked memory can use the room.
+ * Memories scoring 0 are never taken: they carry no signal for this ranking.
+ */
+export function greedyFill(order: readonly Ranked[], budget: number): Fill {
+  const selected: number[] = [];
+  const skipped = new Map<number, { reason: SkipReason; remaining: number }>();
+  let used = 0;
+  for (const e of order) {
+    const remaining = budget - used;
+    if (!(e.score > 0)) skipped.set(e.index, { reason: 'no_score', remaining });
+    else if (e.tokens === 0) skipped.set(e.index, { reason: 'empty', remaining });
+    else if (e.tokens > remaining) skipped.set(e.index, { reason: 'over_budget', remaining });
+    else {
+      selected.push(e.index);
+      used += e.tokens;
+    }
+  }
+  return { selected, tokensUsed: used, skipped };
+}
+
+/** Fractional ranks (ties share their average rank), 1 = highest score. */
+function fractionalRanks(scores: readonly number[]): number[] {
+  const idx = scores.map((_, i) => i).sort((a, b) => scores[b]! - scores[a]!);
+  const ranks = new Array<number>(scores.length);
+  for (let i = 0; i < idx.length;) {
+    let j = i;
+    while (j + 1 < idx.length && scores[idx[j + 1]!] === scores[idx[i]!]) j++;
+    const avg = (i + j) / 2 + 1;
+    for (let k = i; k <= j; k++) ranks[idx[k]!] = avg;
+    i = j + 1;
+  }
+  return ranks;
+}
+
+/** Spearman's rho with tie correction (Pearson on fractional ranks); null when a side is constant. */
+export function spearman(a: readonly number[], b: readonly number[]): number | null {
+  const n = a.length;
+  if (n < 2) return null;
+  const ra = fractionalRanks(a);
+  const rb = fractionalRanks(b);
+  const mean = (n + 1) / 2;
+  let sab = 0;
+  let saa = 0;
+  let sbb = 0;
+  for (let i = 0; i < n; i++) {
+    const da = ra[i]! - mean;
+    const db = rb[i]! - mean;
+    sab += da * db;
+    saa += da * da;
+    sbb += db * db;
+  }
+  if (saa === 0 || sbb === 0) return null;
+  return sab / Math.sqrt(saa * sbb);
+}

@@ -1,0 +1,69 @@
+/** Tokenisation shared by BM25, entity matching and token costs. Deterministic, locale-free. */
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Lower-cased letter/digit runs. */
+export function words(text: string): string[] {
+  return text.toLowerCase().match(WORD) ?? [];
+}
+
+/** Token cost of a memory: its whitespace-separated words. */
+export function tokenCost(text: string): number {
+  let n = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const space =
+      c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x2028 || c === 0x2029 || c === 0x3000;
+    if (!space && !inWord) n++;
+    inWord = !space;
+  }
+  return n;
+}
+
+/** An entity's comparable form: its words, lower-cased, single-spaced ("Acme-Billing" = "acme billing"). */
+export function entityKey(entity: string): string {
+  return words(entity).join(' ');
+}
+
+// Function words carry no topical signal; dropping them keeps BM25 from rewarding "the".
+export const STOPWORDS = new Set(
+  (
+    'a an the and or but if then else of to in on at by for with from into onto as is are was were be been being ' +
+    'do does did has have had it its this that these those there here what which who whom whose when where why how ' +
+    'i me my we our you your he him his she her they them their not no nor so than too very can could should would ' +
+    'will shall may might must about after before over under again further once all any both each few more most ' +
+    'other some such only own same just also'
+  ).split(' '),
+);
+
+/** Terms for BM25: words without function words, with a light plural fold ("invoices" = "invoice"). */
+export function contentTerms(text: string): string[] {
+  const out: string[] = [];
+  for (const w of words(text)) if (!STOPWORDS.has(w)) out.push(foldPlural(w));
+  return out;
+}
+
+function foldPlural(w: string): string {
+  if (w.length <= 3 || !w.endsWith('s') || w.endsWith('ss') || w.endsWith('us') || w.endsWith('is')) return w;
+  if (w.endsWith('ies') && w.length > 4) return w.slice(0, -3) + 'y';
+  return w.slice(0, -1);
+}
+
+/**
+ * Entity keys from `vocabulary` that occur in `text` as whole word sequences, scanning every
+ * start position for spans up to the longest key.
+ */
+export function findEntities(text: string, vocabulary: ReadonlySet<string>, maxWords: number): Set<string> {
+  const found = new Set<string>();
+  if (vocabulary.size === 0) return found;
+  const ws = words(text);
+  for (let i = 0; i < ws.length; i++) {
+    let span = ws[i]!;
+    for (let len = 1; len <= maxWords && i + len <= ws.length; len++) {
+      if (len > 1) span += ' ' + ws[i + len - 1]!;
+      if (vocabulary.has(span)) found.add(span);
+    }
+  }
+  return found;
+}
