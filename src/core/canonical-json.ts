@@ -11,9 +11,76 @@
 import { createHash } from 'node:crypto';
 
 export function canonicalJson(value: unknown): string {
+  // Fast path: put every object's keys in sorted order (copying only objects that are not
+  // already sorted) and let the engine's native JSON.stringify write it. That is exact
+  // unless a key is an array index, which engines always enumerate first; such values, and
+  // anything with toJSON, take the general writer below.
+  try {
+    return JSON.stringify(ordered(value, ''));
+  } catch (err) {
+    if (err !== NEEDS_GENERAL_WRITER) throw err;
+  }
   const out: string[] = [];
   write(value, out, '');
   return out.join('');
+}
+
+const NEEDS_GENERAL_WRITER = Symbol('needs the general writer');
+
+function isArrayIndex(key: string): boolean {
+  const c = key.charCodeAt(0);
+  if (c < 48 || c > 57) return false;
+  if (key === '0') return true;
+  if (c === 48 || !/^\d+$/.test(key)) return false;
+  return Number(key) < 4294967295;
+}
+
+function ordered(value: unknown, path: string): unknown {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new TypeError(`non-finite number at ${path || '/'}`);
+    return value;
+  }
+  if (typeof value !== 'object' || value === null) {
+    if (typeof value === 'bigint') throw new TypeError(`BigInt has no JSON representation (at ${path || '/'})`);
+    return value;
+  }
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      const o = ordered(v, path);
+      if (o !== v) (copy ??= value.slice())[i] = o;
+    }
+    return copy ?? value;
+  }
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') throw NEEDS_GENERAL_WRITER;
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj);
+  let sorted = true;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (isArrayIndex(k)) throw NEEDS_GENERAL_WRITER;
+    if (i > 0 && keys[i - 1]! > k) sorted = false;
+  }
+  if (sorted) {
+    // Copy only when a child changed; most receipt objects are built in key order already.
+    let copy: Record<string, unknown> | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      const v = obj[k];
+      const o = ordered(v, path);
+      if (o !== v && copy === undefined) {
+        copy = {};
+        for (let j = 0; j < i; j++) copy[keys[j]!] = obj[keys[j]!];
+      }
+      if (copy !== undefined) copy[k] = o;
+    }
+    return copy ?? obj;
+  }
+  keys.sort();
+  const out: Record<string, unknown> = {};
+  for (const k of keys) out[k] = ordered(obj[k], path);
+  return out;
 }
 
 function write(value: unknown, out: string[], path: string): void {

@@ -3,6 +3,7 @@
  * envelope"). A tool computes a `ReceiptBody` as a pure function of its request; `seal`
  * adds the envelope fields and the hashes. Nothing time-dependent enters a receipt.
  */
+import { createHash } from 'node:crypto';
 import { canonicalJson, canonicalSha256, sha256Hex } from './canonical-json.js';
 
 export const RECEIPT_VERSION = 1;
@@ -96,14 +97,17 @@ export function sealWithText(tool: string, request: unknown, body: ReceiptBody):
     ...(body.items.length > 0 ? { items_sha256: itemsSha256(body.items) } : {}),
     result_sha256: sha256Hex(parts.get('result')!),
   };
-  const assemble = (hashes: object): string => {
-    parts.set('hashes', canonicalJson(hashes));
-    const keys = [...parts.keys()].sort();
-    return '{' + keys.map((k) => `${JSON.stringify(k)}:${parts.get(k)!}`).join(',') + '}';
-  };
-  const receiptHash = sha256Hex(assemble(hashesWithout));
-  const hashes: ReceiptHashes = { ...hashesWithout, receipt_sha256: receiptHash };
-  const text = assemble(hashes);
+  // The receipt hash covers the canonical text with `hashes` lacking receipt_sha256; the
+  // served text is the same pieces with it. Hash the pieces in order instead of building
+  // that text too: a 5000-item receipt is several hundred kilobytes.
+  const keys = [...parts.keys(), 'hashes'].sort();
+  const pieces = (hashesText: string): string[] =>
+    keys.map((k, i) => `${i === 0 ? '{' : ','}${JSON.stringify(k)}:${k === 'hashes' ? hashesText : parts.get(k)!}`);
+  const digest = createHash('sha256');
+  for (const piece of pieces(canonicalJson(hashesWithout))) digest.update(piece);
+  digest.update('}');
+  const hashes: ReceiptHashes = { ...hashesWithout, receipt_sha256: digest.digest('hex') };
+  const text = pieces(canonicalJson(hashes)).join('') + '}';
   return { receipt: { ...(fields as unknown as Omit<Receipt, 'hashes'>), hashes }, text };
 }
 

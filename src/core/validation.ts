@@ -16,6 +16,11 @@ export function createAjv(): Ajv {
 }
 
 const sharedAjv = createAjv();
+// allErrors makes ajv check every entry of a 5000-entry map even after the first failure and
+// costs about half the validation time on valid bodies; valid requests take the fast
+// validator, and only a failing one is re-validated to list every problem.
+const firstErrorAjv = new Ajv({ strict: true, allErrors: false, useDefaults: true, coerceTypes: false });
+addFormats(firstErrorAjv);
 
 /** At most this many errors are reported; a 5000-row body can otherwise yield thousands. */
 const MAX_REPORTED_ERRORS = 20;
@@ -29,10 +34,12 @@ export interface Validator<T> {
 
 export function compileValidator<S extends TSchema>(schema: S, ajv: Ajv = sharedAjv): Validator<Static<S>> {
   const fn: ValidateFunction = ajv.compile(schema);
-  const validator = ((value: unknown) => fn(value)) as Validator<Static<S>>;
+  const fast: ValidateFunction = ajv === sharedAjv ? firstErrorAjv.compile(schema) : fn;
+  const validator = ((value: unknown) => fast(value)) as Validator<Static<S>>;
   validator.schema = schema;
   validator.assert = (value: unknown, what = 'request body'): Static<S> => {
-    if (fn(value)) return value as Static<S>;
+    if (fast(value)) return value as Static<S>;
+    fn(value);
     const errors = formatAjvErrors(fn.errors ?? [], value);
     const first = errors[0];
     const detail =

@@ -1,0 +1,53 @@
+/** Shared autocannon runner and report helpers for the HTTP benchmarks. */
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  label: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+}
+
+export interface LoadOptions {
+  url: string;
+  method?: 'GET' | 'POST';
+  body?: string;
+  headers?: Record<string, string>;
+  connections?: number;
+  durationSeconds?: number;
+  pipelining?: number;
+}
+
+export async function load(label: string, o: LoadOptions): Promise<LoadResult> {
+  const result = await autocannon({
+    url: o.url,
+    method: o.method ?? 'GET',
+    body: o.body,
+    headers: o.headers,
+    connections: o.connections ?? 10,
+    duration: o.durationSeconds ?? Number(process.env.BENCH_SECONDS ?? 10),
+    pipelining: o.pipelining ?? 1,
+  });
+  return {
+    label,
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+export function table(rows: LoadResult[]): string {
+  const lines = ['| run | req/s | p50 ms | p99 ms | non-2xx | errors |', '| --- | ---: | ---: | ---: | ---: | ---: |'];
+  for (const r of rows) {
+    lines.push(`| ${r.label} | ${r.requestsPerSecond.toFixed(1)} | ${r.p50Ms} | ${r.p99Ms} | ${r.non2xx} | ${r.errors} |`);
+  }
+  return lines.join('\n');
+}
+
+export function ratio(a: number, b: number): string {
+  return b === 0 ? 'n/a' : (a / b).toFixed(2);
+}
