@@ -5,11 +5,12 @@
 import type { ToolDefinition } from './tool-types.js';
 import { gateTool } from './tools/gate/definition.js';
 import { healthReportTool } from './tools/health-report/definition.js';
+import { inspectTool } from './tools/inspect/definition.js';
 import { leakageTool } from './tools/leakage/definition.js';
 import { memoryTool } from './tools/memory/definition.js';
 import { safepatchTool } from './tools/safepatch/definition.js';
 
-export const TOOLS: readonly ToolDefinition[] = [gateTool, healthReportTool, leakageTool, memoryTool, safepatchTool];
+export const TOOLS: readonly ToolDefinition[] = [gateTool, healthReportTool, inspectTool, leakageTool, memoryTool, safepatchTool];
 
 const byId = new Map(TOOLS.map((t) => [t.id, t]));
 

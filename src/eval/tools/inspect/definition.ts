@@ -1,0 +1,19 @@
+import { defineTool } from '../../tool-types.js';
+import { inspectExample } from './example.js';
+import { runInspect } from './inspect.js';
+import { InspectRequest } from './schema.js';
+
+export const inspectTool = defineTool<InspectRequest>({
+  id: 'inspector',
+  operationId: 'inspector',
+  name: 'Inspector',
+  method: 'POST',
+  path: '/api/inspect',
+  promise:
+    'Quarantines exposed items, checks for a complete clean cohort, then gates baseline against candidate on it',
+  schema: InspectRequest,
+  example: inspectExample,
+  run: runInspect,
+  // It runs the whole leakage audit first.
+  placement: 'pool',
+});
