@@ -35,7 +35,6 @@ export function buildBaseApp(options: BaseAppOptions): FastifyInstance {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     requestIdHeader: false,
-    disableRequestLogging: false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { strict: true, allErrors: true, useDefaults: true, coerceTypes: false } },

@@ -1,0 +1,83 @@
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import http from 'node:http';
+import { mkdtempSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function startEval(env: Record<string, string>): { child: ChildProcessWithoutNullStreams; output: () => string } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/eval.ts'], {
+    env: { ...process.env, DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'evalp-')), EVAL_HOST: '127.0.0.1', EVAL_POOL_SIZE: '1', ...env },
+  });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  return { child, output: () => out };
+}
+
+async function untilListening(port: number, output: () => string): Promise<void> {
+  // Wait on the event: the process logs its "listening" line once the socket is bound.
+  await expect.poll(() => output(), { timeout: 30_000, interval: 50 }).toContain('eval service listening');
+  void port;
+}
+
+describe('eval process', () => {
+  it('refuses to start on a bad variable, naming it', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main/eval.ts'], {
+      env: { ...process.env, EVAL_PORT: 'eighty', EVAL_BODY_LIMIT: 'huge' },
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('EVAL_PORT');
+    expect(r.stderr).toContain('"eighty"');
+  });
+
+  it('finishes an in-flight request on SIGTERM, then exits 0; logs are JSON without payloads', async () => {
+    const port = await freePort();
+    const { child, output } = startEval({ EVAL_PORT: String(port), LOG_LEVEL: 'info' });
+    await untilListening(port, output);
+    const marker = 'payload-marker-7f3a';
+    const body = JSON.stringify({ baseline: { [marker]: false }, candidate: { [marker]: true } });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = http.request(
+        { host: '127.0.0.1', port, method: 'POST', path: '/api/gate', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
+      req.on('error', reject);
+      // Half the body now; SIGTERM while the request is in flight; then the rest.
+      req.write(body.slice(0, 10));
+      setImmediate(() => {
+        child.kill('SIGTERM');
+        void expect
+          .poll(() => output(), { timeout: 10_000, interval: 20 })
+          .toContain('shutting down')
+          .then(() => req.end(body.slice(10)));
+      });
+    });
+    const res = await response;
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.text).verdict).toBe('HOLD');
+    expect(await exited).toBe(0);
+    // stdout is the log; stderr may carry Node's own warnings.
+    const lines = output().trim().split('\n').filter((l) => l.startsWith('{'));
+    expect(lines.length).toBeGreaterThan(2);
+    for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+    expect(output()).not.toContain(marker);
+    expect(output()).toContain('shut down cleanly');
+  });
+});
