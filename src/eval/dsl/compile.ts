@@ -15,9 +15,9 @@ export interface CompiledPredicate {
   /** Evaluates on a graph (computing the features it needs). */
   (g: Graph): boolean;
   /** Evaluates on a cache the caller manages (reset/invalidate it when the graph changes). */
-  onCache(cache: FeatureCache): boolean;
+  onCache: (cache: FeatureCache) => boolean;
   /** Evaluates on precomputed feature values (all of them, FeatureCache order). */
-  onValues(values: Float64Array): boolean;
+  onValues: (values: Float64Array) => boolean;
   /** Ids of the features the expression reads. */
   readonly features: readonly number[];
   readonly expr: Expr;

@@ -1,0 +1,93 @@
+/**
+ * Loads the optional C++ kernel (native/, built by scripts/build-native.mjs). GRAPH_KERNEL
+ * picks the kernel: `auto` (default) uses the addon when it is built and the TypeScript
+ * kernel otherwise, `native` requires the addon, `ts` never loads it.
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface NativeAnnealResult {
+  found: boolean;
+  bestScore: number;
+  stepsRun: number;
+  adj: number[];
+}
+
+export interface NativeExhaustiveResult {
+  found: boolean;
+  visited: number;
+  evaluated: number;
+  adj: number[] | null;
+}
+
+/** The addon's exports (native/src/addon.cc). */
+export interface NativeGraphKernel {
+  version: number;
+  /** Every feature of one graph, FeatureCache order. */
+  features(n: number, adj: Uint16Array): Float64Array;
+  /** Features of `count` graphs given as consecutive n-word adjacency blocks. */
+  featuresBatch(n: number, adj: Uint16Array, count: number): Float64Array;
+  anneal(
+    program: Int32Array,
+    constants: Float64Array,
+    n: number,
+    steps: number,
+    state: Uint32Array,
+  ): NativeAnnealResult;
+  exhaustive(
+    program: Int32Array,
+    constants: Float64Array,
+    n: number,
+    sortedDegreesOnly: boolean,
+  ): NativeExhaustiveResult;
+}
+
+export const ADDON_FILE = join('native', 'build', 'Release', 'graph_kernel.node');
+export const NATIVE_ABI_VERSION = 1;
+
+export type KernelChoice = 'auto' | 'native' | 'ts';
+
+export function kernelChoice(env: NodeJS.ProcessEnv = process.env): KernelChoice {
+  const v = (env.GRAPH_KERNEL ?? 'auto').trim().toLowerCase();
+  if (v === 'auto' || v === 'native' || v === 'ts' || v === '') return v === '' ? 'auto' : v;
+  throw new Error(`GRAPH_KERNEL must be auto, native or ts, not ${JSON.stringify(env.GRAPH_KERNEL)}`);
+}
+
+/** The addon's path: the first native/build/Release/graph_kernel.node above this file. */
+export function findAddon(): string | null {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 8; i++) {
+    const candidate = join(dir, ADDON_FILE);
+    if (existsSync(candidate)) return candidate;
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return null;
+}
+
+let cached: { kernel: NativeGraphKernel | null; reason: string } | null = null;
+
+/** The addon, or null with the reason (not built, failed to load, wrong version). */
+export function loadNativeKernel(): { kernel: NativeGraphKernel | null; reason: string } {
+  if (cached) return cached;
+  const path = findAddon();
+  if (!path) {
+    cached = { kernel: null, reason: `${ADDON_FILE} is not built (run: node scripts/build-native.mjs)` };
+    return cached;
+  }
+  try {
+    const mod = createRequire(import.meta.url)(path) as NativeGraphKernel;
+    if (mod.version !== NATIVE_ABI_VERSION)
+      cached = {
+        kernel: null,
+        reason: `${path} is version ${mod.version}, expected ${NATIVE_ABI_VERSION}: rebuild it`,
+      };
+    else cached = { kernel: mod, reason: `loaded ${path}` };
+  } catch (err) {
+    cached = { kernel: null, reason: `${path} failed to load: ${(err as Error).message}` };
+  }
+  return cached;
+}

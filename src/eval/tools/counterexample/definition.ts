@@ -1,0 +1,19 @@
+import { defineTool } from '../../tool-types.js';
+import { runCounterexample } from './counterexample.js';
+import { counterexampleExample } from './example.js';
+import { CounterexampleRequest } from './schema.js';
+
+export const counterexampleTool = defineTool<CounterexampleRequest>({
+  id: 'counterexample',
+  operationId: 'counterexample',
+  name: 'Counterexample hunter',
+  method: 'POST',
+  path: '/api/counterexample',
+  promise:
+    'Bounded graph search against one predicate expression; returns an exact witness when one is found',
+  schema: CounterexampleRequest,
+  example: counterexampleExample,
+  run: (request) => runCounterexample(request),
+  // Annealing and the exhaustive check take milliseconds to seconds: never on the event loop.
+  placement: 'pool',
+});
