@@ -1,8 +1,10 @@
 /** The project's command-line tool: `node dist/src/main/cli.js <command> ...`. */
 import type { Command } from './commands/command.js';
 import { receiptVerifyCommand } from './commands/receipt-verify.js';
+import { adminCommand } from './commands/admin.js';
+import { signUrlCommand } from './commands/sign-url.js';
 
-const COMMANDS: Command[] = [receiptVerifyCommand];
+const COMMANDS: Command[] = [receiptVerifyCommand, adminCommand, signUrlCommand];
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;

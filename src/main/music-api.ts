@@ -1,0 +1,74 @@
+/** Entry of the `music-api` process: configuration, connections, app, listeners, shutdown. */
+import { readFileSync } from 'node:fs';
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import { ConfigError } from '../core/env.js';
+import { securityHeaders } from '../core/security-headers.js';
+import { installGracefulShutdown } from '../core/shutdown.js';
+import { buildMusicApp } from '../music/app.js';
+import { loadMusicConfig } from '../music/config.js';
+import { createHttpsRedirectServer } from '../music/https-redirect.js';
+import { ensureObjectStores } from '../music/repositories/object-store/index.js';
+import { createMusicResources } from '../music/resources.js';
+
+/** TLS 1.2 and 1.3 only: older versions are refused at the handshake. */
+export const TLS_VERSIONS = { minVersion: 'TLSv1.2', maxVersion: 'TLSv1.3' } as const;
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadMusicConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`music-api: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const resources = createMusicResources(config);
+  const https = config.tls
+    ? { key: readFileSync(config.tls.keyFile), cert: readFileSync(config.tls.certFile), ...TLS_VERSIONS }
+    : undefined;
+  const app = buildMusicApp(config, resources, https ? { https } : {});
+  for (const name of config.generatedSecrets) {
+    app.log.warn(
+      { variable: name },
+      `${name} is not set: using a random secret for this run only (set it in .env; required in production)`,
+    );
+  }
+  await ensureObjectStores(resources.stores);
+
+  let redirect: Server | undefined;
+  const closeRedirect = async (): Promise<void> => {
+    if (!redirect) return;
+    redirect.close();
+    redirect.closeAllConnections();
+    await once(redirect, 'close');
+  };
+  installGracefulShutdown({
+    app,
+    closers: [closeRedirect, () => resources.close()],
+    logger: app.log,
+    timeoutMs: 15_000,
+  });
+
+  if (config.tls) {
+    await app.listen({ port: config.tls.port, host: config.host });
+    redirect = createHttpsRedirectServer({
+      domain: config.domain,
+      httpsPort: config.tls.port,
+      headers: securityHeaders(config.domain),
+    });
+    redirect.listen(config.port, config.host);
+    await once(redirect, 'listening');
+    app.log.info(
+      { https: config.tls.port, http: config.port },
+      'music-api listening (HTTPS; HTTP redirects)',
+    );
+  } else {
+    await app.listen({ port: config.port, host: config.host });
+    app.log.info({ port: config.port, store: config.objectStore.kind }, 'music-api listening');
+  }
+}
+
+await main();

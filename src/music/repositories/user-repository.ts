@@ -1,0 +1,69 @@
+/** Users in PostgreSQL. Handles and emails are stored lower-cased (the service normalises). */
+import { AppError } from '../../core/errors.js';
+import type { PrismaClient } from './prisma.js';
+import { uniqueViolation } from './prisma.js';
+import type { Role } from '../services/tokens.js';
+
+export interface UserRecord {
+  id: string;
+  handle: string;
+  email: string;
+  passwordHash: string;
+  role: Role;
+  displayName: string;
+  createdAt: Date;
+}
+
+export interface NewUser {
+  handle: string;
+  email: string;
+  passwordHash: string;
+  displayName: string;
+  role?: Role;
+}
+
+export interface UserRepository {
+  create(user: NewUser): Promise<UserRecord>;
+  findById(id: string): Promise<UserRecord | undefined>;
+  findByHandle(handle: string): Promise<UserRecord | undefined>;
+  /** By handle or email (both lower-case). */
+  findByLogin(login: string): Promise<UserRecord | undefined>;
+  setRole(id: string, role: Role): Promise<UserRecord>;
+}
+
+export class PrismaUserRepository implements UserRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async create(user: NewUser): Promise<UserRecord> {
+    try {
+      return await this.prisma.user.create({ data: { ...user, role: user.role ?? 'user' } });
+    } catch (err) {
+      const which = uniqueViolation(err);
+      if (which === undefined) throw err;
+      if (which.includes('email'))
+        throw new AppError('conflict', 'An account with this email already exists.', {
+          errors: [{ path: '/email', message: 'is already registered' }],
+        });
+      throw new AppError('conflict', `The handle "${user.handle}" is already taken.`, {
+        errors: [{ path: '/handle', message: 'is already taken' }],
+      });
+    }
+  }
+
+  async findById(id: string): Promise<UserRecord | undefined> {
+    return (await this.prisma.user.findUnique({ where: { id } })) ?? undefined;
+  }
+
+  async findByHandle(handle: string): Promise<UserRecord | undefined> {
+    return (await this.prisma.user.findUnique({ where: { handle } })) ?? undefined;
+  }
+
+  async findByLogin(login: string): Promise<UserRecord | undefined> {
+    const where = login.includes('@') ? { email: login } : { handle: login };
+    return (await this.prisma.user.findUnique({ where })) ?? undefined;
+  }
+
+  async setRole(id: string, role: Role): Promise<UserRecord> {
+    return this.prisma.user.update({ where: { id }, data: { role } });
+  }
+}

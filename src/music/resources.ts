@@ -1,0 +1,37 @@
+/**
+ * The connections a music process holds: PostgreSQL (Prisma), Redis and the object stores.
+ * Created once by the entry point (or a test) and closed on shutdown.
+ */
+import type { Redis } from 'ioredis';
+import type { MusicConfig } from './config.js';
+import { createObjectStores } from './repositories/object-store/index.js';
+import type { ObjectStores } from './repositories/object-store/object-store.js';
+import { createPrismaClient, type PrismaClient } from './repositories/prisma.js';
+import { createRedis } from './repositories/redis.js';
+
+export interface MusicResources {
+  prisma: PrismaClient;
+  redis: Redis;
+  stores: ObjectStores;
+  close(): Promise<void>;
+}
+
+export function createMusicResources(config: MusicConfig): MusicResources {
+  const prisma = createPrismaClient(config.databaseUrl);
+  const redis = createRedis(config.cacheUrl);
+  // A Redis outage is reported by the health check; without a listener ioredis would crash the process.
+  redis.on('error', () => undefined);
+  const objectStores = createObjectStores(config);
+  return {
+    prisma,
+    redis,
+    stores: objectStores.stores,
+    close: async () => {
+      await Promise.allSettled([
+        prisma.$disconnect(),
+        redis.quit().catch(() => redis.disconnect()),
+        objectStores.close(),
+      ]);
+    },
+  };
+}

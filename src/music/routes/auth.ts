@@ -1,0 +1,28 @@
+/** POST /api/v1/auth/signup, /login, /logout. */
+import type { FastifyInstance } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import { LoginBody, SignupBody } from '../schemas/auth.js';
+import type { AuthService } from '../services/auth-service.js';
+
+export function registerAuthRoutes(app: FastifyInstance, auth: AuthService): void {
+  app.post<{ Body: Static<typeof SignupBody> }>(
+    '/api/v1/auth/signup',
+    { schema: { body: SignupBody } },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .header('cache-control', 'no-store')
+        .send(await auth.signup(request.body)),
+  );
+
+  app.post<{ Body: Static<typeof LoginBody> }>(
+    '/api/v1/auth/login',
+    { schema: { body: LoginBody } },
+    async (request, reply) => reply.header('cache-control', 'no-store').send(await auth.login(request.body)),
+  );
+
+  app.post('/api/v1/auth/logout', async (request, reply) => {
+    await auth.logout(request.headers.authorization);
+    return reply.code(204).send();
+  });
+}

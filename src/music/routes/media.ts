@@ -1,0 +1,34 @@
+/** GET /media/hls/* (signed), /images/* and /waveforms/* (public). */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import {
+  IMAGES_MOUNT,
+  WAVEFORMS_MOUNT,
+  type MediaAnswer,
+  type MediaDelivery,
+} from '../services/media-delivery.js';
+
+function send(reply: FastifyReply, answer: MediaAnswer): FastifyReply {
+  return reply.code(answer.status).headers(answer.headers).send(answer.body);
+}
+
+const single = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+export function registerMediaRoutes(app: FastifyInstance, delivery: MediaDelivery): void {
+  app.get('/media/hls/*', async (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    return send(
+      reply,
+      await delivery.hls(
+        request.url,
+        { sig: single(query.sig), expires: single(query.expires) },
+        request.headers.range,
+      ),
+    );
+  });
+  app.get('/images/*', async (request, reply) =>
+    send(reply, await delivery.publicObject(IMAGES_MOUNT, request.url, request.headers.range)),
+  );
+  app.get('/waveforms/*', async (request, reply) =>
+    send(reply, await delivery.publicObject(WAVEFORMS_MOUNT, request.url, request.headers.range)),
+  );
+}

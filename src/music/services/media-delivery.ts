@@ -1,0 +1,210 @@
+/**
+ * Media delivery: signed HLS from the transcodes store, public images and waveforms. Decides
+ * status, headers and body for a request path; the route only copies the answer onto the
+ * reply. Hot objects come from an in-process byte-bounded cache (X-Cache-Status HIT/MISS);
+ * playlists are cached as stored and re-signed on every response.
+ */
+import type { Readable } from 'node:stream';
+import { AppError } from '../../core/errors.js';
+import type { ByteRange, ObjectStore } from '../repositories/object-store/object-store.js';
+import { contentTypeFor } from '../repositories/object-store/object-store.js';
+import { parseRange } from './byte-range.js';
+import { isPlaylistKey, rewritePlaylist } from './hls-playlist.js';
+import type { CachedObject, HotObjectCache } from './hot-object-cache.js';
+import { keyUnderMount, normaliseRequestPath, pathOfUrl } from './media-path.js';
+import { verifySecureLink } from './secure-link.js';
+
+export const HLS_MOUNT = '/media/hls/';
+export const IMAGES_MOUNT = '/images/';
+export const WAVEFORMS_MOUNT = '/waveforms/';
+
+export const HLS_CACHE_CONTROL = 'public, max-age=3600';
+export const PUBLIC_CACHE_CONTROL = 'public, max-age=604800, immutable';
+
+export interface MediaAnswer {
+  status: 200 | 206;
+  headers: Record<string, string>;
+  body: Buffer | Readable;
+}
+
+export interface MediaDeliveryDeps {
+  transcodes: ObjectStore;
+  images: ObjectStore;
+  waveforms: ObjectStore;
+  cache: HotObjectCache;
+  secureLinkSecret: string;
+  nowSeconds: () => number;
+}
+
+const notFound = (): AppError => new AppError('not_found', 'No such media object.');
+
+export class MediaDelivery {
+  constructor(private readonly deps: MediaDeliveryDeps) {}
+
+  /** GET /media/hls/<path>?sig=…&expires=… */
+  async hls(
+    rawUrl: string,
+    query: { sig?: string; expires?: string },
+    rangeHeader: string | undefined,
+  ): Promise<MediaAnswer> {
+    const normalised = normaliseRequestPath(pathOfUrl(rawUrl));
+    if (!normalised.ok) throw notFound();
+    const uri = normalised.path;
+    const verdict = verifySecureLink({
+      uri,
+      sig: query.sig,
+      expires: query.expires,
+      secret: this.deps.secureLinkSecret,
+      nowSeconds: this.deps.nowSeconds(),
+    });
+    if (verdict === 'forbidden') {
+      throw new AppError(
+        'forbidden',
+        'The media link is not signed, or its signature does not match; ask the API for a fresh link.',
+      );
+    }
+    if (verdict === 'expired')
+      throw new AppError('gone', 'The media link has expired; ask the API for a fresh link.');
+    const key = keyUnderMount(uri, HLS_MOUNT);
+    if (key === undefined) throw notFound();
+    if (isPlaylistKey(key)) {
+      const { object, cacheStatus } = await this.loadWhole(this.deps.transcodes, 'hls:', key);
+      const text = rewritePlaylist(object.body.toString('utf8'), {
+        playlistPath: uri,
+        mount: HLS_MOUNT,
+        secret: this.deps.secureLinkSecret,
+        expires: Number(query.expires),
+      });
+      const body = Buffer.from(text, 'utf8');
+      return {
+        status: 200,
+        headers: {
+          'content-type': object.contentType,
+          'cache-control': HLS_CACHE_CONTROL,
+          'x-cache-status': cacheStatus,
+        },
+        body,
+      };
+    }
+    return this.serve(this.deps.transcodes, 'hls:', key, rangeHeader, HLS_CACHE_CONTROL);
+  }
+
+  /** GET /images/<path> and GET /waveforms/<path>: public. */
+  async publicObject(
+    mount: typeof IMAGES_MOUNT | typeof WAVEFORMS_MOUNT,
+    rawUrl: string,
+    rangeHeader: string | undefined,
+  ): Promise<MediaAnswer> {
+    const normalised = normaliseRequestPath(pathOfUrl(rawUrl));
+    if (!normalised.ok) throw notFound();
+    const key = keyUnderMount(normalised.path, mount);
+    if (key === undefined) throw notFound();
+    const store = mount === IMAGES_MOUNT ? this.deps.images : this.deps.waveforms;
+    return this.serve(store, mount, key, rangeHeader, PUBLIC_CACHE_CONTROL);
+  }
+
+  private async serve(
+    store: ObjectStore,
+    ns: string,
+    key: string,
+    rangeHeader: string | undefined,
+    cacheControl: string,
+  ): Promise<MediaAnswer> {
+    const base = (contentType: string, cacheStatus: string): Record<string, string> => ({
+      'content-type': contentType,
+      'cache-control': cacheControl,
+      'accept-ranges': 'bytes',
+      'x-cache-status': cacheStatus,
+    });
+    const cached = this.deps.cache.get(ns + key);
+    if (cached) return this.fromBuffer(cached, rangeHeader, base(cached.contentType, 'HIT'));
+    const info = await this.safe(() => store.head(key));
+    if (!info) throw notFound();
+    const contentType = contentTypeFor(key);
+    if (this.deps.cache.accepts(info.size)) {
+      const { object } = await this.loadWhole(store, ns, key);
+      return this.fromBuffer(object, rangeHeader, base(object.contentType, 'MISS'));
+    }
+    const range = parseRange(rangeHeader, info.size);
+    if (range.kind === 'unsatisfiable') throw unsatisfiable(info.size);
+    const got = await this.safe(() => store.get(key, range.kind === 'partial' ? range.range : undefined));
+    if (!got) throw notFound();
+    return streamAnswer(got.body, got.size, got.range, base(contentType, 'MISS'));
+  }
+
+  private fromBuffer(
+    object: CachedObject,
+    rangeHeader: string | undefined,
+    headers: Record<string, string>,
+  ): MediaAnswer {
+    const size = object.body.length;
+    const range = parseRange(rangeHeader, size);
+    if (range.kind === 'unsatisfiable') throw unsatisfiable(size);
+    if (range.kind === 'full')
+      return { status: 200, headers: { ...headers, 'content-length': String(size) }, body: object.body };
+    const { start, end } = range.range;
+    return {
+      status: 206,
+      headers: {
+        ...headers,
+        'content-range': `bytes ${start}-${end}/${size}`,
+        'content-length': String(end - start + 1),
+      },
+      body: object.body.subarray(start, end + 1),
+    };
+  }
+
+  private async loadWhole(
+    store: ObjectStore,
+    ns: string,
+    key: string,
+  ): Promise<{ object: CachedObject; cacheStatus: 'HIT' | 'MISS' }> {
+    const cached = this.deps.cache.get(ns + key);
+    if (cached) return { object: cached, cacheStatus: 'HIT' };
+    const got = await this.safe(() => store.get(key));
+    if (!got) throw notFound();
+    const body = Buffer.concat(await got.body.toArray());
+    const object: CachedObject = {
+      body,
+      contentType: contentTypeFor(key),
+      etag: got.etag ?? '',
+      lastModified: got.lastModified,
+    };
+    this.deps.cache.set(ns + key, object);
+    return { object, cacheStatus: 'MISS' };
+  }
+
+  /** Keys come from URLs: one the store refuses is simply not there. */
+  private async safe<T>(fn: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof AppError && err.status === 400) return undefined;
+      throw err;
+    }
+  }
+}
+
+function unsatisfiable(size: number): AppError {
+  return new AppError('range_not_satisfiable', `The requested range is outside the object (${size} bytes).`, {
+    headers: { 'content-range': `bytes */${size}` },
+  });
+}
+
+function streamAnswer(
+  body: Readable,
+  size: number,
+  range: ByteRange | undefined,
+  headers: Record<string, string>,
+): MediaAnswer {
+  if (!range) return { status: 200, headers: { ...headers, 'content-length': String(size) }, body };
+  return {
+    status: 206,
+    headers: {
+      ...headers,
+      'content-range': `bytes ${range.start}-${range.end}/${size}`,
+      'content-length': String(range.end - range.start + 1),
+    },
+    body,
+  };
+}

@@ -1,0 +1,79 @@
+/** Public profiles: a user's handle, display name and public tracks, cursor-paginated. */
+import { AppError } from '../../core/errors.js';
+import type { TrackCursor, TrackRepository, TrackSummary } from '../repositories/track-repository.js';
+import type { UserRepository } from '../repositories/user-repository.js';
+import { normaliseHandle } from './auth-service.js';
+
+export interface PublicTrack {
+  id: string;
+  title: string;
+  description: string;
+  owner_user_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PublicProfile {
+  handle: string;
+  display_name: string;
+  created_at: string;
+  tracks: { items: PublicTrack[]; next_cursor: string | null };
+}
+
+export function encodeCursor(c: TrackCursor): string {
+  return Buffer.from(`${c.createdAt.toISOString()}|${c.id}`).toString('base64url');
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export function decodeCursor(text: string): TrackCursor {
+  const [iso = '', id = ''] = Buffer.from(text, 'base64url').toString('utf8').split('|');
+  const createdAt = new Date(iso);
+  if (Number.isNaN(createdAt.getTime()) || !UUID.test(id)) {
+    throw new AppError(
+      'invalid_input',
+      'The cursor is not one this API gave out; use next_cursor from the previous page.',
+      {
+        errors: [{ path: 'querystring:/cursor', message: 'is not a valid cursor' }],
+      },
+    );
+  }
+  return { createdAt, id };
+}
+
+function publicTrack(t: TrackSummary): PublicTrack {
+  return {
+    id: t.id,
+    title: t.title,
+    description: t.description,
+    owner_user_id: t.ownerUserId,
+    created_at: t.createdAt.toISOString(),
+    updated_at: t.updatedAt.toISOString(),
+  };
+}
+
+export class UserService {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly tracks: TrackRepository,
+  ) {}
+
+  async publicProfile(handle: string, page: { limit: number; cursor?: string }): Promise<PublicProfile> {
+    const user = await this.users.findByHandle(normaliseHandle(handle));
+    if (!user) throw new AppError('not_found', `No user with the handle "${handle}".`);
+    const cursor = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
+    // One extra row tells whether another page exists.
+    const rows = await this.tracks.listPublicByOwner(user.id, page.limit + 1, cursor);
+    const items = rows.slice(0, page.limit);
+    const last = items[items.length - 1];
+    return {
+      handle: user.handle,
+      display_name: user.displayName,
+      created_at: user.createdAt.toISOString(),
+      tracks: {
+        items: items.map(publicTrack),
+        next_cursor: rows.length > page.limit && last ? encodeCursor(last) : null,
+      },
+    };
+  }
+}
