@@ -1,0 +1,19 @@
+import { defineTool } from '../../tool-types.js';
+import { replayExample } from './example.js';
+import { runReplay } from './replay.js';
+import { ReplayRequest } from './schema.js';
+
+export const replayTool = defineTool<ReplayRequest>({
+  id: 'replay',
+  operationId: 'replay',
+  name: 'Replay console',
+  method: 'POST',
+  path: '/api/replay',
+  promise:
+    'Turns emulator events into checkpoints, rewinds, a branch tree, notes, a timeline and a verified final answer',
+  schema: ReplayRequest,
+  example: replayExample,
+  run: runReplay,
+  // 5000 events parse DSL expressions and produce a 5000-item receipt: several milliseconds.
+  placement: 'pool',
+});
