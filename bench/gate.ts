@@ -20,14 +20,35 @@ function cohort(n: number): string {
 const body = cohort(5000);
 const headers = { 'content-type': 'application/json' };
 const barePort = await freePort();
-const bare = await startNode(['--import', 'tsx', 'bench/baselines/bare-validate.ts'], { PORT: String(barePort) }, '/health', barePort);
+const bare = await startNode(
+  ['--import', 'tsx', 'bench/baselines/bare-validate.ts'],
+  { PORT: String(barePort) },
+  '/health',
+  barePort,
+);
 const evalSrv = await startEval();
 try {
   // Warm both (JIT, worker threads) before measuring.
   await load('warm-up', { url: `${bare.url}/bare`, method: 'POST', body, headers, durationSeconds: 2 });
-  await load('warm-up', { url: `${evalSrv.url}/api/gate`, method: 'POST', body, headers, durationSeconds: 2 });
-  const baseline = await load('bare fastify route: parse + validate (baseline)', { url: `${bare.url}/bare`, method: 'POST', body, headers });
-  const gate = await load('POST /api/gate (5000 items)', { url: `${evalSrv.url}/api/gate`, method: 'POST', body, headers });
+  await load('warm-up', {
+    url: `${evalSrv.url}/api/gate`,
+    method: 'POST',
+    body,
+    headers,
+    durationSeconds: 2,
+  });
+  const baseline = await load('bare fastify route: parse + validate (baseline)', {
+    url: `${bare.url}/bare`,
+    method: 'POST',
+    body,
+    headers,
+  });
+  const gate = await load('POST /api/gate (5000 items)', {
+    url: `${evalSrv.url}/api/gate`,
+    method: 'POST',
+    body,
+    headers,
+  });
   const md = [
     '## Gate: POST /api/gate with a 5000-item cohort',
     '',

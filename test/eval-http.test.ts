@@ -32,7 +32,11 @@ describe('service endpoints', () => {
     const catalog = (await app.inject('/api/catalog')).json();
     expect(catalog.tools.length).toBeGreaterThanOrEqual(1);
     for (const tool of catalog.tools) {
-      expect(tool).toMatchObject({ id: expect.any(String), operationId: expect.any(String), endpoint: expect.stringMatching(/^\/api\//) });
+      expect(tool).toMatchObject({
+        id: expect.any(String),
+        operationId: expect.any(String),
+        endpoint: expect.stringMatching(/^\/api\//),
+      });
       const res = await postJson(app, tool.endpoint, examples[tool.id]);
       expect(res.statusCode, `${tool.id}: ${res.body.slice(0, 300)}`).toBe(200);
       expect(res.json().tool).toBe(tool.id);
@@ -53,12 +57,20 @@ describe('service endpoints', () => {
     const gate = spec.components.schemas.gateRequest;
     expect(gate.additionalProperties).toBe(false);
     expect(gate.properties.baseline.maxProperties).toBe(5000);
-    expect(gate.properties.policy.properties.confidence_alpha).toMatchObject({ exclusiveMinimum: 0, maximum: 1 });
+    expect(gate.properties.policy.properties.confidence_alpha).toMatchObject({
+      exclusiveMinimum: 0,
+      maximum: 1,
+    });
     expect(spec.paths['/api/gate'].post.operationId).toBe('gate');
   });
 
   it('counts calls, 2xx, 4xx and verdicts per tool in stats, with nothing from payloads', async () => {
-    const before = (await app.inject('/api/stats')).json().tools.gate ?? { calls: 0, status_2xx: 0, status_4xx: 0, verdicts: {} };
+    const before = (await app.inject('/api/stats')).json().tools.gate ?? {
+      calls: 0,
+      status_2xx: 0,
+      status_4xx: 0,
+      verdicts: {},
+    };
     await postJson(app, '/api/gate', examples.gate);
     await postJson(app, '/api/gate', { baseline: {} });
     const stats = (await app.inject('/api/stats')).json();
@@ -89,14 +101,25 @@ describe('POST /api/gate', () => {
 
   it('seals a receipt the CLI verifies, and the CLI names a tampered field', async () => {
     const receipt = (await postJson(app, '/api/gate', examples.gate)).json();
-    expect(receipt).toMatchObject({ receipt_version: 1, tool: 'gate', service_version: '0.8.0', verdict: 'PASS' });
+    expect(receipt).toMatchObject({
+      receipt_version: 1,
+      tool: 'gate',
+      service_version: '0.8.0',
+      verdict: 'PASS',
+    });
     const dir = mkdtempSync(path.join(os.tmpdir(), 'receipt-'));
     const good = path.join(dir, 'good.json');
     writeFileSync(good, JSON.stringify(receipt, null, 2));
     const cli = ['--import', 'tsx', 'src/main/cli.ts', 'receipt', 'verify'];
     expect(execFileSync(process.execPath, [...cli, good], { encoding: 'utf8' })).toMatch(/^OK gate receipt/);
     const bad = path.join(dir, 'bad.json');
-    writeFileSync(bad, JSON.stringify({ ...receipt, result: { ...receipt.result, counts: { ...receipt.result.counts, gains: 7 } } }));
+    writeFileSync(
+      bad,
+      JSON.stringify({
+        ...receipt,
+        result: { ...receipt.result, counts: { ...receipt.result.counts, gains: 7 } },
+      }),
+    );
     let out = '';
     let code = 0;
     try {
@@ -121,17 +144,52 @@ describe('POST /api/gate', () => {
 
   const badCases: [string, unknown, RegExp, string?][] = [
     ['unknown top-level property', { ...bigCohort(2), extra: 1 }, /unknown property "extra"/, '/extra'],
-    ['unknown policy property', { ...bigCohort(2), policy: { alpha: 0.1 } }, /unknown property "alpha"/, '/policy/alpha'],
+    [
+      'unknown policy property',
+      { ...bigCohort(2), policy: { alpha: 0.1 } },
+      /unknown property "alpha"/,
+      '/policy/alpha',
+    ],
     ['5001 entries', bigCohort(5001), /5001 entries; at most 5000/, '/baseline'],
-    ['alpha 0', { ...bigCohort(2), policy: { confidence_alpha: 0 } }, /must be > 0/, '/policy/confidence_alpha'],
-    ['alpha 1.5', { ...bigCohort(2), policy: { confidence_alpha: 1.5 } }, /must be <= 1/, '/policy/confidence_alpha'],
-    ['non-boolean result', { baseline: { a: 'yes' }, candidate: { a: true } }, /must be a boolean/, '/baseline/a'],
+    [
+      'alpha 0',
+      { ...bigCohort(2), policy: { confidence_alpha: 0 } },
+      /must be > 0/,
+      '/policy/confidence_alpha',
+    ],
+    [
+      'alpha 1.5',
+      { ...bigCohort(2), policy: { confidence_alpha: 1.5 } },
+      /must be <= 1/,
+      '/policy/confidence_alpha',
+    ],
+    [
+      'non-boolean result',
+      { baseline: { a: 'yes' }, candidate: { a: true } },
+      /must be a boolean/,
+      '/baseline/a',
+    ],
     ['empty cohort', { baseline: {}, candidate: {} }, /at least 1 are required/, '/baseline'],
-    ['mismatched cohorts', { baseline: { a: true }, candidate: { b: true } }, /exactly the same item ids/, '/candidate/a'],
+    [
+      'mismatched cohorts',
+      { baseline: { a: true }, candidate: { b: true } },
+      /exactly the same item ids/,
+      '/candidate/a',
+    ],
     ['a body that is not an object', [1, 2], /must be an object/, ''],
     ['missing candidate', { baseline: { a: true } }, /required but missing/, '/candidate'],
-    ['probe with unknown property', { ...bigCohort(2), retained_probe: { base_verified: 1, candidate_verified: 1, items: 2, x: 1 } }, /unknown property "x"/, '/retained_probe/x'],
-    ['negative max_regressions', { ...bigCohort(2), policy: { max_regressions: -1 } }, /must be >= 0/, '/policy/max_regressions'],
+    [
+      'probe with unknown property',
+      { ...bigCohort(2), retained_probe: { base_verified: 1, candidate_verified: 1, items: 2, x: 1 } },
+      /unknown property "x"/,
+      '/retained_probe/x',
+    ],
+    [
+      'negative max_regressions',
+      { ...bigCohort(2), policy: { max_regressions: -1 } },
+      /must be >= 0/,
+      '/policy/max_regressions',
+    ],
   ];
   it.each(badCases)('answers 400 with a useful message: %s', async (_name, body, message, pathPointer) => {
     const res = await postJson(app, '/api/gate', body);
@@ -139,9 +197,12 @@ describe('POST /api/gate', () => {
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     const problem = res.json();
     expect(problem.hint).toMatch(/\/api\/examples/);
-    const text = [problem.detail, ...(problem.errors ?? []).map((e: { message: string }) => e.message)].join(' | ');
+    const text = [problem.detail, ...(problem.errors ?? []).map((e: { message: string }) => e.message)].join(
+      ' | ',
+    );
     expect(text).toMatch(message);
-    if (pathPointer !== undefined) expect(problem.errors.map((e: { path: string }) => e.path)).toContain(pathPointer);
+    if (pathPointer !== undefined)
+      expect(problem.errors.map((e: { path: string }) => e.path)).toContain(pathPointer);
   });
 
   it('answers 400 for invalid JSON, 415 for a wrong content type, 413 over the body limit', async () => {
@@ -149,7 +210,12 @@ describe('POST /api/gate', () => {
     expect(invalid.statusCode).toBe(400);
     expect(invalid.json()).toMatchObject({ code: 'invalid_json', hint: expect.stringMatching(/examples/) });
 
-    const wrongType = await app.inject({ method: 'POST', url: '/api/gate', payload: 'a=1', headers: { 'content-type': 'text/plain' } });
+    const wrongType = await app.inject({
+      method: 'POST',
+      url: '/api/gate',
+      payload: 'a=1',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(wrongType.statusCode).toBe(415);
     expect(wrongType.json().hint).toMatch(/examples/);
 
@@ -164,7 +230,9 @@ describe('POST /api/gate', () => {
   });
 
   it('accepts a charset parameter on the JSON content type', async () => {
-    const res = await postJson(app, '/api/gate', examples.gate, { 'content-type': 'application/json; charset=utf-8' });
+    const res = await postJson(app, '/api/gate', examples.gate, {
+      'content-type': 'application/json; charset=utf-8',
+    });
     expect(res.statusCode).toBe(200);
   });
 });
@@ -180,8 +248,11 @@ describe('errors and metrics', () => {
     await app.inject('/api/health');
     const text = (await app.inject('/metrics')).body;
     expect(text).toMatch(/http_requests_total\{method="GET",route="\/api\/health",status="200"\} \d+/);
-    expect(text).toMatch(/http_request_duration_seconds_bucket\{le="0.1",method="POST",route="\/api\/gate"\}/);
-    for (const le of ['0.1', '0.5', '1', '2', '5', '\\+Inf']) expect(text).toMatch(new RegExp(`_bucket\\{le="${le}"`));
+    expect(text).toMatch(
+      /http_request_duration_seconds_bucket\{le="0.1",method="POST",route="\/api\/gate"\}/,
+    );
+    for (const le of ['0.1', '0.5', '1', '2', '5', '\\+Inf'])
+      expect(text).toMatch(new RegExp(`_bucket\\{le="${le}"`));
     expect(text).not.toMatch(/route="\/api\/nope"/);
     const promtool = ['/usr/bin/promtool', '/usr/local/bin/promtool'].find((p) => existsSync(p));
     expect(promtool, 'promtool is installed by make setup (Debian package prometheus)').toBeDefined();

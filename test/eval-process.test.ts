@@ -15,9 +15,18 @@ async function freePort(): Promise<number> {
   });
 }
 
-function startEval(env: Record<string, string>): { child: ChildProcessWithoutNullStreams; output: () => string } {
+function startEval(env: Record<string, string>): {
+  child: ChildProcessWithoutNullStreams;
+  output: () => string;
+} {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/eval.ts'], {
-    env: { ...process.env, DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'evalp-')), EVAL_HOST: '127.0.0.1', EVAL_POOL_SIZE: '1', ...env },
+    env: {
+      ...process.env,
+      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'evalp-')),
+      EVAL_HOST: '127.0.0.1',
+      EVAL_POOL_SIZE: '1',
+      ...env,
+    },
   });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -51,7 +60,13 @@ describe('eval process', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = http.request(
-        { host: '127.0.0.1', port, method: 'POST', path: '/api/gate', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/gate',
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
         (res) => {
           let text = '';
           res.on('data', (d: Buffer) => (text += d.toString()));
@@ -74,7 +89,10 @@ describe('eval process', () => {
     expect(JSON.parse(res.text).verdict).toBe('HOLD');
     expect(await exited).toBe(0);
     // stdout is the log; stderr may carry Node's own warnings.
-    const lines = output().trim().split('\n').filter((l) => l.startsWith('{'));
+    const lines = output()
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('{'));
     expect(lines.length).toBeGreaterThan(2);
     for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
     expect(output()).not.toContain(marker);

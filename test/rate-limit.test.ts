@@ -46,7 +46,11 @@ describe('eval rate limits over HTTP', () => {
   const body = { baseline: { a: false }, candidate: { a: true } };
 
   it('in memory: burst + 1 admitted, then 429 with Retry-After', async () => {
-    const app = await makeEvalApp({ RATE_LIMITS: 'on', EVAL_RATE_LIMIT_PER_MINUTE: '1', EVAL_RATE_LIMIT_BURST: '2' });
+    const app = await makeEvalApp({
+      RATE_LIMITS: 'on',
+      EVAL_RATE_LIMIT_PER_MINUTE: '1',
+      EVAL_RATE_LIMIT_BURST: '2',
+    });
     try {
       const codes = [];
       for (let i = 0; i < 3; i++) codes.push((await postJson(app, '/api/gate', body)).statusCode);

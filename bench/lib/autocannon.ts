@@ -41,9 +41,14 @@ export async function load(label: string, o: LoadOptions): Promise<LoadResult> {
 }
 
 export function table(rows: LoadResult[]): string {
-  const lines = ['| run | req/s | p50 ms | p99 ms | non-2xx | errors |', '| --- | ---: | ---: | ---: | ---: | ---: |'];
+  const lines = [
+    '| run | req/s | p50 ms | p99 ms | non-2xx | errors |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+  ];
   for (const r of rows) {
-    lines.push(`| ${r.label} | ${r.requestsPerSecond.toFixed(1)} | ${r.p50Ms} | ${r.p99Ms} | ${r.non2xx} | ${r.errors} |`);
+    lines.push(
+      `| ${r.label} | ${r.requestsPerSecond.toFixed(1)} | ${r.p50Ms} | ${r.p99Ms} | ${r.non2xx} | ${r.errors} |`,
+    );
   }
   return lines.join('\n');
 }

@@ -19,8 +19,16 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-export async function startNode(args: string[], env: Record<string, string>, readyPath: string, port: number): Promise<Child> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+export async function startNode(
+  args: string[],
+  env: Record<string, string>,
+  readyPath: string,
+  port: number,
+): Promise<Child> {
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -50,7 +58,14 @@ export async function startEval(env: Record<string, string> = {}): Promise<Child
   const port = await freePort();
   return startNode(
     ['dist/src/main/eval.js'],
-    { RATE_LIMITS: 'off', LOG_LEVEL: 'warn', EVAL_PORT: String(port), EVAL_HOST: '127.0.0.1', DATA_DIR: '.tmp/bench-data', ...env },
+    {
+      RATE_LIMITS: 'off',
+      LOG_LEVEL: 'warn',
+      EVAL_PORT: String(port),
+      EVAL_HOST: '127.0.0.1',
+      DATA_DIR: '.tmp/bench-data',
+      ...env,
+    },
     '/api/health',
     port,
   );

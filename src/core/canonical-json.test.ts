@@ -73,7 +73,7 @@ describe('RFC 8785 canonical JSON', () => {
 
   it('agrees with the RFC author’s reference package on varied data', () => {
     let seed = 7;
-    const rnd = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rnd = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const make = (depth: number): unknown => {
       const r = rnd();
       if (depth > 3 || r < 0.3) {
@@ -92,7 +92,9 @@ describe('RFC 8785 canonical JSON', () => {
   });
 
   it('hashes equal values equally whatever their key order', () => {
-    expect(canonicalSha256({ b: 1, a: [1, { y: 2, x: 3 }] })).toBe(canonicalSha256({ a: [1, { x: 3, y: 2 }], b: 1 }));
+    expect(canonicalSha256({ b: 1, a: [1, { y: 2, x: 3 }] })).toBe(
+      canonicalSha256({ a: [1, { x: 3, y: 2 }], b: 1 }),
+    );
     expect(canonicalSha256({ a: 1 })).not.toBe(canonicalSha256({ a: 2 }));
   });
 });

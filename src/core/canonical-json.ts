@@ -25,7 +25,9 @@ export function canonicalJson(value: unknown): string {
   return out.join('');
 }
 
-const NEEDS_GENERAL_WRITER = Symbol('needs the general writer');
+/** Thrown inside the fast path to fall back to the general writer; never escapes. */
+class NeedsGeneralWriter extends Error {}
+const NEEDS_GENERAL_WRITER = new NeedsGeneralWriter('needs the general writer');
 
 function isArrayIndex(key: string): boolean {
   const c = key.charCodeAt(0);
@@ -41,7 +43,8 @@ function ordered(value: unknown, path: string): unknown {
     return value;
   }
   if (typeof value !== 'object' || value === null) {
-    if (typeof value === 'bigint') throw new TypeError(`BigInt has no JSON representation (at ${path || '/'})`);
+    if (typeof value === 'bigint')
+      throw new TypeError(`BigInt has no JSON representation (at ${path || '/'})`);
     return value;
   }
   if (Array.isArray(value)) {
@@ -136,7 +139,9 @@ function write(value: unknown, out: string[], path: string): void {
     }
     case 'bigint':
       throw new TypeError(`BigInt has no JSON representation (at ${path || '/'})`);
-    default:
+    case 'function':
+    case 'symbol':
+    case 'undefined':
       throw new TypeError(`value of type ${typeof value} has no JSON representation`);
   }
 }

@@ -11,7 +11,11 @@ export function clientAddress(request: FastifyRequest, trustedProxies: readonly 
   const header = request.headers['x-forwarded-for'];
   const value = Array.isArray(header) ? header.join(',') : header;
   if (!value) return peer;
-  const last = value.split(',').map((s) => s.trim()).filter(Boolean).pop();
+  const last = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .pop();
   return last ? normaliseAddress(last) : peer;
 }
 

@@ -64,6 +64,12 @@ export function parseByteSize(text: string): number | undefined {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|k|mb|m|gb|g)?\s*$/i.exec(text);
   if (!m) return undefined;
   const unit = (m[2] ?? 'b').toLowerCase();
-  const factor = unit.startsWith('g') ? 1024 ** 3 : unit.startsWith('m') ? 1024 ** 2 : unit.startsWith('k') ? 1024 : 1;
+  const factor = unit.startsWith('g')
+    ? 1024 ** 3
+    : unit.startsWith('m')
+      ? 1024 ** 2
+      : unit.startsWith('k')
+        ? 1024
+        : 1;
   return Math.round(Number(m[1]) * factor);
 }

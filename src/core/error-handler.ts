@@ -9,7 +9,11 @@ import { formatAjvErrors } from './validation.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
-export function sendProblem(reply: FastifyReply, problem: Problem, headers: Record<string, string> = {}): FastifyReply {
+export function sendProblem(
+  reply: FastifyReply,
+  problem: Problem,
+  headers: Record<string, string> = {},
+): FastifyReply {
   for (const [k, v] of Object.entries(headers)) void reply.header(k, v);
   return reply.code(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
 }
@@ -20,10 +24,12 @@ export function toAppError(error: FastifyError | Error): AppError | undefined {
   const e = error as FastifyError & { validation?: unknown[]; validationContext?: string };
   if (e.validation) {
     const context = e.validationContext ?? 'body';
-    const errors: FieldError[] = formatAjvErrors(e.validation as Parameters<typeof formatAjvErrors>[0]).map((fe) => ({
-      path: context === 'body' ? fe.path : `${context}:${fe.path}`,
-      message: fe.message,
-    }));
+    const errors: FieldError[] = formatAjvErrors(e.validation as Parameters<typeof formatAjvErrors>[0]).map(
+      (fe) => ({
+        path: context === 'body' ? fe.path : `${context}:${fe.path}`,
+        message: fe.message,
+      }),
+    );
     return new AppError('invalid_input', `The request ${context} is invalid; see errors[].`, { errors });
   }
   switch (e.code) {
@@ -44,7 +50,14 @@ export function toAppError(error: FastifyError | Error): AppError | undefined {
     return new AppError('invalid_json', `The request body is not valid JSON: ${e.message}.`);
   }
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-    const code = e.statusCode === 404 ? 'not_found' : e.statusCode === 413 ? 'payload_too_large' : e.statusCode === 415 ? 'unsupported_media_type' : 'invalid_input';
+    const code =
+      e.statusCode === 404
+        ? 'not_found'
+        : e.statusCode === 413
+          ? 'payload_too_large'
+          : e.statusCode === 415
+            ? 'unsupported_media_type'
+            : 'invalid_input';
     return new AppError(code, e.message);
   }
   return undefined;
@@ -76,6 +89,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
 
 export function registerProblemNotFound(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, toProblem(new AppError('not_found', `No route for ${request.method} ${request.url.split('?', 1)[0]}.`))),
+    sendProblem(
+      reply,
+      toProblem(new AppError('not_found', `No route for ${request.method} ${request.url.split('?', 1)[0]}.`)),
+    ),
   );
 }

@@ -9,9 +9,18 @@ export function loggerOptions(level: string, service: string): FastifyServerOpti
   return {
     level,
     base: { service },
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'], remove: true },
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'],
+      remove: true,
+    },
     serializers: {
-      req: (req: { method?: string; url?: string; id?: string; ip?: string; routeOptions?: { url?: string } }) => ({
+      req: (req: {
+        method?: string;
+        url?: string;
+        id?: string;
+        ip?: string;
+        routeOptions?: { url?: string };
+      }) => ({
         id: req.id,
         method: req.method,
         // The path without its query string: queries can carry signatures and tokens.

@@ -21,7 +21,11 @@ export function createHttpMetrics(options: { defaultMetrics?: boolean } = {}): H
     // prom-client names these gauges *_total, which `promtool check metrics` rejects
     // (a _total suffix is reserved for counters); the handle and request counts stay
     // visible through the event-loop and heap metrics that remain.
-    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) {
+    for (const name of [
+      'nodejs_active_handles_total',
+      'nodejs_active_requests_total',
+      'nodejs_active_resources_total',
+    ]) {
       registry.removeSingleMetric(name);
     }
   }

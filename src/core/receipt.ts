@@ -102,7 +102,9 @@ export function sealWithText(tool: string, request: unknown, body: ReceiptBody):
   // that text too: a 5000-item receipt is several hundred kilobytes.
   const keys = [...parts.keys(), 'hashes'].sort();
   const pieces = (hashesText: string): string[] =>
-    keys.map((k, i) => `${i === 0 ? '{' : ','}${JSON.stringify(k)}:${k === 'hashes' ? hashesText : parts.get(k)!}`);
+    keys.map(
+      (k, i) => `${i === 0 ? '{' : ','}${JSON.stringify(k)}:${k === 'hashes' ? hashesText : parts.get(k)!}`,
+    );
   const digest = createHash('sha256');
   for (const piece of pieces(canonicalJson(hashesWithout))) digest.update(piece);
   digest.update('}');
@@ -151,7 +153,7 @@ export function verifyReceipt(receipt: Receipt, request?: unknown): HashMismatch
     });
   }
   check('hashes.result_sha256', canonicalSha256(receipt.result), h.result_sha256);
-  const { receipt_sha256: claimed, ...rest } = h as ReceiptHashes;
+  const { receipt_sha256: claimed, ...rest } = h;
   check('hashes.receipt_sha256', sha256Hex(canonicalJson({ ...receipt, hashes: rest })), claimed);
   return bad;
 }

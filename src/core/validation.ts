@@ -38,7 +38,7 @@ export function compileValidator<S extends TSchema>(schema: S, ajv: Ajv = shared
   const validator = ((value: unknown) => fast(value)) as Validator<Static<S>>;
   validator.schema = schema;
   validator.assert = (value: unknown, what = 'request body'): Static<S> => {
-    if (fast(value)) return value as Static<S>;
+    if (fast(value)) return value;
     fn(value);
     const errors = formatAjvErrors(fn.errors ?? [], value);
     const first = errors[0];

@@ -25,12 +25,23 @@ export interface EvalAppOverrides {
   pool?: VerifierPool;
 }
 
-export async function buildEvalApp(config: Readonly<EvalConfig>, overrides: EvalAppOverrides = {}): Promise<FastifyInstance> {
+export async function buildEvalApp(
+  config: Readonly<EvalConfig>,
+  overrides: EvalAppOverrides = {},
+): Promise<FastifyInstance> {
   const metrics = createHttpMetrics();
-  const app = buildBaseApp({ logger: loggerOptions(config.logLevel, 'eval'), bodyLimit: config.bodyLimit, metrics });
-  const redis = config.cacheUrl ? new Redis(config.cacheUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
+  const app = buildBaseApp({
+    logger: loggerOptions(config.logLevel, 'eval'),
+    bodyLimit: config.bodyLimit,
+    metrics,
+  });
+  const redis = config.cacheUrl
+    ? new Redis(config.cacheUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true })
+    : undefined;
   const pool = overrides.pool ?? createVerifierPool({ size: config.poolSize });
-  const stats: StatsStore = redis ? new RedisStatsStore(redis, config.cacheKeyPrefix) : await FileStatsStore.open(config.dataDir);
+  const stats: StatsStore = redis
+    ? new RedisStatsStore(redis, config.cacheKeyPrefix)
+    : await FileStatsStore.open(config.dataDir);
 
   app.addHook('onClose', async () => {
     await stats.close();
@@ -41,7 +52,9 @@ export async function buildEvalApp(config: Readonly<EvalConfig>, overrides: Eval
   if (config.rateLimits.enabled) {
     const toolPaths = new Set(TOOLS.map((t) => t.path));
     registerRateLimits(app, {
-      store: redis ? new RedisRateLimitStore(redis, `${config.cacheKeyPrefix}rl:`) : new MemoryRateLimitStore(),
+      store: redis
+        ? new RedisRateLimitStore(redis, `${config.cacheKeyPrefix}rl:`)
+        : new MemoryRateLimitStore(),
       scopes: [
         {
           name: 'tools',

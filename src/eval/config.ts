@@ -7,16 +7,42 @@ const EvalEnv = Type.Object({
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
     default: 'development',
   }),
-  EVAL_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, description: 'HTTP port of the eval service' }),
+  EVAL_PORT: Type.Integer({
+    minimum: 0,
+    maximum: 65535,
+    default: 8080,
+    description: 'HTTP port of the eval service',
+  }),
   EVAL_HOST: Type.String({ default: '0.0.0.0', description: 'listen address' }),
   EVAL_BODY_LIMIT: Type.String({ default: '16mb', description: 'largest tool request body, e.g. 16mb' }),
-  EVAL_POOL_SIZE: Type.Optional(Type.Integer({ minimum: 1, maximum: 256, description: 'verifier worker threads' })),
-  EVAL_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 1200, description: 'tool requests per minute per client' }),
-  EVAL_RATE_LIMIT_BURST: Type.Integer({ minimum: 0, default: 100, description: 'requests admitted at once above the rate' }),
-  RATE_LIMITS: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on', description: 'on or off' }),
-  TRUSTED_PROXIES: Type.String({ default: '', description: 'comma-separated proxy addresses whose X-Forwarded-For is trusted' }),
-  CACHE_URL: Type.Optional(Type.String({ pattern: '^rediss?://', description: 'Redis URL (redis://host:port)' })),
-  CACHE_KEY_PREFIX: Type.String({ default: 'eval:', description: 'prefix of every Redis key of this service' }),
+  EVAL_POOL_SIZE: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 256, description: 'verifier worker threads' }),
+  ),
+  EVAL_RATE_LIMIT_PER_MINUTE: Type.Integer({
+    minimum: 1,
+    default: 1200,
+    description: 'tool requests per minute per client',
+  }),
+  EVAL_RATE_LIMIT_BURST: Type.Integer({
+    minimum: 0,
+    default: 100,
+    description: 'requests admitted at once above the rate',
+  }),
+  RATE_LIMITS: Type.Union([Type.Literal('on'), Type.Literal('off')], {
+    default: 'on',
+    description: 'on or off',
+  }),
+  TRUSTED_PROXIES: Type.String({
+    default: '',
+    description: 'comma-separated proxy addresses whose X-Forwarded-For is trusted',
+  }),
+  CACHE_URL: Type.Optional(
+    Type.String({ pattern: '^rediss?://', description: 'Redis URL (redis://host:port)' }),
+  ),
+  CACHE_KEY_PREFIX: Type.String({
+    default: 'eval:',
+    description: 'prefix of every Redis key of this service',
+  }),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://', description: 'PostgreSQL URL' })),
   DATA_DIR: Type.String({ default: './data', description: 'local data directory' }),
   LOG_LEVEL: Type.Union(
@@ -46,7 +72,9 @@ export function loadEvalConfig(env: NodeJS.ProcessEnv = process.env): Readonly<E
   const e = parseEnv(EvalEnv, env);
   const bodyLimit = parseByteSize(e.EVAL_BODY_LIMIT);
   if (bodyLimit === undefined || bodyLimit < 1024) {
-    throw new ConfigError([`EVAL_BODY_LIMIT (got ${JSON.stringify(e.EVAL_BODY_LIMIT)}): must be a size of at least 1kb, e.g. 16mb`]);
+    throw new ConfigError([
+      `EVAL_BODY_LIMIT (got ${JSON.stringify(e.EVAL_BODY_LIMIT)}): must be a size of at least 1kb, e.g. 16mb`,
+    ]);
   }
   return Object.freeze({
     production: e.NODE_ENV === 'production',
@@ -54,8 +82,14 @@ export function loadEvalConfig(env: NodeJS.ProcessEnv = process.env): Readonly<E
     host: e.EVAL_HOST,
     bodyLimit,
     poolSize: e.EVAL_POOL_SIZE ?? Math.max(1, os.availableParallelism()),
-    rateLimits: { enabled: e.RATE_LIMITS === 'on', perMinute: e.EVAL_RATE_LIMIT_PER_MINUTE, burst: e.EVAL_RATE_LIMIT_BURST },
-    trustedProxies: e.TRUSTED_PROXIES.split(',').map((s) => s.trim()).filter(Boolean),
+    rateLimits: {
+      enabled: e.RATE_LIMITS === 'on',
+      perMinute: e.EVAL_RATE_LIMIT_PER_MINUTE,
+      burst: e.EVAL_RATE_LIMIT_BURST,
+    },
+    trustedProxies: e.TRUSTED_PROXIES.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     cacheUrl: e.CACHE_URL,
     cacheKeyPrefix: e.CACHE_KEY_PREFIX,
     databaseUrl: e.DATABASE_URL,

@@ -26,7 +26,10 @@ const problemSchema = {
       items: {
         type: 'object',
         required: ['path', 'message'],
-        properties: { path: { type: 'string', description: 'JSON pointer into the body' }, message: { type: 'string' } },
+        properties: {
+          path: { type: 'string', description: 'JSON pointer into the body' },
+          message: { type: 'string' },
+        },
       },
     },
   },
@@ -34,7 +37,18 @@ const problemSchema = {
 
 const receiptSchema = {
   type: 'object',
-  required: ['receipt_version', 'tool', 'service_version', 'status', 'summary', 'decision_path', 'items', 'result', 'next_action', 'hashes'],
+  required: [
+    'receipt_version',
+    'tool',
+    'service_version',
+    'status',
+    'summary',
+    'decision_path',
+    'items',
+    'result',
+    'next_action',
+    'hashes',
+  ],
   properties: {
     receipt_version: { const: 1 },
     tool: { type: 'string' },
@@ -47,7 +61,11 @@ const receiptSchema = {
       items: {
         type: 'object',
         required: ['rule', 'outcome', 'detail'],
-        properties: { rule: { type: 'string' }, outcome: { enum: ['pass', 'fail', 'skip', 'info'] }, detail: { type: 'string' } },
+        properties: {
+          rule: { type: 'string' },
+          outcome: { enum: ['pass', 'fail', 'skip', 'info'] },
+          detail: { type: 'string' },
+        },
       },
     },
     items: {
@@ -55,7 +73,11 @@ const receiptSchema = {
       items: {
         type: 'object',
         required: ['item_id', 'decision', 'reasons'],
-        properties: { item_id: { type: 'string' }, decision: { type: 'string' }, reasons: { type: 'array', items: { type: 'string' } } },
+        properties: {
+          item_id: { type: 'string' },
+          decision: { type: 'string' },
+          reasons: { type: 'array', items: { type: 'string' } },
+        },
       },
     },
     result: { type: 'object' },
@@ -81,7 +103,15 @@ const problem = (description: string): object => ({
 });
 
 function jsonGet(operationId: string, summary: string): object {
-  return { get: { operationId, summary, responses: { '200': { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } } } } };
+  return {
+    get: {
+      operationId,
+      summary,
+      responses: {
+        '200': { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } },
+      },
+    },
+  };
 }
 
 export function buildOpenApi(): object {
@@ -94,10 +124,18 @@ export function buildOpenApi(): object {
         tags: ['tools'],
         requestBody: {
           required: true,
-          content: { 'application/json': { schema: { $ref: `#/components/schemas/${t.id}Request` }, example: t.example } },
+          content: {
+            'application/json': {
+              schema: { $ref: `#/components/schemas/${t.id}Request` },
+              example: t.example,
+            },
+          },
         },
         responses: {
-          '200': { description: 'Receipt', content: { 'application/json': { schema: { $ref: '#/components/schemas/Receipt' } } } },
+          '200': {
+            description: 'Receipt',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Receipt' } } },
+          },
           '400': problem('Input error; `hint` points at /api/examples'),
           '413': problem('Body larger than EVAL_BODY_LIMIT'),
           '415': problem('Body is not application/json'),
@@ -118,7 +156,8 @@ export function buildOpenApi(): object {
     info: {
       title: 'Evaluation tools service',
       version: SERVICE_VERSION,
-      description: 'Stateless, verifier-grounded tools for evaluating AI systems; every answer is a deterministic, hash-sealed receipt.',
+      description:
+        'Stateless, verifier-grounded tools for evaluating AI systems; every answer is a deterministic, hash-sealed receipt.',
     },
     paths,
     components: { schemas },

@@ -50,7 +50,9 @@ export function createVerifierPool(options: { size: number }): VerifierPool {
       // Only a buffer that owns its whole ArrayBuffer can be moved; a slice of Node's shared
       // allocation pool must be copied (those are small, under 4 KB).
       const owned =
-        bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && !(bytes.buffer instanceof SharedArrayBuffer)
+        bytes.byteOffset === 0 &&
+        bytes.byteLength === bytes.buffer.byteLength &&
+        !(bytes.buffer instanceof SharedArrayBuffer)
           ? bytes
           : new Uint8Array(bytes);
       const task: VerifierTask = { toolId, bytes: owned };

@@ -121,7 +121,13 @@ export class RedisStatsStore implements StatsStore {
       const c = (out.tools[parts[0]!] ??= emptyCounters());
       const n = Number(value);
       if (parts[1] === 'verdict' && parts[2]) c.verdicts[parts[2]] = n;
-      else if (parts[1] === 'calls' || parts[1] === 'status_2xx' || parts[1] === 'status_4xx' || parts[1] === 'status_5xx') c[parts[1]] = n;
+      else if (
+        parts[1] === 'calls' ||
+        parts[1] === 'status_2xx' ||
+        parts[1] === 'status_4xx' ||
+        parts[1] === 'status_5xx'
+      )
+        c[parts[1]] = n;
     }
     return out;
   }

@@ -10,7 +10,9 @@ async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
-    process.stderr.write(`usage: cli <command> ...\n\n${COMMANDS.map((c) => `  ${c.usage}\n      ${c.summary}`).join('\n')}\n`);
+    process.stderr.write(
+      `usage: cli <command> ...\n\n${COMMANDS.map((c) => `  ${c.usage}\n      ${c.summary}`).join('\n')}\n`,
+    );
     return name === undefined || name === '--help' || name === 'help' ? 0 : 2;
   }
   return command.run(rest);

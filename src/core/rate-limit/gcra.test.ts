@@ -20,7 +20,16 @@ describe('GCRA with nginx burst/nodelay semantics', () => {
   });
 
   it('admits one more request per emission interval after the burst', () => {
-    expect(replay([0, 0, 0, 0, 99, 100, 100, 200], limit)).toEqual([true, true, true, true, false, true, false, true]);
+    expect(replay([0, 0, 0, 0, 99, 100, 100, 200], limit)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      false,
+      true,
+      false,
+      true,
+    ]);
   });
 
   it('does not charge rejected requests', () => {
@@ -46,7 +55,16 @@ describe('GCRA with nginx burst/nodelay semantics', () => {
 
   it('restores the full burst after an idle period', () => {
     expect(replay([0, 0, 0, 0, 0, 400, 400, 400, 400, 400], limit)).toEqual([
-      true, true, true, true, false, true, true, true, true, false,
+      true,
+      true,
+      true,
+      true,
+      false,
+      true,
+      true,
+      true,
+      true,
+      false,
     ]);
   });
 

@@ -37,10 +37,14 @@ export function registerRateLimits(app: FastifyInstance, options: RateLimitOptio
     }
     if (!result.allowed) {
       const seconds = retryAfterSeconds(result.retryAfterMs);
-      throw new AppError('rate_limited', `Rate limit of the "${scope.name}" scope exceeded; retry in ${seconds} s.`, {
-        headers: { 'retry-after': String(seconds) },
-        extra: { retry_after_seconds: seconds },
-      });
+      throw new AppError(
+        'rate_limited',
+        `Rate limit of the "${scope.name}" scope exceeded; retry in ${seconds} s.`,
+        {
+          headers: { 'retry-after': String(seconds) },
+          extra: { retry_after_seconds: seconds },
+        },
+      );
     }
   });
 }

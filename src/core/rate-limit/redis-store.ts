@@ -33,8 +33,14 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   async take(key: string, limit: GcraLimit): Promise<RateLimitResult> {
     const interval = 1000 / limit.ratePerSecond;
-    const run = (this.redis as unknown as { gcraTake(k: string, i: string, t: string): Promise<[number, string]> }).gcraTake;
-    const [allowed, retry] = await run.call(this.redis, this.keyPrefix + key, String(interval), String(limit.burst * interval));
+    const redis = this.redis as unknown as {
+      gcraTake: (k: string, i: string, t: string) => Promise<[number, string]>;
+    };
+    const [allowed, retry] = await redis.gcraTake(
+      this.keyPrefix + key,
+      String(interval),
+      String(limit.burst * interval),
+    );
     return { allowed: allowed === 1, retryAfterMs: Number(retry) };
   }
 }

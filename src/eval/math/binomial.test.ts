@@ -42,7 +42,11 @@ describe('exact sign test', () => {
   });
 
   it('agrees with a direct float sum on moderate n', () => {
-    for (const [g, r] of [[30, 12], [7, 9], [50, 50]] as const) {
+    for (const [g, r] of [
+      [30, 12],
+      [7, 9],
+      [50, 50],
+    ] as const) {
       const n = g + r;
       let c = 1;
       let sum = 0;

@@ -21,7 +21,9 @@ export function registerToolRoutes(app: FastifyInstance, deps: ToolRouteDeps): v
     scope.removeAllContentTypeParsers();
     const raw = { parseAs: 'buffer' as const, bodyLimit: deps.bodyLimit };
     scope.addContentTypeParser('application/json', raw, (_request, body, parsed) => parsed(null, body));
-    scope.addContentTypeParser(/^application\/[a-z0-9.-]+\+json$/, raw, (_request, body, parsed) => parsed(null, body));
+    scope.addContentTypeParser(/^application\/[a-z0-9.-]+\+json$/, raw, (_request, body, parsed) =>
+      parsed(null, body),
+    );
     // Counted on the response so every answer counts, including 413, 415 and 429 answered
     // before the handler ran.
     scope.addHook('onResponse', (request, reply, hookDone) => {
@@ -30,12 +32,20 @@ export function registerToolRoutes(app: FastifyInstance, deps: ToolRouteDeps): v
       hookDone();
     });
     for (const tool of TOOLS) {
-      scope.post(tool.path, { bodyLimit: deps.bodyLimit, config: { toolId: tool.id, problemHint: `${EXAMPLES_HINT} (examples.${tool.id}).` } }, async (request, reply) => {
-        const bytes = (request.body as Buffer | undefined) ?? Buffer.alloc(0);
-        const outcome = tool.placement === 'pool' ? await deps.pool.run(tool.id, bytes) : executeTool(tool.id, bytes);
-        if (outcome.ok && outcome.verdict) verdicts.set(request, outcome.verdict);
-        return sendOutcome(reply, outcome);
-      });
+      scope.post(
+        tool.path,
+        {
+          bodyLimit: deps.bodyLimit,
+          config: { toolId: tool.id, problemHint: `${EXAMPLES_HINT} (examples.${tool.id}).` },
+        },
+        async (request, reply) => {
+          const bytes = (request.body as Buffer | undefined) ?? Buffer.alloc(0);
+          const outcome =
+            tool.placement === 'pool' ? await deps.pool.run(tool.id, bytes) : executeTool(tool.id, bytes);
+          if (outcome.ok && outcome.verdict) verdicts.set(request, outcome.verdict);
+          return sendOutcome(reply, outcome);
+        },
+      );
     }
     done();
   });

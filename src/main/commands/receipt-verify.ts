@@ -46,11 +46,15 @@ export const receiptVerifyCommand: Command = {
     const mismatches = verifyReceipt(receipt as Receipt, request);
     if (mismatches.length === 0) {
       const r = receipt as Receipt;
-      process.stdout.write(`OK ${r.tool} receipt ${r.hashes.receipt_sha256}${requestFile ? ' (request hash checked too)' : ''}\n`);
+      process.stdout.write(
+        `OK ${r.tool} receipt ${r.hashes.receipt_sha256}${requestFile ? ' (request hash checked too)' : ''}\n`,
+      );
       return 0;
     }
     for (const m of mismatches) {
-      process.stdout.write(`MISMATCH ${m.field}: recomputed ${m.expected}, receipt says ${m.actual ?? '(missing)'}\n`);
+      process.stdout.write(
+        `MISMATCH ${m.field}: recomputed ${m.expected}, receipt says ${m.actual ?? '(missing)'}\n`,
+      );
     }
     return 1;
   },

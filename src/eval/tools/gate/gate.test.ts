@@ -44,9 +44,15 @@ describe('gate verdicts', () => {
   it('blocks when a retained probe is required and missing, or the candidate verifies fewer', () => {
     const policy = { require_retained_probe: true } as GateRequest['policy'];
     expect(runGate(cohort(6, 0, 0, { policy })).verdict).toBe('BLOCK');
-    const worse = cohort(6, 0, 0, { policy, retained_probe: { base_verified: 9, candidate_verified: 8, items: 10 } });
+    const worse = cohort(6, 0, 0, {
+      policy,
+      retained_probe: { base_verified: 9, candidate_verified: 8, items: 10 },
+    });
     expect(runGate(worse).verdict).toBe('BLOCK');
-    const held = cohort(6, 0, 0, { policy, retained_probe: { base_verified: 9, candidate_verified: 9, items: 10 } });
+    const held = cohort(6, 0, 0, {
+      policy,
+      retained_probe: { base_verified: 9, candidate_verified: 9, items: 10 },
+    });
     expect(runGate(held).verdict).toBe('PASS');
   });
 
@@ -69,14 +75,21 @@ describe('gate verdicts', () => {
   });
 
   it('holds below min_gains', () => {
-    const body = runGate(cohort(3, 0, 0, { policy: { min_gains: 5, confidence_alpha: 1 } as GateRequest['policy'] }));
+    const body = runGate(
+      cohort(3, 0, 0, { policy: { min_gains: 5, confidence_alpha: 1 } as GateRequest['policy'] }),
+    );
     expect(body.verdict).toBe('HOLD');
     expect(body.summary.additional_clean_gains_needed).toBe(2);
   });
 
   it('reports per-domain figures with Wilson intervals', () => {
     const body = runGate(validate.assert(structuredClone(gateExample)));
-    const domains = body.result.domains as { domain: string; items: number; gains: number; candidate_pass_rate: { rate: number; wilson_low: number; wilson_high: number } }[];
+    const domains = body.result.domains as {
+      domain: string;
+      items: number;
+      gains: number;
+      candidate_pass_rate: { rate: number; wilson_low: number; wilson_high: number };
+    }[];
     expect(domains.map((d) => d.domain)).toEqual(['algebra', 'geometry']);
     expect(domains[0]).toMatchObject({ items: 3, gains: 3 });
     expect(domains[0]!.candidate_pass_rate.rate).toBe(1);
@@ -108,14 +121,22 @@ describe('gate input errors', () => {
   });
 
   it('rejects probe counts above items and domain labels for unknown items', () => {
-    expectInvalid(cohort(1, 0, 0, { retained_probe: { base_verified: 11, candidate_verified: 1, items: 10 } }), /cannot exceed/);
+    expectInvalid(
+      cohort(1, 0, 0, { retained_probe: { base_verified: 11, candidate_verified: 1, items: 10 } }),
+      /cannot exceed/,
+    );
     expectInvalid(cohort(1, 0, 0, { domains: { nope: 'x' } }), /not in baseline\/candidate/);
   });
 });
 
 describe('additional clean gains needed', () => {
   it('is the smallest number of gains that reaches PASS', () => {
-    const policy = { confidence_alpha: 0.05, max_regressions: 10, min_gains: 1, require_retained_probe: false };
+    const policy = {
+      confidence_alpha: 0.05,
+      max_regressions: 10,
+      min_gains: 1,
+      require_retained_probe: false,
+    };
     const k = additionalGainsNeeded('HOLD', 8, 2, policy);
     expect(k).toBe(1); // 9/2: p = 0.0327 <= 0.05, while 8/2 gives 0.0547
   });
