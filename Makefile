@@ -38,7 +38,7 @@ check: deps
 	npx prettier --check .
 	npx eslint .
 	npx tsc --noEmit -p tsconfig.json
-	npx madge --circular --extensions ts --ts-config tsconfig.json src workers
+	npx madge --circular --extensions ts --ts-config tsconfig.json --exclude '^generated/' src workers
 
 bench: setup build
 	node scripts/bench-all.mjs
