@@ -12,7 +12,6 @@ command -v ffmpeg >/dev/null 2>&1 || need_pkgs+=(ffmpeg)
 command -v promtool >/dev/null 2>&1 || need_pkgs+=(prometheus)
 command -v openssl >/dev/null 2>&1 || need_pkgs+=(openssl)
 command -v g++ >/dev/null 2>&1 || need_pkgs+=(g++)
-command -v chromium >/dev/null 2>&1 || need_pkgs+=(chromium)
 
 if [ ${#need_pkgs[@]} -gt 0 ]; then
   # shellcheck disable=SC2207
