@@ -23,6 +23,7 @@ import { registerAuthRoutes } from './routes/auth.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerMediaRoutes } from './routes/media.js';
 import { registerUserRoutes } from './routes/users.js';
+import { registerMusicValidators } from './routes/validation.js';
 import { registerWebFallback, resolveWebRoot } from './routes/web.js';
 import { AuthService } from './services/auth-service.js';
 import { HotObjectCache } from './services/hot-object-cache.js';
@@ -64,6 +65,7 @@ export function buildMusicApp(
     notFound: false,
     ...(options.https ? { https: options.https } : {}),
   });
+  registerMusicValidators(app);
   // First hook: the headers are on every answer, including 429s and other errors.
   registerSecurityHeaders(app, config.domain);
   if (config.rateLimits) {

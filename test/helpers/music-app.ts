@@ -1,0 +1,110 @@
+/**
+ * Builds a real music-api app for a test: the run's PostgreSQL database, real Redis with a key
+ * prefix unique to the test, a filesystem object store in a temporary folder (or s3rver), and
+ * fixed secrets so the test can sign and verify independently.
+ */
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative, sep } from 'node:path';
+import { promisify } from 'node:util';
+import type { FastifyInstance } from 'fastify';
+import { buildMusicApp, type MusicAppOptions } from '../../src/music/app.js';
+import { loadMusicConfig, type MusicConfig } from '../../src/music/config.js';
+import { ensureObjectStores } from '../../src/music/repositories/object-store/index.js';
+import type { ObjectStore } from '../../src/music/repositories/object-store/object-store.js';
+import { createMusicResources, type MusicResources } from '../../src/music/resources.js';
+import { testDatabaseUrl, testKeyPrefix } from './music-env.js';
+
+export const TEST_SECURE_LINK_SECRET = 'test-secure-link-secret-0123456789';
+export const TEST_JWT_SECRET = 'test-jwt-secret-0123456789abcdefghijklmnop';
+
+export interface MusicTestApp {
+  app: FastifyInstance;
+  config: MusicConfig;
+  resources: MusicResources;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export async function createMusicTestApp(
+  env: Record<string, string> = {},
+  options: MusicAppOptions & { dataDir?: string; keyPrefix?: string } = {},
+): Promise<MusicTestApp> {
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'music-data-')));
+  const config = loadMusicConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: testDatabaseUrl(),
+    CACHE_URL: process.env.TEST_CACHE_URL ?? 'redis://127.0.0.1:6379',
+    CACHE_KEY_PREFIX: options.keyPrefix ?? testKeyPrefix(),
+    DATA_DIR: dataDir,
+    JWT_SECRET: TEST_JWT_SECRET,
+    SECURE_LINK_SECRET: TEST_SECURE_LINK_SECRET,
+    IP_HASH_SALT: 'test-ip-hash-salt-0123456789',
+    ...env,
+  });
+  const resources = createMusicResources(config);
+  await ensureObjectStores(resources.stores);
+  const app = buildMusicApp(config, resources, options);
+  await app.ready();
+  return {
+    app,
+    config,
+    resources,
+    dataDir,
+    close: async () => {
+      await app.close();
+      await resources.close();
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const run = promisify(execFile);
+
+/**
+ * Real HLS output from ffmpeg (two AAC renditions, fMP4 segments, VOD playlists and a master
+ * playlist) uploaded to the transcodes store under `<versionId>/`. Returns the version id.
+ */
+export async function publishTestHls(store: ObjectStore, versionId = randomUUID()): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'hls-'));
+  try {
+    await run(
+      'ffmpeg',
+      [
+        ...['-v', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=9'],
+        ...['-filter_complex', '[0:a]asplit=2[a1][a2]', '-map', '[a1]', '-map', '[a2]'],
+        ...['-c:a', 'aac', '-b:a:0', '64k', '-b:a:1', '128k', '-ac', '2'],
+        ...['-f', 'hls', '-hls_time', '4', '-hls_playlist_type', 'vod', '-hls_segment_type', 'fmp4'],
+        ...[
+          '-hls_segment_filename',
+          'r%v/seg%d.m4s',
+          '-master_pl_name',
+          'master.m3u8',
+          '-var_stream_map',
+          'a:0 a:1',
+        ],
+        'r%v/index.m3u8',
+      ],
+      { cwd: dir },
+    );
+    for (const file of await listFiles(dir)) {
+      await store.put(`${versionId}/${relative(dir, file).split(sep).join('/')}`, await readFile(file));
+    }
+    return versionId;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await listFiles(full)));
+    else out.push(full);
+  }
+  return out;
+}
