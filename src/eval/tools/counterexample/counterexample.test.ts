@@ -14,6 +14,7 @@ const defaults = { ns: [8, 9, 10, 11], restarts: 4, seed: 0, steps: 800 };
 const run = (expression: string, extra: Partial<CounterexampleRequest> = {}) =>
   runCounterexample({ ...defaults, expression, ...extra }, tsKernel);
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- receipts are read as loose JSON here
 type Json = Record<string, any>;
 
 describe('counterexample tool (TypeScript kernel)', () => {

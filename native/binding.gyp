@@ -1,0 +1,18 @@
+{
+  "targets": [
+    {
+      "target_name": "graph_kernel",
+      "sources": ["src/features.cc", "src/score.cc", "src/kernel.cc", "src/addon.cc"],
+      "include_dirs": ["<!(node -p \"require('path').dirname(require.resolve('node-addon-api/package.json'))\")"],
+      "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS"],
+      "cflags!": ["-fno-exceptions"],
+      "cflags_cc!": ["-fno-exceptions"],
+      "cflags_cc": ["-std=c++17", "-O3", "-fexceptions", "-ffp-contract=off", "-fno-fast-math"],
+      "xcode_settings": {
+        "GCC_ENABLE_CPP_EXCEPTIONS": "YES",
+        "OTHER_CPLUSPLUSFLAGS": ["-std=c++17", "-O3", "-ffp-contract=off"]
+      },
+      "msvs_settings": { "VCCLCompilerTool": { "ExceptionHandling": 1, "AdditionalOptions": ["/fp:precise"] } }
+    }
+  ]
+}

@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+// Builds the optional C++ graph kernel (native/) with node-gyp against the Node headers that
+// are already installed with this Node (no download: these machines are offline), e.g.
+//   node scripts/build-native.mjs            build when sources changed since the last build
+//   node scripts/build-native.mjs --force    always rebuild
+//   node scripts/build-native.mjs --strict   exit 1 instead of 0 when the kernel cannot be built
+// Without a C++ toolchain it prints why and exits 0: the TypeScript kernel is used instead.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const nativeDir = join(root, 'native');
+const addon = join(nativeDir, 'build', 'Release', 'graph_kernel.node');
+const args = new Set(process.argv.slice(2));
+const strict = args.has('--strict') || process.env.GRAPH_KERNEL === 'native';
+const force = args.has('--force');
+
+function log(msg) {
+  console.log(`[build-native] ${msg}`);
+}
+
+function giveUp(reason) {
+  log(`${reason}`);
+  log('the native graph kernel is not built; the TypeScript kernel will be used (same results, slower).');
+  process.exit(strict ? 1 : 0);
+}
+
+function runs(cmd, cmdArgs = ['--version']) {
+  const r = spawnSync(cmd, cmdArgs, { stdio: 'ignore' });
+  return r.status === 0;
+}
+
+/** The directory holding include/node/node_api.h for the running Node. */
+function findNodeDir() {
+  const candidates = [
+    process.env.npm_config_nodedir,
+    resolve(process.execPath, '..', '..'),
+    process.config?.variables?.node_prefix,
+    '/usr',
+    '/usr/local',
+  ].filter(Boolean);
+  for (const dir of candidates) {
+    const header = join(dir, 'include', 'node', 'node_api.h');
+    const version = join(dir, 'include', 'node', 'node_version.h');
+    if (existsSync(header) && existsSync(version)) return dir;
+  }
+  return null;
+}
+
+function newestSource() {
+  let newest = statSync(join(nativeDir, 'binding.gyp')).mtimeMs;
+  for (const f of readdirSync(join(nativeDir, 'src')))
+    newest = Math.max(newest, statSync(join(nativeDir, 'src', f)).mtimeMs);
+  return newest;
+}
+
+function addonLoads() {
+  const r = spawnSync(
+    process.execPath,
+    ['-e', `const m = require(${JSON.stringify(addon)}); if (m.version !== 1) process.exit(3);`],
+    { stdio: 'inherit' },
+  );
+  return r.status === 0;
+}
+
+if (!existsSync(join(nativeDir, 'binding.gyp'))) giveUp(`no ${join(nativeDir, 'binding.gyp')}`);
+
+if (!force && existsSync(addon) && statSync(addon).mtimeMs >= newestSource() && addonLoads()) {
+  log(`up to date: ${addon}`);
+  process.exit(0);
+}
+
+const cxx =
+  process.env.CXX || (runs('c++') ? 'c++' : runs('g++') ? 'g++' : runs('clang++') ? 'clang++' : null);
+if (!cxx) giveUp('no C++ compiler found (c++, g++ or clang++; on Debian: apt-get install g++ make)');
+if (!runs('make', ['--version'])) giveUp('make is not installed (on Debian: apt-get install make)');
+const python = process.env.PYTHON || (runs('python3') ? 'python3' : null);
+if (!python) giveUp('python3 is not installed; node-gyp needs it (on Debian: apt-get install python3)');
+
+const nodedir = findNodeDir();
+if (!nodedir)
+  giveUp(
+    `no Node headers found next to ${process.execPath} (include/node/node_api.h); install the package that ships them (e.g. Debian's nodejs or libnode-dev), or set npm_config_nodedir`,
+  );
+
+let nodeGyp;
+try {
+  nodeGyp = createRequire(join(root, 'package.json')).resolve('node-gyp/bin/node-gyp.js');
+} catch {
+  giveUp('node-gyp is not installed (it is a devDependency: run npm ci)');
+}
+
+log(`building with ${cxx}, headers from ${nodedir}/include/node`);
+const r = spawnSync(process.execPath, [nodeGyp, 'rebuild', `--nodedir=${nodedir}`, '--loglevel=warn'], {
+  cwd: nativeDir,
+  stdio: 'inherit',
+  env: { ...process.env, PYTHON: python, npm_config_nodedir: nodedir },
+});
+if (r.status !== 0) {
+  rmSync(join(nativeDir, 'build'), { recursive: true, force: true });
+  giveUp(`node-gyp failed (exit ${r.status}); see the compiler output above`);
+}
+if (!addonLoads()) {
+  rmSync(join(nativeDir, 'build'), { recursive: true, force: true });
+  giveUp('the built addon does not load');
+}
+log(`built ${addon}`);
