@@ -1,5 +1,4 @@
 /** Entry of the `music-api` process: configuration, connections, app, listeners, shutdown. */
-import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { ConfigError } from '../core/env.js';
@@ -10,9 +9,7 @@ import { loadMusicConfig } from '../music/config.js';
 import { createHttpsRedirectServer } from '../music/https-redirect.js';
 import { ensureObjectStores } from '../music/repositories/object-store/index.js';
 import { createMusicResources } from '../music/resources.js';
-
-/** TLS 1.2 and 1.3 only: older versions are refused at the handshake. */
-export const TLS_VERSIONS = { minVersion: 'TLSv1.2', maxVersion: 'TLSv1.3' } as const;
+import { tlsServerOptions } from '../music/tls.js';
 
 async function main(): Promise<void> {
   let config;
@@ -26,9 +23,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const resources = createMusicResources(config);
-  const https = config.tls
-    ? { key: readFileSync(config.tls.keyFile), cert: readFileSync(config.tls.certFile), ...TLS_VERSIONS }
-    : undefined;
+  const https = config.tls ? tlsServerOptions(config.tls) : undefined;
   const app = buildMusicApp(config, resources, https ? { https } : {});
   for (const name of config.generatedSecrets) {
     app.log.warn(

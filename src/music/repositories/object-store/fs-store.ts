@@ -174,7 +174,7 @@ export class FilesystemObjectStore implements ObjectStore {
     return dir;
   }
 
-  async createMultipartUpload(key: string): Promise<string> {
+  async createMultipartUpload(key: string, _contentType?: string): Promise<string> {
     assertValidKey(key);
     const uploadId = randomUUID();
     const dir = this.uploadDir(uploadId);
