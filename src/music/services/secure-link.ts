@@ -53,8 +53,10 @@ export function verifySecureLink(input: SecureLinkInput): SecureLinkVerdict {
   const { sig, expires } = input;
   if (expires === undefined || !EXPIRES_FORMAT.test(expires) || Number(expires) <= 0) return 'forbidden';
   if (sig === undefined || !SIG_FORMAT.test(sig)) return 'forbidden';
-  const given = Buffer.from(sig.replace(/=+$/, ''), 'base64url');
-  const expected = digest(expires, input.uri, input.secret);
+  // Compare the text, not decoded bytes: the last of 22 characters carries 4 unused bits, so
+  // decoding would accept several spellings of one signature (a changed character must fail).
+  const given = Buffer.from(sig.replace(/=+$/, ''), 'latin1');
+  const expected = Buffer.from(digest(expires, input.uri, input.secret).toString('base64url'), 'latin1');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'forbidden';
   return Number(expires) < Math.floor(input.nowSeconds) ? 'expired' : 'valid';
 }
