@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeText } from './analyze.js';
+import { analyzeText, sha256Utf8 } from './analyze.js';
 import { foldText, normalizeText, tokenize } from './normalize.js';
 import { termSet } from './terms.js';
 
@@ -63,11 +63,42 @@ describe('termSet', () => {
 });
 
 describe('analyzeText', () => {
-  it('hashes the normalised form, so case and spacing variants share a hash', () => {
+  it('normalises case and spacing variants to one form, and one SHA-256', () => {
     const a = analyzeText('Compute  THE derivative of x^2.');
     const b = analyzeText('compute the derivative of x ^ 2');
-    expect(a.sha256).toBe(b.sha256);
-    expect(a.sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(analyzeText('compute the derivative of x ^ 3').sha256).not.toBe(a.sha256);
+    expect(a.normalized).toBe(b.normalized);
+    expect(sha256Utf8(a.normalized)).toMatch(/^[0-9a-f]{64}$/);
+    expect(analyzeText('compute the derivative of x ^ 3').normalized).not.toBe(a.normalized);
+  });
+
+  it('gives exactly normalizeText and termSet, on the ASCII fast path and off it', () => {
+    const samples = [
+      'Is_Tree AND n>=4, or not (a != b)?',
+      'He said: "it\'s 3.14"! Right...',
+      '  tabs\tand\r\nnewlines\vhere  ',
+      'ＦＵＬＬ width — and “quotes” café naïve',
+      'x\u2212y \u00bf\u00a1 ok ¿que? 10 10 ten',
+      '',
+      '?!',
+      'a!=b a! =b',
+    ];
+    for (const s of samples) {
+      expect(analyzeText(s), s).toEqual({ normalized: normalizeText(s), terms: termSet(s) });
+    }
+  });
+
+  it('agrees with the Unicode tokenizer on random ASCII text (seeded)', () => {
+    let seed = 12345;
+    const rnd = (): number => {
+      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+      return seed / 2 ** 32;
+    };
+    const alphabet = 'abcXYZ019_ \t\n.,;:?!=<>()[]-+*/"\'`#@&|~^%$\\';
+    for (let k = 0; k < 500; k++) {
+      let s = '';
+      const len = Math.floor(rnd() * 40);
+      for (let i = 0; i < len; i++) s += alphabet[Math.floor(rnd() * alphabet.length)]!;
+      expect(analyzeText(s), JSON.stringify(s)).toEqual({ normalized: normalizeText(s), terms: termSet(s) });
+    }
   });
 });

@@ -25,14 +25,17 @@ export const ITEM_CLASSES = [
 ] as const;
 export type ItemClass = (typeof ITEM_CLASSES)[number];
 
+/** Per system on one item; kept flat because a 5000-row history gives up to 5000 of them. */
 export interface SystemFigures {
   system: string;
   runs: number;
   passes: number;
-  pass_rate: Proportion;
+  pass_rate: number;
   flips: number;
-  /** Flips over transitions (runs - 1), with its Wilson interval. */
-  flip_rate: Proportion;
+  /** flips / (runs - 1); null with a single run. */
+  flip_rate: number | null;
+  /** 95% Wilson lower bound of the flip rate: what the flakiness rule tests. */
+  flip_rate_wilson_low: number | null;
   flaky: boolean;
 }
 
@@ -52,18 +55,17 @@ export interface ItemFigures {
 
 function systemFigures(s: SystemRuns): SystemFigures {
   const transitions = s.runs - 1;
-  const flipRate = wilson(s.flips, transitions);
+  // The interval is needed only once a system flipped; with no flip its lower bound is 0.
+  const low = transitions === 0 ? null : s.flips === 0 ? 0 : wilson(s.flips, transitions).wilson_low;
   return {
     system: s.system,
     runs: s.runs,
     passes: s.passes,
-    pass_rate: wilson(s.passes, s.runs),
+    pass_rate: round12(s.passes / s.runs),
     flips: s.flips,
-    flip_rate: flipRate,
-    flaky:
-      s.flips >= FLAKY_MIN_FLIPS &&
-      flipRate.wilson_low !== null &&
-      flipRate.wilson_low > FLAKY_FLIP_RATE_THRESHOLD,
+    flip_rate: transitions === 0 ? null : round12(s.flips / transitions),
+    flip_rate_wilson_low: low,
+    flaky: s.flips >= FLAKY_MIN_FLIPS && low !== null && low > FLAKY_FLIP_RATE_THRESHOLD,
   };
 }
 
@@ -100,15 +102,15 @@ export function classifyItem(obs: ItemObservation): ItemFigures {
   let lo = systems[0]!;
   let hi = systems[0]!;
   for (const s of systems) {
-    if (s.pass_rate.rate! < lo.pass_rate.rate!) lo = s;
-    if (s.pass_rate.rate! > hi.pass_rate.rate!) hi = s;
+    if (s.pass_rate < lo.pass_rate) lo = s;
+    if (s.pass_rate > hi.pass_rate) hi = s;
   }
-  const discrimination = round12(hi.pass_rate.rate! - lo.pass_rate.rate!);
+  const discrimination = round12(hi.pass_rate - lo.pass_rate);
   const utility = round12(discrimination * (1 - (flipRate.rate ?? 0)));
   const figures = { ...base, discrimination, utility };
   const reasons: string[] = [];
   const spread =
-    `pass rates range from ${fmt(lo.pass_rate.rate)} (${lo.system}) to ${fmt(hi.pass_rate.rate)} (${hi.system}): ` +
+    `pass rates range from ${fmt(lo.pass_rate)} (${lo.system}) to ${fmt(hi.pass_rate)} (${hi.system}): ` +
     `discrimination ${fmt(discrimination)}`;
   const flaky = systems.filter((s) => s.flaky);
 
@@ -129,7 +131,7 @@ export function classifyItem(obs: ItemObservation): ItemFigures {
     for (const s of flaky)
       reasons.push(
         `${s.system} flipped ${s.flips} times in ${s.runs - 1} consecutive run pairs ` +
-          `(flip rate ${fmt(s.flip_rate.rate)}, 95% lower bound ${fmt(s.flip_rate.wilson_low)} > ${FLAKY_FLIP_RATE_THRESHOLD})`,
+          `(flip rate ${fmt(s.flip_rate)}, 95% lower bound ${fmt(s.flip_rate_wilson_low)} > ${FLAKY_FLIP_RATE_THRESHOLD})`,
       );
   } else if (discrimination >= DISCRIMINATION_THRESHOLD) {
     itemClass = 'discriminating';
@@ -144,9 +146,9 @@ export function classifyItem(obs: ItemObservation): ItemFigures {
       reasons.push(
         `${s.system} flipped ${s.flips} time(s) in ${s.runs - 1} consecutive run pairs ` +
           (s.flaky
-            ? `(95% lower bound ${fmt(s.flip_rate.wilson_low)} > ${FLAKY_FLIP_RATE_THRESHOLD}: flaky, but ${itemClass} is checked first)`
+            ? `(95% lower bound ${fmt(s.flip_rate_wilson_low)} > ${FLAKY_FLIP_RATE_THRESHOLD}: flaky, but ${itemClass} is checked first)`
             : `; below the flakiness bar (needs >= ${FLAKY_MIN_FLIPS} flips and a 95% lower bound > ` +
-              `${FLAKY_FLIP_RATE_THRESHOLD}, has ${fmt(s.flip_rate.wilson_low)})`),
+              `${FLAKY_FLIP_RATE_THRESHOLD}, has ${fmt(s.flip_rate_wilson_low)})`),
       );
   }
   return { ...figures, item_class: itemClass, reasons };

@@ -2,6 +2,7 @@
  * The leakage audit: reads the rows, runs the enabled tiers in evidence order and decides
  * each exam item. Shared by the leakage and inspect tools; pure.
  */
+import { sha256Utf8 } from '../../text/analyze.js';
 import { ExactTier } from './exact.js';
 import { FingerprintTier, type Fingerprint, type FingerprintStats } from './fingerprint.js';
 import { KeyIndex, type Match } from './matches.js';
@@ -25,6 +26,8 @@ export interface ItemAudit {
   match_count: number;
   reasons: string[];
   fingerprint: Fingerprint | null;
+  /** SHA-256 of the normalised content, when exposure matched it. */
+  content_sha256: string | null;
 }
 
 export interface LeakageAudit {
@@ -56,6 +59,7 @@ export function auditLeakage(options: LeakageOptions): LeakageAudit {
     match_count: 0,
     reasons: [],
     fingerprint: null,
+    content_sha256: null,
   }));
 
   // Tier 1: exact identity or normalised-content hash.
@@ -77,8 +81,12 @@ export function auditLeakage(options: LeakageOptions): LeakageAudit {
       match_count: found.length,
     });
     if (byId.length > 0) item.reasons.push(`identity "${item.row.id!}" is declared in ${listed(byId)}`);
-    if (byHash.length > 0)
-      item.reasons.push(`${item.row.contentField!} has the same normalised content as ${listed(byHash)}`);
+    if (byHash.length > 0) {
+      item.content_sha256 = sha256Utf8(item.row.text!.normalized);
+      item.reasons.push(
+        `${item.row.contentField!} has the same normalised content (SHA-256 ${item.content_sha256.slice(0, 12)}...) as ${listed(byHash)}`,
+      );
+    }
   }
 
   const fingerprint = options.enable_behavioral_fingerprint

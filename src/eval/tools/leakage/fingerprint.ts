@@ -10,8 +10,14 @@
  * claims about larger graphs. Such fingerprints are recorded but never matched.
  */
 import { createHash } from 'node:crypto';
-import { canonicalForm, compileExpression, truthTable, tryParseExpression } from '../../dsl/index.js';
-import { MAX_EXPRESSION_LENGTH } from '../../dsl/index.js';
+import {
+  canonicalForm,
+  compileExpression,
+  FEATURE_NAMES,
+  MAX_EXPRESSION_LENGTH,
+  truthTable,
+  tryParseExpression,
+} from '../../dsl/index.js';
 import { labelledGraphCount } from '../../graph/enumerate.js';
 import { foldText } from '../../text/normalize.js';
 
@@ -35,6 +41,14 @@ export interface FingerprintStats {
 
 /** Only these characters occur in DSL expressions; anything else is prose, not worth a parse. */
 const DSL_CHARS = /^[a-z0-9_\s().<>=!+\-*]+$/;
+const IDENTIFIER = /[a-z_][a-z0-9_]*/g;
+/** Every word of an expression is a feature or a keyword; a text with any other word cannot parse. */
+const DSL_WORDS: ReadonlySet<string> = new Set([...FEATURE_NAMES, 'and', 'or', 'not', 'true', 'false']);
+
+function onlyDslWords(text: string): boolean {
+  for (const m of text.matchAll(IDENTIFIER)) if (!DSL_WORDS.has(m[0])) return false;
+  return true;
+}
 
 export function graphsUpTo(maxN: number): number {
   let total = 0;
@@ -73,7 +87,13 @@ export class FingerprintTier {
 
   private compute(content: string): Fingerprint | null {
     const folded = foldText(content).trim();
-    if (folded.length === 0 || folded.length > MAX_EXPRESSION_LENGTH || !DSL_CHARS.test(folded)) return null;
+    if (
+      folded.length === 0 ||
+      folded.length > MAX_EXPRESSION_LENGTH ||
+      !DSL_CHARS.test(folded) ||
+      !onlyDslWords(folded)
+    )
+      return null;
     const parsed = tryParseExpression(folded);
     if (!parsed.ok) return null;
     const canonical = canonicalForm(parsed.expr);

@@ -22,6 +22,7 @@ export function leakageItem(item: ItemAudit): ItemDecision {
     tier: item.tier,
     matches: item.matches,
     match_count: item.match_count,
+    ...(item.content_sha256 !== null ? { content_sha256: item.content_sha256 } : {}),
   };
 }
 

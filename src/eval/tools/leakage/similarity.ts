@@ -7,6 +7,11 @@
  * at most DF_CAP rows and the work per exam row is bounded by (its terms x DF_CAP): linear in
  * the input, never all pairs. Unindexed terms still count in the score, and in the upper bound
  * used to skip candidates that cannot reach the threshold.
+ *
+ * Prefix filtering (as in set-similarity joins) cuts the candidates further without losing any:
+ * a score of at least t needs Jaccard >= (t - 0.4) / 0.6, so at least o = ceil(that x |A|)
+ * shared terms, of which at least o - (A's unindexed terms) are indexed. Probing only A's
+ * rarest indexed terms, all but (that many - 1) of them, still reaches every such row.
  */
 import { round12 } from '../../math/wilson.js';
 import type { AuditRow } from './rows.js';
@@ -17,6 +22,8 @@ export const MAX_SIMILARITY_MATCHES = 3;
 export const DF_CAP = 64;
 export const JACCARD_WEIGHT = 0.6;
 export const OVERLAP_WEIGHT = 0.4;
+/** Far above float error in a score, far below any difference between two real scores. */
+const SLACK = 1e-9;
 
 export function similarityScore(shared: number, a: number, b: number): number {
   if (shared === 0) return 0;
@@ -46,8 +53,12 @@ export class SimilarityTier {
   private readonly indexed: Uint8Array;
   private readonly postingStart: Int32Array;
   private readonly postings: Int32Array;
+  private readonly df: Int32Array;
   private readonly counts: Int32Array;
+  private readonly touched: Int32Array;
   private readonly stamp: Int32Array;
+  /** The smallest Jaccard index a pair scoring at least the threshold can have. */
+  private readonly minJaccard: number;
   private generation = 0;
   readonly stats: SimilarityStats;
 
@@ -92,8 +103,11 @@ export class SimilarityTier {
     for (let e = 0; e < this.rowTerms.length; e++) {
       for (const t of this.rowTerms[e]!) if (this.indexed[t]) this.postings[fill[t]!++] = e;
     }
+    this.df = Int32Array.from(df);
     this.counts = new Int32Array(exposure.length);
+    this.touched = new Int32Array(exposure.length);
     this.stamp = new Int32Array(vocab);
+    this.minJaccard = Math.max(0, (threshold - OVERLAP_WEIGHT) / JACCARD_WEIGHT);
     this.stats = {
       indexed_exposure_rows: indexedRows,
       vocabulary: vocab,
@@ -108,40 +122,53 @@ export class SimilarityTier {
     const a = terms.length;
     if (a < MIN_SHARED_TERMS) return [];
     const gen = ++this.generation;
-    const known: number[] = [];
+    const probe: number[] = [];
     let common = 0;
     for (const term of terms) {
       const id = this.termIds.get(term);
       if (id === undefined) continue;
       this.stamp[id] = gen;
-      known.push(id);
-      if (!this.indexed[id]) common++;
+      if (this.indexed[id]) probe.push(id);
+      else common++;
     }
-    const touched: number[] = [];
-    for (const t of known) {
-      if (!this.indexed[t]) continue;
+    const needed = Math.max(MIN_SHARED_TERMS, Math.ceil(this.minJaccard * a - SLACK));
+    const neededIndexed = Math.max(1, needed - common);
+    const prefix = probe.length - neededIndexed + 1;
+    if (prefix <= 0) return [];
+    // Rarest first (ties by id, so the order is deterministic).
+    probe.sort((x, y) => this.df[x]! - this.df[y]! || x - y);
+    const skipped = probe.length - prefix;
+
+    let touched = 0;
+    for (let k = 0; k < prefix; k++) {
+      const t = probe[k]!;
       for (let p = this.postingStart[t]!, end = this.postingStart[t + 1]!; p < end; p++) {
         const e = this.postings[p]!;
-        if (this.counts[e] === 0) touched.push(e);
+        if (this.counts[e] === 0) this.touched[touched++] = e;
         this.counts[e]!++;
       }
     }
-    this.stats.candidate_pairs += touched.length;
+    this.stats.candidate_pairs += touched;
 
     const hits: SimilarityHit[] = [];
-    for (const e of touched) {
-      const viaIndex = this.counts[e]!;
+    for (let k = 0; k < touched; k++) {
+      const e = this.touched[k]!;
+      const viaPrefix = this.counts[e]!;
       this.counts[e] = 0;
       const row = this.rowTerms[e]!;
       const b = row.length;
-      // Shared terms the index could not see are among A's unindexed ones.
-      const upper = Math.min(viaIndex + common, a, b);
-      if (upper < MIN_SHARED_TERMS || round12(similarityScore(upper, a, b)) < this.threshold) continue;
+      // Shared terms the prefix could not see are among the skipped and the unindexed ones.
+      const upper = Math.min(viaPrefix + skipped + common, a, b);
+      // The slack keeps pairs whose rounded score would just reach the threshold.
+      if (upper < MIN_SHARED_TERMS || similarityScore(upper, a, b) < this.threshold - SLACK) continue;
       this.stats.scored_pairs++;
       let shared = 0;
-      for (const t of row) if (this.stamp[t] === gen) shared++;
+      for (let q = 0; q < b; q++) if (this.stamp[row[q]!] === gen) shared++;
       if (shared < MIN_SHARED_TERMS) continue;
-      const score = round12(similarityScore(shared, a, b));
+      const raw = similarityScore(shared, a, b);
+      if (raw < this.threshold - SLACK) continue;
+      // Scores are compared as reported (12 significant digits), so 0.6 means 0.6.
+      const score = round12(raw);
       if (score >= this.threshold) hits.push({ exposure_index: e, score, shared_terms: shared });
     }
     hits.sort((x, y) => y.score - x.score || x.exposure_index - y.exposure_index);
