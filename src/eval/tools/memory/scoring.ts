@@ -8,7 +8,7 @@ import { round12 } from '../../math/wilson.js';
 import { bm25 } from './bm25.js';
 import { KIND_WEIGHTS, UNKNOWN_KIND_WEIGHT, normalizeKind, type ResolvedQuestionKind } from './kinds.js';
 import type { MemoryRequest } from './schema.js';
-import { contentTerms, entityKey, findEntities, tokenCost } from './text.js';
+import { contentTerms, entityIndex, entityKey, findEntities, tokenCost, words } from './text.js';
 
 export const RECENCY_BASE = 0.995;
 /** Credit for an objective entity the context already holds (1 for a new one). */
@@ -70,13 +70,14 @@ export function scoreMemories(
   const vocabulary = new Set<string>([...context, ...listed]);
   const memoryEntities = memories.map((m) => new Set((m.entities ?? []).map(entityKey).filter(Boolean)));
   for (const set of memoryEntities) for (const e of set) vocabulary.add(e);
-  const fromText = findEntities(request.objective, vocabulary, maxWords(vocabulary));
+  const fromText = findEntities(words(request.objective), entityIndex(vocabulary, MAX_ENTITY_WORDS));
   const target = new Set([...listed, ...fromText]);
-  const targetMaxWords = maxWords(target);
+  const targetIndex = entityIndex(target, MAX_ENTITY_WORDS);
 
   const terms = contentTerms(request.objective);
+  const contentWords = memories.map((m) => words(m.content));
   const bm = bm25(
-    memories.map((m) => contentTerms(m.content)),
+    contentWords.map((ws) => contentTerms(ws)),
     terms,
   );
   const maxBm = bm.reduce((mx, s) => Math.max(mx, s.score), 0);
@@ -105,10 +106,12 @@ export function scoreMemories(
 
   const { shape } = qk;
   const scored = memories.map((m, i): Scored => {
-    const named = new Set(memoryEntities[i]);
-    for (const e of findEntities(m.content, target, targetMaxWords)) named.add(e);
-    const matched = [...named].filter((e) => target.has(e)).sort();
-    const inContext = matched.filter((e) => context.has(e));
+    // Objective entities the memory names, in its entity list or in its text.
+    const named = target.size > 0 ? findEntities(contentWords[i]!, targetIndex) : new Set<string>();
+    for (const e of memoryEntities[i]!) if (target.has(e)) named.add(e);
+    const matched = named.size > 0 ? [...named].sort() : [];
+    const inContext: string[] = [];
+    for (const e of matched) if (context.has(e)) inContext.push(e);
     const credit = matched.length - inContext.length + IN_CONTEXT_CREDIT * inContext.length;
     const entityScore = target.size > 0 ? credit / target.size : 0;
     const bmNorm = maxBm > 0 ? bm[i]!.score / maxBm : 0;
@@ -144,10 +147,4 @@ export function scoreMemories(
       inContext: [...target].filter((e) => context.has(e)).sort(),
     },
   };
-}
-
-function maxWords(keys: ReadonlySet<string>): number {
-  let mx = 0;
-  for (const k of keys) mx = Math.max(mx, k.split(' ').length);
-  return Math.min(mx, MAX_ENTITY_WORDS);
 }

@@ -38,9 +38,9 @@ export const STOPWORDS = new Set(
 );
 
 /** Terms for BM25: words without function words, with a light plural fold ("invoices" = "invoice"). */
-export function contentTerms(text: string): string[] {
+export function contentTerms(text: string | readonly string[]): string[] {
   const out: string[] = [];
-  for (const w of words(text)) if (!STOPWORDS.has(w)) out.push(foldPlural(w));
+  for (const w of typeof text === 'string' ? words(text) : text) if (!STOPWORDS.has(w)) out.push(foldPlural(w));
   return out;
 }
 
@@ -50,15 +50,35 @@ function foldPlural(w: string): string {
   return w.slice(0, -1);
 }
 
+/** What findEntities needs to know about a set of entity keys. */
+export interface EntityIndex {
+  keys: ReadonlySet<string>;
+  /** First word of every key: spans starting elsewhere are skipped. */
+  firstWords: ReadonlySet<string>;
+  maxWords: number;
+}
+
+export function entityIndex(keys: ReadonlySet<string>, maxWordsCap: number): EntityIndex {
+  const firstWords = new Set<string>();
+  let maxWords = 0;
+  for (const k of keys) {
+    const parts = k.split(' ');
+    firstWords.add(parts[0]!);
+    maxWords = Math.max(maxWords, parts.length);
+  }
+  return { keys, firstWords, maxWords: Math.min(maxWords, maxWordsCap) };
+}
+
 /**
- * Entity keys from `vocabulary` that occur in `text` as whole word sequences, scanning every
- * start position for spans up to the longest key.
+ * Entity keys of `index` that occur in the (lower-cased) words `ws` as whole word sequences,
+ * scanning every start position for spans up to the longest key.
  */
-export function findEntities(text: string, vocabulary: ReadonlySet<string>, maxWords: number): Set<string> {
+export function findEntities(ws: readonly string[], index: EntityIndex): Set<string> {
   const found = new Set<string>();
+  const { keys: vocabulary, firstWords, maxWords } = index;
   if (vocabulary.size === 0) return found;
-  const ws = words(text);
   for (let i = 0; i < ws.length; i++) {
+    if (!firstWords.has(ws[i]!)) continue;
     let span = ws[i]!;
     for (let len = 1; len <= maxWords && i + len <= ws.length; len++) {
       if (len > 1) span += ' ' + ws[i + len - 1]!;

@@ -38,10 +38,8 @@ export function runReplay(request: ReplayRequest): ReceiptBody {
       reasons,
       step: ev.step ?? null,
       kind: ev.kind,
-      source: ev.source,
       branch: rec.branch,
       command: describe(rec.command, rec.verdict?.verdict ?? null),
-      text: echo(ev.detail),
     };
   });
 

@@ -274,6 +274,9 @@ function abandoned(records: readonly EventRecord[], head: number, keep: number):
   return out.reverse();
 }
 
+const IDS: string[] = [];
+
+/** `e-0001` for the first event; memoised because a 5000-event receipt names each event several times. */
 export function eventId(index: number): string {
-  return `e-${String(index + 1).padStart(4, '0')}`;
+  return (IDS[index] ??= `e-${String(index + 1).padStart(4, '0')}`);
 }

@@ -43,7 +43,7 @@ const INLINE_CONSTRUCTS = [
 const BLOCK_ONLY: Options = { extensions: [{ disable: { null: INLINE_CONSTRUCTS } }] };
 
 /** Chunks are at least this long; small enough to keep micromark linear, large enough to be cheap. */
-const CHUNK_CHARS = 4096;
+const CHUNK_CHARS = 1024;
 
 const SAFE_BOUNDARY = /\n[ \t]*\r?\n(?=[^\s])/g;
 
@@ -59,42 +59,132 @@ export function normalizeSpace(s: string): string {
   return s.trim().replace(/\s+/g, ' ');
 }
 
+/** One parsed stretch of the document, cut at safe boundaries; its headings hold absolute offsets. */
+export interface Chunk {
+  start: number;
+  end: number;
+  headings: HeadingInfo[];
+}
+
+export interface HeadingScan {
+  headings: HeadingInfo[];
+  chunks: Chunk[];
+}
+
+/** A replacement made on the document: `removed` characters at `at` became `inserted` characters. */
+export interface Edit {
+  at: number;
+  removed: number;
+  inserted: number;
+}
+
 /** Every heading that is a direct child of the document root, in document order. */
 export function topLevelHeadings(doc: string): HeadingInfo[] {
-  const out: HeadingInfo[] = [];
-  const lines = new LineIndex(doc);
+  return scanHeadings(doc).headings;
+}
+
+export function scanHeadings(doc: string): HeadingScan {
+  const chunks: Chunk[] = [];
   let pos = 0;
   while (pos < doc.length) {
-    let end = boundaryAfter(doc, pos + CHUNK_CHARS);
-    let children: RootContent[];
-    for (;;) {
-      children = fromMarkdown(doc.slice(pos, end), BLOCK_ONLY).children;
-      const last = children[children.length - 1];
-      if (end >= doc.length || !last) break;
-      const closesAt = openBlockEnd(doc, pos, last);
-      if (closesAt === null) break;
-      end = boundaryAfter(doc, closesAt);
-    }
-    for (const node of children) {
-      if (node.type !== 'heading' || !node.position) continue;
-      const nodeStart = pos + (node.position.start.offset ?? 0);
-      const start = doc.lastIndexOf('\n', nodeStart - 1) + 1;
-      const first = node.children[0]?.position?.start.offset;
-      const lastChild = node.children[node.children.length - 1]?.position?.end.offset;
-      const raw =
-        first === undefined || lastChild === undefined ? '' : doc.slice(pos + first, pos + lastChild);
-      out.push({
-        level: node.depth,
-        kind: ATX_START.test(doc.slice(nodeStart, nodeStart + 8)) ? 'atx' : 'setext',
-        start,
-        end: pos + (node.position.end.offset ?? 0),
-        raw: normalizeSpace(raw),
-        line: lines.lineOf(start),
-      });
-    }
-    pos = end;
+    const chunk = parseFrom(doc, pos, boundaryAfter(doc, pos + CHUNK_CHARS), (closesAt) =>
+      boundaryAfter(doc, closesAt),
+    );
+    chunks.push(chunk);
+    pos = chunk.end;
   }
-  return out;
+  return withLines(doc, chunks);
+}
+
+/**
+ * The headings of `doc`, which is the scanned document after `edits` (applied in order, each
+ * in the coordinates of the document as it was then). Chunks no edit touched are byte-identical
+ * and start at a safe boundary, so their headings are reused (shifted); only the touched chunks
+ * are parsed again, extended while they end inside an open block or the edit destroyed the
+ * boundary that ended them.
+ */
+export function rescanHeadings(doc: string, scan: HeadingScan, edits: readonly Edit[]): HeadingInfo[] {
+  const bounds = scan.chunks.map((c) => c.start);
+  bounds.push(scan.chunks[scan.chunks.length - 1]?.end ?? 0);
+  const dirty = scan.chunks.map(() => false);
+  for (const { at, removed, inserted } of edits) {
+    for (let i = 0; i < dirty.length; i++)
+      if (at <= bounds[i + 1]! && at + removed >= bounds[i]!) dirty[i] = true;
+    for (let j = 0; j < bounds.length; j++) {
+      const b = bounds[j]!;
+      if (b >= at + removed && b > at) bounds[j] = b + inserted - removed;
+      else if (b > at) bounds[j] = at + inserted;
+    }
+  }
+  bounds[bounds.length - 1] = doc.length;
+  const chunks: Chunk[] = [];
+  let j = 0;
+  let pos = 0;
+  while (pos < doc.length) {
+    while (j < dirty.length && bounds[j + 1]! <= pos) j++;
+    const original = scan.chunks[j]!;
+    if (!dirty[j] && bounds[j] === pos) {
+      const shift = pos - original.start;
+      const headings = original.headings.map((h) => ({ ...h, start: h.start + shift, end: h.end + shift }));
+      chunks.push({ start: pos, end: bounds[j + 1]!, headings });
+      pos = bounds[j + 1]!;
+      continue;
+    }
+    // The next chunk end at or after `from` that is still a safe boundary.
+    const safeEndAfter = (from: number): number => {
+      for (let k = j + 1; k < bounds.length; k++) {
+        const b = bounds[k]!;
+        if (b >= from && b > pos && isBoundary(doc, b)) return b;
+      }
+      return doc.length;
+    };
+    const chunk = parseFrom(doc, pos, safeEndAfter(pos + 1), safeEndAfter);
+    chunks.push(chunk);
+    pos = chunk.end;
+  }
+  return withLines(doc, chunks).headings;
+}
+
+/** Parses doc[pos, end), extending `end` (via `next`) past any block the chunk leaves open. */
+function parseFrom(doc: string, pos: number, end: number, next: (closesAt: number) => number): Chunk {
+  let children: RootContent[];
+  for (;;) {
+    children = fromMarkdown(doc.slice(pos, end), BLOCK_ONLY).children;
+    const last = children[children.length - 1];
+    if (end >= doc.length || !last) break;
+    const closesAt = openBlockEnd(doc, pos, last);
+    if (closesAt === null) break;
+    end = next(closesAt);
+  }
+  const headings: HeadingInfo[] = [];
+  for (const node of children) {
+    if (node.type !== 'heading' || !node.position) continue;
+    const nodeStart = pos + (node.position.start.offset ?? 0);
+    const first = node.children[0]?.position?.start.offset;
+    const lastChild = node.children[node.children.length - 1]?.position?.end.offset;
+    const raw = first === undefined || lastChild === undefined ? '' : doc.slice(pos + first, pos + lastChild);
+    headings.push({
+      level: node.depth,
+      kind: ATX_START.test(doc.slice(nodeStart, nodeStart + 8)) ? 'atx' : 'setext',
+      start: doc.lastIndexOf('\n', nodeStart - 1) + 1,
+      end: pos + (node.position.end.offset ?? 0),
+      raw: normalizeSpace(raw),
+      line: 0,
+    });
+  }
+  return { start: pos, end, headings };
+}
+
+function withLines(doc: string, chunks: Chunk[]): HeadingScan {
+  const lines = new LineIndex(doc);
+  const headings = chunks.flatMap((c) => c.headings);
+  for (const h of headings) h.line = lines.lineOf(h.start);
+  return { headings, chunks };
+}
+
+function isBoundary(doc: string, p: number): boolean {
+  if (p <= 0 || p >= doc.length) return true;
+  return /\n[ \t]*\r?\n[^\s]$/.test(doc.slice(Math.max(0, p - 256), p + 1));
 }
 
 const ATX_START = /^#{1,6}(?:[ \t\r\n]|$)/;

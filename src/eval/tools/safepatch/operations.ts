@@ -5,7 +5,7 @@
  * rejected.
  */
 import type { DecisionStep } from '../../../core/receipt.js';
-import { LineIndex } from './markdown-headings.js';
+import { LineIndex, type Edit } from './markdown-headings.js';
 import { tokenChange, type ProtectedToken } from './protected-tokens.js';
 import type { PatchOperation } from './schema.js';
 import { resolveTarget, sectionLabel, type Section } from './sections.js';
@@ -30,6 +30,8 @@ export interface WorkingCopy {
   sections: Section[];
   /** Line endings of the original: CRLF when every line break is \r\n. */
   crlf: boolean;
+  /** Every replacement made, in order, for the incremental re-parse. */
+  edits: Edit[];
 }
 
 const MAX_LISTED = 5;
@@ -152,6 +154,7 @@ export function checkAndApply(work: WorkingCopy, op: PatchOperation, index: numb
     });
 
   work.doc = doc.slice(0, at) + replace + doc.slice(at + find.length);
+  work.edits.push({ at, removed: find.length, inserted: replace.length });
   const delta = replace.length - find.length;
   section.end += delta;
   for (let i = section.index + 1; i < work.sections.length; i++) {

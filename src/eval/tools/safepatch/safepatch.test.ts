@@ -44,7 +44,7 @@ const op = (target_heading: string, find: string, replace: string, allow?: strin
 
 describe('sections', () => {
   it('a # line inside a fenced block is not a section; setext headings are; ROOT comes first', () => {
-    const sections = splitSections(DOC);
+    const { sections } = splitSections(DOC);
     expect(sections.map((s) => s.heading?.raw ?? 'ROOT')).toEqual([
       'ROOT',
       'Acme Billing Service',
@@ -60,7 +60,7 @@ describe('sections', () => {
   it('stays exact when a chunk boundary falls inside an unclosed-looking fence and long documents', () => {
     const filler = Array.from({ length: 400 }, (_, i) => `Paragraph ${i} of filler text.\n`).join('\n');
     const doc = `# Top\n\n${filler}\n\`\`\`\n${filler}\n# inside fence\n\n${filler}\n\`\`\`\n\n# After\n\n- a\n- b\n\n## Tail\n`;
-    const names = splitSections(doc).map((s) => s.heading?.raw ?? 'ROOT');
+    const names = splitSections(doc).sections.map((s) => s.heading?.raw ?? 'ROOT');
     expect(names).toEqual(['ROOT', 'Top', 'After', 'Tail']);
   });
 });

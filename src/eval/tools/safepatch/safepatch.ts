@@ -7,20 +7,22 @@ import { sha256Hex } from '../../../core/canonical-json.js';
 import type { DecisionStep, ItemDecision, ReceiptBody } from '../../../core/receipt.js';
 import { checkAndApply, isCrlf, type OperationReport, type WorkingCopy } from './operations.js';
 import type { SafepatchRequest } from './schema.js';
+import { rescanHeadings, type HeadingScan } from './markdown-headings.js';
 import { sectionLabel, splitSections, type Section } from './sections.js';
-import { topLevelHeadings } from './markdown-headings.js';
 
 export function runSafepatch(request: SafepatchRequest): ReceiptBody {
   const original = request.document;
-  const sections = splitSections(original);
+  const { sections, scan } = splitSections(original);
   const work: WorkingCopy = {
     doc: original,
     sections: sections.map((s) => ({ ...s })),
     crlf: isCrlf(original),
+    edits: [],
   };
   const reports = request.operations.map((op, i) => checkAndApply(work, op, i));
   const touched = new Set(reports.filter((r) => r.ok && r.section).map((r) => r.section!.index));
-  const conservation = touched.size > 0 ? conservationChecks(original, sections, work, touched, reports) : [];
+  const conservation =
+    touched.size > 0 ? conservationChecks(original, sections, scan, work, touched, reports) : [];
   const failed = reports.filter((r) => !r.ok);
   const applied = failed.length === 0 && conservation.every((c) => c.outcome !== 'fail');
   const patched = applied ? work.doc : original;
@@ -111,12 +113,13 @@ function itemFor(r: OperationReport, applied: boolean): ItemDecision {
 function conservationChecks(
   original: string,
   sections: readonly Section[],
+  scan: HeadingScan,
   work: WorkingCopy,
   touched: ReadonlySet<number>,
   reports: OperationReport[],
 ): DecisionStep[] {
   const steps: DecisionStep[] = [];
-  const now = topLevelHeadings(work.doc);
+  const now = rescanHeadings(work.doc, scan, work.edits);
   const expected = work.sections.slice(1);
   let mismatch = -1;
   for (let i = 0; i < Math.max(now.length, expected.length); i++) {

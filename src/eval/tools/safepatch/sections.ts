@@ -7,8 +7,9 @@
 import {
   normalizeSpace,
   renderedHeadingText,
-  topLevelHeadings,
+  scanHeadings,
   type HeadingInfo,
+  type HeadingScan,
 } from './markdown-headings.js';
 
 export const ROOT = 'ROOT';
@@ -23,8 +24,9 @@ export interface Section {
   end: number;
 }
 
-export function splitSections(doc: string): Section[] {
-  const headings = topLevelHeadings(doc);
+export function splitSections(doc: string): { sections: Section[]; scan: HeadingScan } {
+  const scan = scanHeadings(doc);
+  const { headings } = scan;
   const sections: Section[] = [
     { index: 0, heading: null, start: 0, bodyStart: 0, end: headings[0]?.start ?? doc.length },
   ];
@@ -37,7 +39,7 @@ export function splitSections(doc: string): Section[] {
       end: headings[i + 1]?.start ?? doc.length,
     });
   });
-  return sections;
+  return { sections, scan };
 }
 
 export function sectionLabel(section: Section): string {
