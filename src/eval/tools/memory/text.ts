@@ -40,7 +40,8 @@ export const STOPWORDS = new Set(
 /** Terms for BM25: words without function words, with a light plural fold ("invoices" = "invoice"). */
 export function contentTerms(text: string | readonly string[]): string[] {
   const out: string[] = [];
-  for (const w of typeof text === 'string' ? words(text) : text) if (!STOPWORDS.has(w)) out.push(foldPlural(w));
+  for (const w of typeof text === 'string' ? words(text) : text)
+    if (!STOPWORDS.has(w)) out.push(foldPlural(w));
   return out;
 }
 
