@@ -24,6 +24,8 @@ export interface HeadingInfo {
   end: number;
   /** The heading's source text between its markers, whitespace collapsed and trimmed. */
   raw: string;
+  /** The rendered text, memoised by resolveTarget (only headings with inline markup differ). */
+  rendered?: string;
   /** 1-based line number of the heading's first line. */
   line: number;
 }

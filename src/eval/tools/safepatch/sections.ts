@@ -65,7 +65,8 @@ export function resolveTarget(sections: readonly Section[], target: string): Tar
       continue;
     }
     if (s.heading.raw === wanted) matches.push({ section: s, by: 'source_text' });
-    else if (renderedHeadingText(s.heading.raw) === wanted) matches.push({ section: s, by: 'rendered_text' });
+    else if ((s.heading.rendered ??= renderedHeadingText(s.heading.raw)) === wanted)
+      matches.push({ section: s, by: 'rendered_text' });
   }
   const only = matches[0];
   if (matches.length === 1 && only) return { ok: true, section: only.section, matchedBy: only.by };
