@@ -121,7 +121,7 @@ describe('health report: bad input is a 400 that names the problem', () => {
   it('rejects 5001 history rows', () => {
     const p = problem(run({ history: Array.from({ length: 5001 }, () => row) }));
     expect(p.errors[0]).toMatchObject({ path: '/history' });
-    expect(p.errors[0].message).toMatch(/at most 5000/);
+    expect(p.errors[0].message).toMatch(/has 5001 items; at most 5000/);
   });
 
   it('rejects 5001 items', () => {

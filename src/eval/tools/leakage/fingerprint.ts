@@ -10,16 +10,10 @@
  * claims about larger graphs. Such fingerprints are recorded but never matched.
  */
 import { createHash } from 'node:crypto';
-import {
-  canonicalForm,
-  compileExpression,
-  FEATURE_NAMES,
-  MAX_EXPRESSION_LENGTH,
-  truthTable,
-  tryParseExpression,
-} from '../../dsl/index.js';
+import { canonicalForm, FEATURE_NAMES, MAX_EXPRESSION_LENGTH, tryParseExpression } from '../../dsl/index.js';
 import { labelledGraphCount } from '../../graph/enumerate.js';
 import { foldText } from '../../text/normalize.js';
+import { vectorTruthTable } from './vector-truth-table.js';
 
 export interface Fingerprint {
   sha256: string;
@@ -99,7 +93,7 @@ export class FingerprintTier {
     const canonical = canonicalForm(parsed.expr);
     const hit = this.byCanonical.get(canonical);
     if (hit) return hit;
-    const table = truthTable(compileExpression(parsed.expr), this.maxN);
+    const table = vectorTruthTable(parsed.expr, this.maxN);
     let ones = 0;
     for (const v of table) ones += v;
     const fp: Fingerprint = {
