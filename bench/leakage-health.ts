@@ -12,6 +12,7 @@
  * unrelated prompts.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { compileValidator } from '../src/core/validation.js';
 import { executeTool } from '../src/eval/execute.js';
@@ -377,7 +378,13 @@ const md = [
   '',
   'Time of `executeTool` (parse + validate + run + seal: what a pool worker spends per request), median of 5-7 runs after warm-up, ' +
     'beside a baseline measured in the same run: `JSON.parse` + schema validation of the same body. ' +
-    'Command: `npx tsx bench/leakage-health.ts`.',
+    'Command: `npx tsx bench/leakage-health.ts`. ' +
+    `Machine: ${os.cpus().length} CPU(s), load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(
+        ' / ',
+      )} at the end of the run (other work on a shared machine inflates every figure; the ratios less so).`,
   '',
   '### Leakage: N exam x N exposure prompts (20-40 words; 10% planted duplicates, 10% near-duplicates)',
   '',
@@ -395,7 +402,8 @@ const md = [
   '',
   '### Tier 2 at its most expensive: DSL expressions, fingerprint_max_n 5 (1099 graphs)',
   '',
-  'Every exam and exposure row is a 2-3 conjunct expression; exposure row 10k restates exam row 10k with its conjuncts reversed.',
+  'Every exam and exposure row is a 2-3 conjunct expression; exposure row 10k restates exam row 10k with its conjuncts reversed. ' +
+    'Truth tables are evaluated column-wise over all graphs at once. "Other rows quarantined" are genuine behavioural equalities: random conjunctions of a few features often coincide on every graph of at most 5 vertices (e.g. `is_complete and n >= 2` and `is_complete and m >= 1`), which is what the tier is meant to catch.',
   '',
   '| N x N | parse+validate ms (baseline) | leakage ms | ratio | truth tables | planted (informative) quarantined | planted constant (never matched, by design) | other rows quarantined (identical behaviour on <= 5 vertices) |',
   '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
