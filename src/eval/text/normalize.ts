@@ -15,7 +15,7 @@ const SCAN = /([\p{L}\p{M}\p{N}_]+)|(\p{White_Space}+)|([^])/gu;
  * wherever they occur (so spacing around them cannot matter), except `!` directly before
  * `=`, which is the operator `!=`.
  */
-const PROSE_PUNCTUATION = /^[\p{Pi}\p{Pf}.,;:?!¡¿"'`´‘’‚‛“”„‟«»‹›]$/u;
+const PROSE_PUNCTUATION = /^[\p{Pi}\p{Pf}.,;:?!¡¿"'`‘’‚‛“”„‟«»‹›]$/u;
 /** Dash and minus variants that NFKC leaves alone; all become `-`. */
 const DASHES = /[\u2010-\u2015\u2212\uFE58\uFE63\uFF0D]/gu;
 
