@@ -138,7 +138,7 @@ export function runGate(request: GateRequest): ReceiptBody {
   };
 }
 
-function assertProbe(probe: GateProbe | undefined): void {
+export function assertProbe(probe: GateProbe | undefined): void {
   if (!probe) return;
   const errors: FieldError[] = [];
   if (probe.base_verified > probe.items)

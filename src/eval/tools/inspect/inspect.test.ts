@@ -198,3 +198,15 @@ describe('inspect: determinism', () => {
     if (a.ok && b.ok) expect(a.body).toBe(b.body);
   });
 });
+
+describe('inspect: an invalid probe is a 400 even when the cohort check would hold', () => {
+  it('rejects the probe before the clean-cohort check', () => {
+    const body = {
+      exam: [clean(1), clean(2)],
+      baseline: { c1: false, c2: true },
+      candidate: { c1: true }, // c2 missing: the cohort check alone would answer HOLD
+      retained_probe: { base_verified: 3, candidate_verified: 9, items: 5 },
+    };
+    expect(problem(run(body)).errors[0].path).toBe('/retained_probe/candidate_verified');
+  });
+});

@@ -5,7 +5,7 @@
  */
 import type { DecisionStep, ItemDecision, ReceiptBody } from '../../../core/receipt.js';
 import { assertDomainsInCohort } from '../gate/cohort.js';
-import { runGate } from '../gate/gate.js';
+import { assertProbe, runGate } from '../gate/gate.js';
 import type { GateRequest } from '../gate/schema.js';
 import { auditLeakage, type ItemAudit } from '../leakage/audit.js';
 import { leakageCounts, leakageDecisionPath, leakageTiers } from '../leakage/leakage.js';
@@ -81,6 +81,8 @@ export function runInspect(request: InspectRequest): ReceiptBody {
   const examIds = new Set(audit.items.map((it) => it.row.id!));
   assertCohortInExam(examIds, request.baseline, request.candidate);
   assertDomainsInCohort(request.domains, { ...request.baseline, ...request.candidate });
+  // Checked up front: a HOLD from the cohort check must not hide an invalid probe.
+  assertProbe(request.retained_probe);
   const check = checkCleanCohort(audit.items, request.baseline, request.candidate);
   const counts = leakageCounts(audit);
   const gate = check.complete ? runGate(gateRequest(request, audit.items, check)) : null;
