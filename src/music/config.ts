@@ -24,7 +24,7 @@ const EnvSchema = Type.Object({
     pattern: '^[A-Za-z0-9.-]{1,253}$',
     description: 'public host name, e.g. music.example.org',
   }),
-  HOST: Type.String({ default: '0.0.0.0', description: 'listen address' }),
+  MUSIC_HOST: Type.String({ default: '0.0.0.0', description: 'listen address' }),
   MUSIC_PORT: Type.Integer({ default: 8081, minimum: 0, maximum: 65535 }),
   MUSIC_TLS_PORT: Type.Integer({ default: 8443, minimum: 0, maximum: 65535 }),
   TLS_CERT_FILE: Type.Optional(
@@ -44,7 +44,7 @@ const EnvSchema = Type.Object({
     pattern: '^rediss?://',
     description: 'a redis:// URL',
   }),
-  CACHE_KEY_PREFIX: Type.String({ default: 'music:', maxLength: 200 }),
+  MUSIC_CACHE_KEY_PREFIX: Type.String({ default: 'music:', maxLength: 200 }),
   OBJECT_STORE_ENDPOINT: Type.Optional(
     Type.String({
       pattern: '^https?://',
@@ -197,7 +197,7 @@ export function loadMusicConfig(env: NodeJS.ProcessEnv = process.env): Readonly<
     production,
     logLevel: e.LOG_LEVEL,
     domain: e.DOMAIN,
-    host: e.HOST,
+    host: e.MUSIC_HOST,
     port: e.MUSIC_PORT,
     tls:
       e.TLS_CERT_FILE !== undefined && e.TLS_KEY_FILE !== undefined
@@ -206,7 +206,7 @@ export function loadMusicConfig(env: NodeJS.ProcessEnv = process.env): Readonly<
     dataDir,
     databaseUrl: e.DATABASE_URL,
     cacheUrl: e.CACHE_URL,
-    cacheKeyPrefix: e.CACHE_KEY_PREFIX,
+    cacheKeyPrefix: e.MUSIC_CACHE_KEY_PREFIX,
     objectStore:
       endpoint === undefined
         ? { kind: 'filesystem', root: resolve(dataDir, 'objects') }

@@ -38,7 +38,7 @@ export async function createMusicTestApp(
     LOG_LEVEL: 'silent',
     DATABASE_URL: testDatabaseUrl(),
     CACHE_URL: process.env.TEST_CACHE_URL ?? 'redis://127.0.0.1:6379',
-    CACHE_KEY_PREFIX: options.keyPrefix ?? testKeyPrefix(),
+    MUSIC_CACHE_KEY_PREFIX: options.keyPrefix ?? testKeyPrefix(),
     DATA_DIR: dataDir,
     JWT_SECRET: TEST_JWT_SECRET,
     SECURE_LINK_SECRET: TEST_SECURE_LINK_SECRET,

@@ -1,0 +1,209 @@
+/**
+ * Music delivery benchmark (autocannon against real listeners, same process, same run):
+ *
+ * 1. bare: a bare fastify route answering the same segment bytes from memory (the baseline);
+ * 2. signed: GET /media/hls/<version>/seg0.m4s?sig&expires through the full music-api app
+ *    (security headers, secure_link check, in-process cache HIT, metrics hooks);
+ * 3. profile: GET /api/v1/users/:handle, read from PostgreSQL (20 public tracks).
+ *
+ * The servers run in a child process (this file with --serve), so autocannon never shares their
+ * event loop. Rounds alternate bare/signed so drift on a shared machine hits both alike. Needs PostgreSQL
+ * and Redis (defaults as in the design; DATABASE_ADMIN_URL to override); makes and drops its
+ * own database. Writes bench/results/music-delivery.md.
+ *
+ *   npx tsx bench/music-delivery.ts
+ */
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import autocannon from 'autocannon';
+import Fastify, { type FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildMusicApp } from '../src/music/app.js';
+import { loadMusicConfig } from '../src/music/config.js';
+import { ensureObjectStores } from '../src/music/repositories/object-store/index.js';
+import { createMusicResources } from '../src/music/resources.js';
+import { signedUrl } from '../src/music/services/secure-link.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const ADMIN_URL = process.env.DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const SETTINGS = { connections: 50, pipelining: 1, duration: Number(process.env.BENCH_DURATION ?? 8) };
+const ROUNDS = 2;
+const SEGMENT_BYTES = 64 * 1024; // a 4 s segment at 128 kb/s
+const TARGET_RATIO = 0.6;
+
+interface Figures {
+  rps: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function cannon(url: string): Promise<Figures> {
+  const result = await autocannon({ url, ...SETTINGS });
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+function mean(runs: Figures[]): Figures {
+  const avg = (f: (r: Figures) => number) => runs.reduce((s, r) => s + f(r), 0) / runs.length;
+  return {
+    rps: avg((r) => r.rps),
+    p99: avg((r) => r.p99),
+    errors: avg((r) => r.errors),
+    non2xx: avg((r) => r.non2xx),
+  };
+}
+
+async function listen(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}
+
+async function withDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
+  const name = `music_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  try {
+    await promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'prisma'), ['migrate', 'deploy'], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: url.toString() },
+    });
+    return await fn(url.toString());
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+interface ServedUrls {
+  signed: string;
+  bare: string;
+  profile: string;
+}
+
+/** Child process: builds both servers, prints their URLs as one JSON line, serves until killed. */
+async function serve(): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'music-bench-'));
+  const segment = randomBytes(SEGMENT_BYTES);
+  await withDatabase(async (databaseUrl) => {
+    const config = loadMusicConfig({
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'silent',
+      RATE_LIMITS: 'off',
+      DATABASE_URL: databaseUrl,
+      MUSIC_CACHE_KEY_PREFIX: `bench:${randomBytes(4).toString('hex')}:`,
+      DATA_DIR: dataDir,
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      SECURE_LINK_SECRET: randomBytes(32).toString('hex'),
+      IP_HASH_SALT: randomBytes(16).toString('hex'),
+    });
+    const resources = createMusicResources(config);
+    await ensureObjectStores(resources.stores);
+    const music = buildMusicApp(config, resources);
+    const bare = Fastify({ logger: false });
+    bare.get('/static/seg0.m4s', (_request, reply) => reply.type('video/iso.segment').send(segment));
+    try {
+      await resources.stores.transcodes.put('v1/r0/seg0.m4s', segment);
+      const user = await resources.prisma.user.create({
+        data: { handle: 'bench_user', email: 'bench@example.org', passwordHash: 'x', displayName: 'Bench' },
+      });
+      for (let i = 0; i < 20; i++) {
+        await resources.prisma.track.create({
+          data: { title: `Track ${i}`, ownerUserId: user.id, description: 'benchmark track' },
+        });
+      }
+      const musicBase = await listen(music);
+      const urls: ServedUrls = {
+        signed:
+          musicBase +
+          signedUrl('/media/hls/v1/r0/seg0.m4s', config.secureLink.secret, 3600, Date.now() / 1000),
+        bare: `${await listen(bare)}/static/seg0.m4s`,
+        profile: `${musicBase}/api/v1/users/bench_user`,
+      };
+      process.stdout.write(JSON.stringify(urls) + '\n');
+      process.stdin.resume();
+      await once(process.stdin, 'end');
+    } finally {
+      await music.close();
+      await bare.close();
+      await resources.close();
+    }
+  });
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+async function measure(urls: ServedUrls): Promise<{ bare: Figures; signed: Figures; profile: Figures }> {
+  // Warm-up: fills the cache (the first answer is the only MISS), JIT, connection pools.
+  const first = await fetch(urls.signed);
+  if (first.status !== 200 || first.headers.get('x-cache-status') !== 'MISS')
+    throw new Error(`warm-up: ${first.status}`);
+  const second = await fetch(urls.signed);
+  if (second.headers.get('x-cache-status') !== 'HIT') throw new Error('cache did not HIT');
+  if ((await fetch(urls.profile)).status !== 200) throw new Error('profile route failed');
+  await autocannon({ url: urls.signed, connections: 10, duration: 2 });
+  await autocannon({ url: urls.bare, connections: 10, duration: 2 });
+  const bareRuns: Figures[] = [];
+  const signedRuns: Figures[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    bareRuns.push(await cannon(urls.bare));
+    signedRuns.push(await cannon(urls.signed));
+  }
+  await autocannon({ url: urls.profile, connections: 10, duration: 2 });
+  const profile = await cannon(urls.profile);
+  return { bare: mean(bareRuns), signed: mean(signedRuns), profile };
+}
+
+async function main(): Promise<void> {
+  const child = spawn(process.execPath, [...process.execArgv, import.meta.filename, '--serve'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const [line] = (await once(lines, 'line')) as [string];
+  const urls = JSON.parse(line) as ServedUrls;
+  let report;
+  try {
+    report = await measure(urls);
+  } finally {
+    child.stdin.end();
+    await once(child, 'exit');
+  }
+
+  const ratio = report.signed.rps / report.bare.rps;
+  const row = (name: string, f: Figures) =>
+    `| ${name} | ${f.rps.toFixed(0)} | ${f.p99.toFixed(1)} | ${(f.rps / report.bare.rps).toFixed(2)} | ${f.errors + f.non2xx} |`;
+  const markdown = [
+    '## music-delivery',
+    '',
+    `autocannon ${SETTINGS.connections} connections, pipelining ${SETTINGS.pipelining}, ${SETTINGS.duration} s per run, ` +
+      `${ROUNDS} alternating rounds for bare/signed (mean); ${SEGMENT_BYTES / 1024} KiB segment; both servers in one child process, load generator in the parent.`,
+    '',
+    '| scenario | req/s | p99 ms | ratio to bare | errors + non-2xx |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    row('bare fastify route, same bytes (baseline)', report.bare),
+    row('signed HLS segment, cache HIT', report.signed),
+    row('GET /api/v1/users/:handle (PostgreSQL, 20 tracks)', report.profile),
+    '',
+    `Signed delivery / bare: **${ratio.toFixed(2)}** (target >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'}).`,
+    '',
+  ].join('\n');
+  await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
+  await writeFile(join(ROOT, 'bench', 'results', 'music-delivery.md'), markdown);
+  process.stdout.write(markdown);
+}
+
+if (process.argv.includes('--serve')) await serve();
+else await main();
