@@ -185,6 +185,27 @@ describe('auth', () => {
   });
 });
 
+describe('auth without Redis', () => {
+  it('fails closed with 503 when the revocation list cannot be read', async () => {
+    const t = await createMusicTestApp({ RATE_LIMITS: 'off', CACHE_URL: 'redis://127.0.0.1:1' });
+    try {
+      const { token } = await new TokenService(TEST_JWT_SECRET, 3600).issue({
+        id: '00000000-0000-4000-8000-000000000000',
+        handle: 'ghost',
+        role: 'user',
+      });
+      const res = await t.app.inject({
+        url: '/api/v1/users/me',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('admin command', () => {
   let t: MusicTestApp;
   beforeAll(async () => {

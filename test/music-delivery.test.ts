@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUrlCommand } from '../src/main/commands/sign-url.js';
 import { signedUrl } from '../src/music/services/secure-link.js';
 import {
   createMusicTestApp,
@@ -95,6 +96,29 @@ describe('signed HLS delivery', () => {
     );
     expect(res.statusCode).toBe(410);
     expect(res.json()).toMatchObject({ status: 410, code: 'gone' });
+  });
+
+  it('accepts a URL printed by the sign-url command', async () => {
+    const saved = { ...process.env };
+    let printed = '';
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((chunk: string) => {
+      printed += chunk;
+      return true;
+    }) as typeof process.stdout.write;
+    try {
+      Object.assign(process.env, { SECURE_LINK_SECRET: TEST_SECURE_LINK_SECRET, LOG_LEVEL: 'silent' });
+      expect(await signUrlCommand.run([`${version}/master.m3u8`, '--ttl', '120'])).toBe(0);
+    } finally {
+      process.stdout.write = write;
+      process.env = saved;
+    }
+    const url = printed.trim();
+    expect(url).toMatch(
+      new RegExp(`^/media/hls/${version}/master\\.m3u8\\?sig=[A-Za-z0-9_-]{22}&expires=\\d+$`),
+    );
+    expect(Number(new URL(url, 'http://x').searchParams.get('expires')) - now()).toBeGreaterThan(100);
+    expect((await get(url)).statusCode).toBe(200);
   });
 
   it('checks the signature before the expiry: tampered and expired is 403', async () => {

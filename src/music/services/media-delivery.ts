@@ -122,7 +122,7 @@ export class MediaDelivery {
     if (!info) throw notFound();
     const contentType = contentTypeFor(key);
     if (this.deps.cache.accepts(info.size)) {
-      const { object } = await this.loadWhole(store, ns, key);
+      const { object } = await this.loadWhole(store, ns, key, false);
       return this.fromBuffer(object, rangeHeader, base(object.contentType, 'MISS'));
     }
     const range = parseRange(rangeHeader, info.size);
@@ -154,12 +154,14 @@ export class MediaDelivery {
     };
   }
 
+  /** `lookup: false` when the caller has just missed the cache for this key. */
   private async loadWhole(
     store: ObjectStore,
     ns: string,
     key: string,
+    lookup = true,
   ): Promise<{ object: CachedObject; cacheStatus: 'HIT' | 'MISS' }> {
-    const cached = this.deps.cache.get(ns + key);
+    const cached = lookup ? this.deps.cache.get(ns + key) : undefined;
     if (cached) return { object: cached, cacheStatus: 'HIT' };
     const got = await this.safe(() => store.get(key));
     if (!got) throw notFound();
