@@ -7,11 +7,13 @@
       "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS"],
       "cflags!": ["-fno-exceptions"],
       "cflags_cc!": ["-fno-exceptions"],
-      "cflags_cc": ["-std=c++17", "-O3", "-fexceptions", "-ffp-contract=off", "-fno-fast-math"],
+      "cflags_cc": ["-std=c++17", "-O3", "-fexceptions", "-ffp-contract=off", "-fno-fast-math", "-flto"],
+      "ldflags": ["-flto", "-O3"],
       "xcode_settings": {
         "GCC_ENABLE_CPP_EXCEPTIONS": "YES",
         "OTHER_CPLUSPLUSFLAGS": ["-std=c++17", "-O3", "-ffp-contract=off"]
       },
+      "conditions": [["target_arch=='x64'", { "cflags_cc": ["-mpopcnt"] }]],
       "msvs_settings": { "VCCLCompilerTool": { "ExceptionHandling": 1, "AdditionalOptions": ["/fp:precise"] } }
     }
   ]

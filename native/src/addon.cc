@@ -26,8 +26,8 @@ gk::Graph graphFrom(const Napi::Env& env, int n, const uint16_t* adj) {
     g.adj[v] = adj[v];
   }
   for (int v = 0; v < n; v++)
-    for (int w = 0; w < n; w++)
-      if (((g.adj[v] >> w) & 1u) != ((g.adj[w] >> v) & 1u)) throw Napi::RangeError::New(env, "adjacency is not symmetric");
+    for (uint32_t f = g.adj[v]; f; f &= f - 1)
+      if (!((g.adj[gk::lowbit(f)] >> v) & 1u)) throw Napi::RangeError::New(env, "adjacency is not symmetric");
   return g;
 }
 

@@ -64,53 +64,58 @@ int triangleCount(const Graph& g) {
   return t;
 }
 
-static int eccentricity(const Graph& g, int v) {
-  uint32_t all = allMask(g.n), seen = 1u << v, frontier = seen;
-  int depth = 0;
-  while (seen != all) {
-    uint32_t next = 0;
-    for (uint32_t f = frontier; f; f &= f - 1) next |= g.adj[lowbit(f)];
-    frontier = next & ~seen;
-    if (!frontier) return NONE;
-    seen |= frontier;
-    depth++;
-  }
-  return depth;
-}
-
+// Diameter by growing every vertex's ball at once: ball_k(v) = {v} plus the union of
+// ball_(k-1)(u) over the neighbours u of v; the diameter is the first k at which every ball
+// is the whole vertex set (NONE if the balls stop growing first: disconnected).
 int diameter(const Graph& g) {
-  int d = 0;
+  const uint32_t all = allMask(g.n);
+  uint32_t ball[MAX_N], next[MAX_N];
+  bool full = true;
   for (int v = 0; v < g.n; v++) {
-    int e = eccentricity(g, v);
-    if (e == NONE) return NONE;
-    if (e > d) d = e;
+    ball[v] = 1u << v;
+    full = full && ball[v] == all;
   }
-  return d;
+  for (int k = 0;; k++) {
+    if (full) return k;
+    bool grew = false;
+    full = true;
+    for (int v = 0; v < g.n; v++) {
+      uint32_t b = ball[v];
+      for (uint32_t f = g.adj[v]; f; f &= f - 1) b |= ball[lowbit(f)];
+      next[v] = b;
+      grew = grew || b != ball[v];
+      full = full && b == all;
+    }
+    if (!grew) return NONE;
+    for (int v = 0; v < g.n; v++) ball[v] = next[v];
+  }
 }
 
+// Girth by bitset BFS layers from every root: an edge inside layer L closes a closed walk of
+// length 2L + 1, a vertex of layer L + 1 with two neighbours in layer L one of length 2L + 2;
+// each contains a cycle at most that long, and a root on a shortest cycle meets its length
+// exactly, so the minimum over roots is the girth (same value as girth() in structure.ts).
 int girth(const Graph& g) {
   int best = NONE;
-  int8_t dist[MAX_N], parent[MAX_N], queue[MAX_N];
   for (int root = 0; root < g.n; root++) {
-    for (int i = 0; i < g.n; i++) dist[i] = -1;
-    dist[root] = 0;
-    parent[root] = -1;
-    int head = 0, tail = 0;
-    queue[tail++] = (int8_t)root;
-    while (head < tail) {
-      int u = queue[head++];
-      if (2 * dist[u] >= best) break;
-      for (uint32_t f = g.adj[u]; f; f &= f - 1) {
-        int w = lowbit(f);
-        if (dist[w] == -1) {
-          dist[w] = (int8_t)(dist[u] + 1);
-          parent[w] = (int8_t)u;
-          queue[tail++] = (int8_t)w;
-        } else if (parent[u] != w) {
-          int len = dist[u] + dist[w] + 1;
-          if (len < best) best = len;
+    uint32_t seen = 1u << root, layer = seen;
+    for (int L = 0; layer && 2 * L + 1 < best; L++) {
+      for (uint32_t f = layer; f; f &= f - 1)
+        if (g.adj[lowbit(f)] & layer) {
+          best = 2 * L + 1;
+          break;
         }
-      }
+      if (2 * L + 2 >= best) break;
+      uint32_t next = 0;
+      for (uint32_t f = layer; f; f &= f - 1) next |= g.adj[lowbit(f)];
+      next &= ~seen;
+      for (uint32_t f = next; f; f &= f - 1)
+        if (popc(g.adj[lowbit(f)] & layer) >= 2) {
+          best = 2 * L + 2;
+          break;
+        }
+      seen |= next;
+      layer = next;
     }
   }
   return best;
@@ -161,20 +166,26 @@ int independenceNumber(const Graph& g) {
 }
 
 int greedyColourCount(const Graph& g) {
-  int deg[MAX_N];
-  for (int v = 0; v < g.n; v++) deg[v] = popc(g.adj[v]);
-  uint32_t done = 0;
+  // Vertices bucketed by degree; taking buckets from the highest degree down and each
+  // bucket's bits from the lowest index up is the order "descending degree, ties to the
+  // lower index".
+  uint32_t bucket[MAX_N] = {0};
+  int maxDeg = 0;
+  for (int v = 0; v < g.n; v++) {
+    int d = popc(g.adj[v]);
+    bucket[d] |= 1u << v;
+    if (d > maxDeg) maxDeg = d;
+  }
   int used = 0;
   uint32_t classes[MAX_N] = {0};
-  for (int k = 0; k < g.n; k++) {
-    int v = -1;
-    for (int u = 0; u < g.n; u++)
-      if (!((done >> u) & 1u) && (v < 0 || deg[u] > deg[v])) v = u;
-    done |= 1u << v;
-    int c = 0;
-    while (c < used && (classes[c] & g.adj[v])) c++;
-    if (c == used) used++;
-    classes[c] |= 1u << v;
+  for (int d = maxDeg; d >= 0; d--) {
+    for (uint32_t f = bucket[d]; f; f &= f - 1) {
+      int v = lowbit(f);
+      int c = 0;
+      while (c < used && (classes[c] & g.adj[v])) c++;
+      if (c == used) used++;
+      classes[c] |= 1u << v;
+    }
   }
   return used;
 }
@@ -214,9 +225,9 @@ bool extend(ColourSearch& s, uint32_t coloured, int used) {
 }
 }  // namespace
 
-int chromaticNumber(const Graph& g) {
-  int upper = greedyColourCount(g);
-  int lower = cliqueNumber(g);
+int chromaticNumber(const Graph& g) { return chromaticNumberBetween(g, cliqueNumber(g), greedyColourCount(g)); }
+
+int chromaticNumberBetween(const Graph& g, int lower, int upper) {
   for (int k = lower > 1 ? lower : 1; k < upper; k++) {
     ColourSearch s{&g, k, {0}};
     if (extend(s, 0, 0)) return k;
@@ -267,7 +278,15 @@ void FeatureCache::compute(int id) {
     case F_INDEPENDENCE_NUMBER: return set(id, independenceNumber(g));
     case F_GIRTH: return set(id, girth(g));
     case F_DIAMETER: return set(id, get(F_NUM_COMPONENTS) == 1 ? diameter(g) : NONE);
-    case F_CHROMATIC_NUMBER: return set(id, chromaticNumber(g));
+    case F_CHROMATIC_NUMBER: {
+      int lower = (int)get(F_CLIQUE_NUMBER), upper = (int)get(F_GREEDY_COLORS);
+      // Two colours suffice exactly for bipartite graphs: no search needed for k = 2.
+      if (lower == 2 && upper > 2) {
+        if (get(F_IS_BIPARTITE) != 0) return set(id, 2);
+        lower = 3;
+      }
+      return set(id, chromaticNumberBetween(g, lower, upper));
+    }
     case F_GREEDY_COLORS: return set(id, greedyColourCount(g));
     case F_IS_CLAW_FREE: return set(id, clawCentres(g) == 0 ? 1 : 0);
     case F_IS_EULERIAN: {

@@ -37,6 +37,8 @@ int cliqueNumber(const Graph& g);
 int independenceNumber(const Graph& g);
 int greedyColourCount(const Graph& g);
 int chromaticNumber(const Graph& g);
+// The chromatic number given a lower bound (clique number) and an upper bound (greedy count).
+int chromaticNumberBetween(const Graph& g, int lower, int upper);
 
 class FeatureCache {
  public:

@@ -36,16 +36,19 @@ int pairsOf(int n, int (*pairs)[2]) {
 }
 }  // namespace
 
+static constexpr double INV7 = 1.0 / 7, INV6 = 1.0 / 6, INV5 = 1.0 / 5, INV4 = 1.0 / 4, INV3 = 1.0 / 3, INV2 = 1.0 / 2;
+
 double expNeg(double x) {
   if (!(x >= 0)) return 1;
   if (x > 40) return 0;
   const double z = x / 256;
-  double e = 1 - (z / 7);
-  e = 1 - (z / 6) * e;
-  e = 1 - (z / 5) * e;
-  e = 1 - (z / 4) * e;
-  e = 1 - (z / 3) * e;
-  e = 1 - (z / 2) * e;
+  // Same constants and order as prng.ts: (z * INVk) * e, left to right.
+  double e = 1 - z * INV7;
+  e = 1 - z * INV6 * e;
+  e = 1 - z * INV5 * e;
+  e = 1 - z * INV4 * e;
+  e = 1 - z * INV3 * e;
+  e = 1 - z * INV2 * e;
   e = 1 - z * e;
   for (int i = 0; i < 8; i++) e = e * e;
   return e;
