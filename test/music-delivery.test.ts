@@ -105,7 +105,7 @@ describe('signed HLS delivery', () => {
     process.stdout.write = ((chunk: string) => {
       printed += chunk;
       return true;
-    }) as typeof process.stdout.write;
+    });
     try {
       Object.assign(process.env, { SECURE_LINK_SECRET: TEST_SECURE_LINK_SECRET, LOG_LEVEL: 'silent' });
       expect(await signUrlCommand.run([`${version}/master.m3u8`, '--ttl', '120'])).toBe(0);
