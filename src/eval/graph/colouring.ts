@@ -93,7 +93,8 @@ export interface ExactColouring {
   colouring: number[];
 }
 
-function colourWith(g: Graph, k: number): number[] | null {
+/** A proper colouring with at most k colours, or null when none exists (exhaustive search). */
+export function colourWith(g: Graph, k: number): number[] | null {
   const s: Search = { g, k, classes: new Uint16Array(g.n), colour: new Int8Array(g.n).fill(-1) };
   return extend(s, 0, 0) ? Array.from(s.colour) : null;
 }
