@@ -102,10 +102,10 @@ describe('signed HLS delivery', () => {
     const saved = { ...process.env };
     let printed = '';
     const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((chunk: string) => {
+    process.stdout.write = (chunk: string) => {
       printed += chunk;
       return true;
-    });
+    };
     try {
       Object.assign(process.env, { SECURE_LINK_SECRET: TEST_SECURE_LINK_SECRET, LOG_LEVEL: 'silent' });
       expect(await signUrlCommand.run([`${version}/master.m3u8`, '--ttl', '120'])).toBe(0);
