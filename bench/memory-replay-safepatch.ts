@@ -161,7 +161,8 @@ async function main(): Promise<void> {
   ];
   process.stdout.write(md.join('\n') + '\n');
 
-  if (process.env.BENCH_HTTP === 'off' || !existsSync('dist/src/main/eval.js')) {
+  const kernelLines = md.length;
+  if (process.env.BENCH_HTTP === 'off' || !existsSync(process.env.EVAL_ENTRY ?? 'dist/src/main/eval.js')) {
     md.push(
       'HTTP load skipped: BENCH_HTTP=off, or dist/src/main/eval.js is missing (run `make build` or `make bench`).',
       '',
@@ -171,7 +172,7 @@ async function main(): Promise<void> {
   }
   mkdirSync('bench/results', { recursive: true });
   writeFileSync('bench/results/memory-replay-safepatch.md', md.join('\n'));
-  process.stdout.write(md.slice(md.length - 1).join('\n') + '\n');
+  process.stdout.write(md.slice(kernelLines).join('\n') + '\n');
 }
 
 async function httpLoad(bodies: Record<ToolId, string>): Promise<string[]> {
@@ -183,7 +184,23 @@ async function httpLoad(bodies: Record<ToolId, string>): Promise<string[]> {
     '/health',
     barePort,
   );
-  const evalSrv = await startEval();
+  // EVAL_ENTRY runs a privately built copy (e.g. `tsc -p tsconfig.build.json --outDir .tmp/x`) instead of dist/.
+  const entry = process.env.EVAL_ENTRY;
+  const evalPort = await freePort();
+  const evalSrv = entry
+    ? await startNode(
+        [entry],
+        {
+          RATE_LIMITS: 'off',
+          LOG_LEVEL: 'warn',
+          EVAL_PORT: String(evalPort),
+          EVAL_HOST: '127.0.0.1',
+          DATA_DIR: '.tmp/bench-data',
+        },
+        '/api/health',
+        evalPort,
+      )
+    : await startEval();
   const rows: LoadResult[] = [];
   const ratios: string[] = [];
   try {

@@ -1,18 +1,17 @@
 /**
- * Top-level headings of a CommonMark document, found by mdast-util-from-markdown.
+ * Top-level headings of a CommonMark document, with exact offsets into the original text.
  *
- * micromark (the parser underneath) runs at roughly 1-2 MB/s and turns superlinear on
- * documents with many short blocks (200,000 characters of small lists take seconds), so the
- * document is parsed in chunks cut at boundaries where CommonMark's block parser is provably
- * back in its initial state: a line starting with a non-blank character in column 0 right after
- * a blank line. At such a line every container (list item, block quote) and every leaf block
+ * The document is parsed in chunks of about 1 KiB cut where CommonMark's block parser is
+ * provably back in its initial state: a line starting with a non-blank character in column 0
+ * right after a blank line. There every container (list item, block quote) and every leaf block
  * that ends at a blank line has closed; only a top-level fenced code block or an HTML block of
  * kinds 1-5 can still be open, and a chunk whose last block is one of those, unclosed, is
- * extended past the line that closes it. Inline constructs are switched off for this pass: they
- * cannot create or hide a block-level heading, and skipping them saves a third of the time.
+ * extended past the line that closes it. Chunks let a patched document be re-checked by
+ * parsing only the chunks an edit touched (rescanHeadings).
  */
-import { fromMarkdown, type Options } from 'mdast-util-from-markdown';
-import type { Nodes, RootContent } from 'mdast';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import type { Nodes } from 'mdast';
+import { parseBlocks, type ParsedBlocks } from './block-parser.js';
 
 export interface HeadingInfo {
   /** 1..6 */
@@ -30,21 +29,7 @@ export interface HeadingInfo {
   line: number;
 }
 
-const INLINE_CONSTRUCTS = [
-  'attention',
-  'autolink',
-  'characterEscape',
-  'characterReference',
-  'codeText',
-  'hardBreakEscape',
-  'htmlText',
-  'labelEnd',
-  'labelStartImage',
-  'labelStartLink',
-];
-const BLOCK_ONLY: Options = { extensions: [{ disable: { null: INLINE_CONSTRUCTS } }] };
-
-/** Chunks are at least this long; small enough to keep micromark linear, large enough to be cheap. */
+/** Chunks are at least this long: small enough that an edit re-parses little, large enough to be cheap. */
 const CHUNK_CHARS = 1024;
 
 const SAFE_BOUNDARY = /\n[ \t]*\r?\n(?=[^\s])/g;
@@ -149,32 +134,33 @@ export function rescanHeadings(doc: string, scan: HeadingScan, edits: readonly E
 
 /** Parses doc[pos, end), extending `end` (via `next`) past any block the chunk leaves open. */
 function parseFrom(doc: string, pos: number, end: number, next: (closesAt: number) => number): Chunk {
-  let children: RootContent[];
+  let text: string;
+  let parsed: ParsedBlocks;
   for (;;) {
-    children = fromMarkdown(doc.slice(pos, end), BLOCK_ONLY).children;
-    const last = children[children.length - 1];
-    if (end >= doc.length || !last) break;
-    const closesAt = openBlockEnd(doc, pos, last);
+    text = doc.slice(pos, end);
+    parsed = parseBlocks(text);
+    if (end >= doc.length || !parsed.lastOpenable) break;
+    const closesAt = openBlockEnd(doc, pos, text, parsed);
     if (closesAt === null) break;
     end = next(closesAt);
   }
-  const headings: HeadingInfo[] = [];
-  for (const node of children) {
-    if (node.type !== 'heading' || !node.position) continue;
-    const nodeStart = pos + (node.position.start.offset ?? 0);
-    const first = node.children[0]?.position?.start.offset;
-    const lastChild = node.children[node.children.length - 1]?.position?.end.offset;
-    const raw = first === undefined || lastChild === undefined ? '' : doc.slice(pos + first, pos + lastChild);
-    headings.push({
-      level: node.depth,
-      kind: ATX_START.test(doc.slice(nodeStart, nodeStart + 8)) ? 'atx' : 'setext',
-      start: doc.lastIndexOf('\n', nodeStart - 1) + 1,
-      end: pos + (node.position.end.offset ?? 0),
-      raw: normalizeSpace(raw),
-      line: 0,
-    });
-  }
+  const { lineStarts } = parsed;
+  const headings = parsed.headings.map((h): HeadingInfo => ({
+    level: h.level,
+    kind: h.kind,
+    start: pos + lineStarts[h.firstLine]!,
+    end: pos + lineEnd(text, lineStarts, h.lastLine),
+    raw: normalizeSpace(h.content),
+    line: 0,
+  }));
   return { start: pos, end, headings };
+}
+
+/** Offset of the end of line `line` of `text`, before its line break. */
+function lineEnd(text: string, lineStarts: readonly number[], line: number): number {
+  const next = lineStarts[line + 1];
+  if (next === undefined) return text.length;
+  return next - (text[next - 2] === '\r' && text[next - 1] === '\n' ? 2 : 1);
 }
 
 function withLines(doc: string, chunks: Chunk[]): HeadingScan {
@@ -189,7 +175,6 @@ function isBoundary(doc: string, p: number): boolean {
   return /\n[ \t]*\r?\n[^\s]$/.test(doc.slice(Math.max(0, p - 256), p + 1));
 }
 
-const ATX_START = /^#{1,6}(?:[ \t\r\n]|$)/;
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
 const HTML_KINDS: { start: RegExp; end: RegExp }[] = [
   { start: /^ {0,3}<(?:script|pre|style|textarea)(?=[\s>]|$)/i, end: /<\/(?:script|pre|style|textarea)>/i },
@@ -200,20 +185,21 @@ const HTML_KINDS: { start: RegExp; end: RegExp }[] = [
 ];
 
 /**
- * When `node` (the last block of the chunk starting at `pos`) is a top-level fenced code block
- * or HTML block of kinds 1-5 that the chunk left open, the offset of the end of the line that
- * closes it in the whole document (or the document's end); null when nothing is left open.
+ * When the chunk's last top-level block is a fenced code block or an HTML block of kinds 1-5
+ * that the chunk left open, the offset of the end of the line that closes it in the whole
+ * document (or the document's end); null when nothing is left open.
  */
-function openBlockEnd(doc: string, pos: number, node: Nodes): number | null {
-  if (!node.position || (node.type !== 'code' && node.type !== 'html')) return null;
-  const start = pos + (node.position.start.offset ?? 0);
-  const end = pos + (node.position.end.offset ?? 0);
-  const source = doc.slice(start, end);
+function openBlockEnd(doc: string, pos: number, text: string, parsed: ParsedBlocks): number | null {
+  const block = parsed.lastOpenable;
+  if (!block) return null;
+  const from = parsed.lineStarts[block.firstLine]!;
+  const source = text.slice(from, parsed.lineStarts[block.lastLine + 1] ?? text.length);
+  const start = pos + from;
   const firstLineEnd = source.indexOf('\n');
   const firstLine = firstLineEnd < 0 ? source : source.slice(0, firstLineEnd);
-  if (node.type === 'code') {
+  if (block.type === 'fence') {
     const open = FENCE_OPEN.exec(firstLine)?.[1];
-    if (!open) return null; // indented code closes at the next non-indented line
+    if (!open) return null;
     const close = new RegExp(`^ {0,3}${open[0] === '`' ? '`' : '~'}{${open.length},}[ \\t]*\\r?$`, 'm');
     if (firstLineEnd >= 0 && close.test(source.slice(firstLineEnd + 1))) return null;
     return endOfMatchLine(doc, start + (firstLineEnd < 0 ? source.length : firstLineEnd + 1), close);

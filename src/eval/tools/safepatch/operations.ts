@@ -26,7 +26,14 @@ export interface OperationReport {
 }
 
 export interface WorkingCopy {
-  doc: string;
+  /**
+   * The document as one string per section (sections[i] spans texts[i]): an edit rebuilds
+   * only its section's string, never the whole document, so fifty edits on 200,000 characters
+   * do not copy or re-flatten it fifty times.
+   */
+  texts: string[];
+  /** Line breaks per section text, to number lines without joining the document. */
+  newlines: number[];
   sections: Section[];
   /** Line endings of the original: CRLF when every line break is \r\n. */
   crlf: boolean;
@@ -42,9 +49,30 @@ export function adaptNewlines(text: string, crlf: boolean): string {
 }
 
 export function isCrlf(doc: string): boolean {
-  const crlf = doc.split('\r\n').length - 1;
-  const lf = doc.split('\n').length - 1;
+  let lf = 0;
+  let crlf = 0;
+  for (let i = doc.indexOf('\n'); i >= 0; i = doc.indexOf('\n', i + 1)) {
+    lf++;
+    if (doc.charCodeAt(i - 1) === 13) crlf++;
+  }
   return crlf > 0 && crlf === lf;
+}
+
+export function countNewlines(text: string, end = text.length): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < end; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+export function workingCopy(doc: string, sections: readonly Section[], edits: Edit[] = []): WorkingCopy {
+  const texts = sections.map((s) => doc.slice(s.start, s.end));
+  return {
+    texts,
+    newlines: texts.map((t) => countNewlines(t)),
+    sections: sections.map((s) => ({ ...s })),
+    crlf: isCrlf(doc),
+    edits,
+  };
 }
 
 /** Positions of `needle` in hay[from, to) (overlapping occurrences count), at most `limit`. */
@@ -57,12 +85,6 @@ function occurrences(hay: string, needle: string, from: number, to: number, limi
     if (out.length >= limit) break;
   }
   return out;
-}
-
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++;
-  return line;
 }
 
 export function checkAndApply(work: WorkingCopy, op: PatchOperation, index: number): OperationReport {
@@ -97,13 +119,15 @@ export function checkAndApply(work: WorkingCopy, op: PatchOperation, index: numb
 
   const find = adaptNewlines(op.find, work.crlf);
   const replace = adaptNewlines(op.replace, work.crlf);
-  const { doc } = work;
-  const hits = occurrences(doc, find, section.bodyStart, section.end, 100);
+  const text = work.texts[section.index]!;
+  const bodyFrom = section.bodyStart - section.start;
+  const hits = occurrences(text, find, bodyFrom, text.length, 100);
   if (hits.length !== 1) {
+    const doc = work.texts.join('');
     const lines = new LineIndex(doc);
     if (hits.length === 0) {
       const elsewhere = occurrences(doc, find, 0, doc.length, MAX_LISTED).map((i) => lines.lineOf(i));
-      const inHeading = doc.slice(section.start, section.bodyStart).includes(find);
+      const inHeading = text.slice(0, bodyFrom).includes(find);
       let reason = `find does not occur in the body of ${sectionLabel(section)}`;
       if (inHeading) reason += '; it is in the heading itself, which safepatch never edits';
       else if (elsewhere.length > 0) reason += `; it occurs elsewhere, at line(s) ${elsewhere.join(', ')}`;
@@ -111,24 +135,30 @@ export function checkAndApply(work: WorkingCopy, op: PatchOperation, index: numb
         reason += '; it occurs with different letter case';
       return fail('find_occurs_once', reason);
     }
-    const where = hits.slice(0, MAX_LISTED).map((i) => `${lines.lineOf(i)}:${lines.columnOf(i)}`);
+    const where = hits
+      .slice(0, MAX_LISTED)
+      .map((i) => `${lines.lineOf(section.start + i)}:${lines.columnOf(section.start + i)}`);
     return fail(
       'find_occurs_once',
       `find occurs ${hits.length >= 100 ? '100+' : hits.length} times in ${sectionLabel(section)} ` +
         `(line:column ${where.join(', ')}${hits.length > MAX_LISTED ? ', ...' : ''}); extend it with surrounding text until it is unique`,
     );
   }
-  const at = hits[0]!;
+  const local = hits[0]!;
+  const at = section.start + local;
   report.at = at;
-  report.line = lineAt(doc, at);
-  report.checks.push({ rule: 'find_occurs_once', outcome: 'pass', detail: `once, at line ${report.line}` });
+  let line = 1 + countNewlines(text, local);
+  for (let i = 0; i < section.index; i++) line += work.newlines[i]!;
+  report.line = line;
+  report.checks.push({ rule: 'find_occurs_once', outcome: 'pass', detail: `once, at line ${line}` });
 
-  // Tokens never span a line break, so the lines the edit touches are all that can change.
-  const lineStart = doc.lastIndexOf('\n', at - 1) + 1;
-  const nl = doc.indexOf('\n', at + find.length);
-  const lineEnd = nl < 0 ? doc.length : nl;
-  const before = doc.slice(lineStart, lineEnd);
-  const after = doc.slice(lineStart, at) + replace + doc.slice(at + find.length, lineEnd);
+  // Tokens never span a line break, and sections hold whole lines, so the lines of this
+  // section that the edit touches are all that can change.
+  const lineStart = text.lastIndexOf('\n', local - 1) + 1;
+  const nl = text.indexOf('\n', local + find.length);
+  const lineEnd = nl < 0 ? text.length : nl;
+  const before = text.slice(lineStart, lineEnd);
+  const after = text.slice(lineStart, local) + replace + text.slice(local + find.length, lineEnd);
   const change = tokenChange(before, after);
   const allowed = new Set((op.allow_token_changes ?? []).map((t) => t.trim()));
   const blocked = change.removed.filter((t) => !allowed.has(t.text));
@@ -161,7 +191,9 @@ export function checkAndApply(work: WorkingCopy, op: PatchOperation, index: numb
       detail: 'find equals replace: the operation changes nothing',
     });
 
-  work.doc = doc.slice(0, at) + replace + doc.slice(at + find.length);
+  const patched = text.slice(0, local) + replace + text.slice(local + find.length);
+  work.texts[section.index] = patched;
+  work.newlines[section.index] = countNewlines(patched);
   work.edits.push({ at, removed: find.length, inserted: replace.length });
   const delta = replace.length - find.length;
   section.end += delta;

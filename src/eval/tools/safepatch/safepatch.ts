@@ -2,30 +2,25 @@
  * SafePatch: section-scoped Markdown replacement under conservation checks, all or nothing
  * (eval-tools.md, safepatch; docs/safepatch.md).
  */
-import { createTwoFilesPatch } from 'diff';
 import { sha256Hex } from '../../../core/canonical-json.js';
 import type { DecisionStep, ItemDecision, ReceiptBody } from '../../../core/receipt.js';
-import { checkAndApply, isCrlf, type OperationReport, type WorkingCopy } from './operations.js';
+import { checkAndApply, workingCopy, type OperationReport, type WorkingCopy } from './operations.js';
 import type { SafepatchRequest } from './schema.js';
 import { rescanHeadings, type HeadingScan } from './markdown-headings.js';
 import { sectionLabel, splitSections, type Section } from './sections.js';
+import { windowedDiff } from './unified-diff.js';
 
 export function runSafepatch(request: SafepatchRequest): ReceiptBody {
   const original = request.document;
   const { sections, scan } = splitSections(original);
-  const work: WorkingCopy = {
-    doc: original,
-    sections: sections.map((s) => ({ ...s })),
-    crlf: isCrlf(original),
-    edits: [],
-  };
+  const work = workingCopy(original, sections);
   const reports = request.operations.map((op, i) => checkAndApply(work, op, i));
   const touched = new Set(reports.filter((r) => r.ok && r.section).map((r) => r.section!.index));
   const conservation =
     touched.size > 0 ? conservationChecks(original, sections, scan, work, touched, reports) : [];
   const failed = reports.filter((r) => !r.ok);
   const applied = failed.length === 0 && conservation.every((c) => c.outcome !== 'fail');
-  const patched = applied ? work.doc : original;
+  const patched = applied ? work.texts.join('') : original;
 
   const decisionPath: DecisionStep[] = [
     {
@@ -45,12 +40,7 @@ export function runSafepatch(request: SafepatchRequest): ReceiptBody {
   const items: ItemDecision[] = reports.map((r) => itemFor(r, applied));
   const before = sha256Hex(original);
   const after = sha256Hex(patched);
-  const diff =
-    patched === original
-      ? ''
-      : createTwoFilesPatch('a/document.md', 'b/document.md', original, patched, undefined, undefined, {
-          context: 3,
-        });
+  const diff = patched === original ? '' : windowedDiff(original, patched, sections, work.sections, touched);
   const status = applied ? 'APPLIED' : 'REJECTED';
   return {
     status,
@@ -119,7 +109,8 @@ function conservationChecks(
   reports: OperationReport[],
 ): DecisionStep[] {
   const steps: DecisionStep[] = [];
-  const now = rescanHeadings(work.doc, scan, work.edits);
+  const doc = work.texts.join('');
+  const now = rescanHeadings(doc, scan, work.edits);
   const expected = work.sections.slice(1);
   let mismatch = -1;
   for (let i = 0; i < Math.max(now.length, expected.length); i++) {
@@ -140,8 +131,8 @@ function conservationChecks(
   } else {
     // A change can only disturb headings from its own section up to the next heading.
     const offset = Math.min(
-      now[mismatch]?.start ?? work.doc.length,
-      work.sections[mismatch + 1]?.start ?? work.doc.length,
+      now[mismatch]?.start ?? doc.length,
+      work.sections[mismatch + 1]?.start ?? doc.length,
     );
     const culprit =
       [...touched].map((i) => work.sections[i]!).find((s) => offset >= s.start && offset <= s.end) ?? null;
@@ -168,7 +159,11 @@ function conservationChecks(
   for (const s of sections) {
     if (touched.has(s.index)) continue;
     const w = work.sections[s.index]!;
-    if (work.doc.slice(w.start, w.end) !== original.slice(s.start, s.end)) differing++;
+    if (
+      work.texts[s.index] !== original.slice(s.start, s.end) ||
+      doc.slice(w.start, w.end) !== work.texts[s.index]
+    )
+      differing++;
   }
   steps.push({
     rule: 'other_sections_identical',
