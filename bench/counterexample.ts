@@ -240,7 +240,7 @@ async function main(): Promise<void> {
   lines.push(
     '### /api/health under a saturating counterexample load',
     '',
-    `A buildEvalApp server in a child process (pool of ${os.availableParallelism()} threads, kernel ${process.env.GRAPH_KERNEL ?? 'auto'}); autocannon ${seconds} s per run, health with 10 connections, the searches with 16 connections at the same time.`,
+    `A buildEvalApp server in a child process (pool of ${process.env.EVAL_POOL_SIZE ?? os.availableParallelism()} threads, kernel ${process.env.GRAPH_KERNEL ?? 'auto'}); autocannon ${seconds} s per run, health with 10 connections, the searches with 16 connections at the same time.`,
     '',
     table(rows),
     '',
