@@ -20,6 +20,24 @@ async function expect400(url: string, body: unknown, pointer: string): Promise<v
   expect(problem.errors.map((e: { path: string }) => e.path)).toContain(pointer);
 }
 
+describe('examples', () => {
+  it.each(['memory', 'replay', 'safepatch'])(
+    'the published %s example answers 200 with its catalog entry',
+    async (id) => {
+      const { examples } = (await app.inject('/api/examples')).json();
+      const catalog = (await app.inject('/api/catalog')).json();
+      const entry = catalog.tools.find((t: { id: string }) => t.id === id);
+      expect(entry).toMatchObject({ operationId: id, endpoint: `/api/${id}` });
+      const res = await postJson(app, entry.endpoint, examples[id]);
+      expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+      expect(res.json()).toMatchObject({
+        tool: id,
+        status: { memory: 'SELECTED', replay: 'ACCEPTED', safepatch: 'APPLIED' }[id],
+      });
+    },
+  );
+});
+
 const mem = (content: string, extra: Record<string, unknown> = {}) => ({ content, ...extra });
 
 describe('POST /api/memory', () => {
