@@ -10,10 +10,13 @@ setup: system deps
 system:
 	@bash scripts/setup-system.sh
 
-# npm ci from the lockfile (pinned versions), only when the lockfile changed since the last install.
+# Installs the lockfile's pinned versions, only when it changed since the last install.
+# `npm install` rather than `npm ci`: the registry these machines reach lacks some other
+# platforms' optional binaries (msgpackr-extract for macOS/Windows), which `npm ci` reports as
+# a lockfile mismatch; `npm install` installs exactly the locked tree and leaves the lock as is.
 deps: $(NPM_STAMP)
 $(NPM_STAMP): package-lock.json package.json
-	npm ci --no-audit --no-fund
+	npm install --no-audit --no-fund
 	@touch $(NPM_STAMP)
 
 build: deps

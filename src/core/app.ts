@@ -37,7 +37,17 @@ export function buildBaseApp(options: BaseAppOptions): FastifyInstance {
     requestIdHeader: false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    ajv: { customOptions: { strict: true, allErrors: true, useDefaults: true, coerceTypes: false } },
+    // Fastify's default ajv silently drops unknown body properties (removeAdditional); a
+    // request with a misspelt field must be a 400, not quietly half-applied.
+    ajv: {
+      customOptions: {
+        strict: true,
+        allErrors: true,
+        useDefaults: true,
+        coerceTypes: false,
+        removeAdditional: false,
+      },
+    },
   } as FastifyServerOptions) as unknown as FastifyInstance;
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
