@@ -32,14 +32,15 @@ export function runReplay(request: ReplayRequest): ReceiptBody {
     const reasons = rec.findings.map((f) => f.message);
     if (!kept.has(i) && rec.discardedBy !== null)
       reasons.push(`discarded by the rewind at ${eventId(rec.discardedBy)}`);
+    // Keys in sorted order here and below: canonical JSON then needs no re-ordered copies.
     return {
-      item_id: eventId(i),
-      decision: kept.has(i) ? 'kept' : 'discarded',
-      reasons,
-      step: ev.step ?? null,
-      kind: ev.kind,
       branch: rec.branch,
       command: describe(rec.command, rec.verdict?.verdict ?? null),
+      decision: kept.has(i) ? 'kept' : 'discarded',
+      item_id: eventId(i),
+      kind: ev.kind,
+      reasons,
+      step: ev.step ?? null,
     };
   });
 
@@ -73,17 +74,17 @@ export function runReplay(request: ReplayRequest): ReceiptBody {
   ];
 
   const branches = [...s.branches.values()].map((b) => ({
-    id: b.id,
-    parent: b.parent,
     checkpoint: b.checkpoint,
-    fork_event: b.forkEvent === null ? null : eventId(b.forkEvent),
-    opened_by: b.openedBy === null ? null : eventId(b.openedBy),
-    note: b.note,
+    children: b.children,
     events: b.events.length,
     first_event: b.events.length ? eventId(b.events[0]!) : null,
+    fork_event: b.forkEvent === null ? null : eventId(b.forkEvent),
+    id: b.id,
     last_event: b.events.length ? eventId(b.events[b.events.length - 1]!) : null,
-    children: b.children,
+    note: b.note,
     on_final_line: b.events.some((e) => kept.has(e)),
+    opened_by: b.openedBy === null ? null : eventId(b.openedBy),
+    parent: b.parent,
   }));
   const finalBranch = s.records[s.finalPath[s.finalPath.length - 1]!]!.branch;
 
@@ -117,43 +118,43 @@ export function runReplay(request: ReplayRequest): ReceiptBody {
         : null,
       claims: [...s.claims.values()].map((c) => claimView(c, kept)),
       checkpoints: s.checkpoints.map((c) => ({
-        name: c.name,
-        event: eventId(c.event),
-        step: c.step,
         branch: c.branch,
+        event: eventId(c.event),
         loads: c.loads,
+        name: c.name,
+        step: c.step,
         superseded_by: c.redefinedBy === null ? null : eventId(c.redefinedBy),
       })),
       rewinds: s.rewinds.map((r) => ({
-        event: eventId(r.event),
         checkpoint: r.checkpoint,
-        from_branch: r.fromBranch,
-        to_branch: r.toBranch,
-        note: r.note,
-        discarded_count: r.discarded.length,
         discarded: r.discarded.slice(0, MAX_LISTED).map(eventId),
+        discarded_count: r.discarded.length,
+        event: eventId(r.event),
+        from_branch: r.fromBranch,
+        note: r.note,
+        to_branch: r.toBranch,
       })),
       branch_tree: { root: 'main', final_branch: finalBranch, branches },
       notes: [
         ...(request.notes ?? []).map((text, i) => ({
-          source: 'request',
-          ref: `notes/${i}`,
           branch: null,
+          ref: `notes/${i}`,
+          source: 'request',
           text,
         })),
         ...s.sketches.map((n) => ({
-          source: 'sketch',
-          ref: eventId(n.event),
           branch: s.records[n.event]!.branch,
+          ref: eventId(n.event),
+          source: 'sketch',
           text: n.text,
         })),
         ...s.rewinds
           .filter((r) => r.note !== null)
-          .map((r) => ({ source: 'rewind', ref: eventId(r.event), branch: r.toBranch, text: r.note })),
+          .map((r) => ({ branch: r.toBranch, ref: eventId(r.event), source: 'rewind', text: r.note })),
       ],
       timeline: s.finalPath.map(eventId),
       discarded: { count: discarded.length, events: discarded.map(eventId) },
-      findings: s.findings.map((f) => ({ event: eventId(f.event), code: f.code, message: f.message })),
+      findings: s.findings.map((f) => ({ code: f.code, event: eventId(f.event), message: f.message })),
     },
     next_action: nextAction(status, s.findings.length),
   };
@@ -183,15 +184,15 @@ function finalAnswer(
 
 function claimView(c: Claim, kept: ReadonlySet<number>) {
   return {
-    event: eventId(c.event),
-    type: c.type,
-    expression: echo(c.expression),
     canonical: c.parsed.ok ? c.parsed.canonical : null,
+    event: eventId(c.event),
+    expression: echo(c.expression),
+    kept: kept.has(c.event),
     parse_error: c.parsed.ok
       ? null
-      : { column: c.parsed.column, message: c.parsed.message, expected: c.parsed.expected },
-    kept: kept.has(c.event),
-    verdicts: c.verdicts.map((v) => ({ event: eventId(v.event), verdict: v.verdict, reason: v.reason })),
+      : { column: c.parsed.column, expected: c.parsed.expected, message: c.parsed.message },
+    type: c.type,
+    verdicts: c.verdicts.map((v) => ({ event: eventId(v.event), reason: v.reason, verdict: v.verdict })),
   };
 }
 
