@@ -308,10 +308,13 @@ static double numberOf(const Program& p, int node, FeatureCache& f) {
   }
 }
 
+// ANTECEDENT_WEIGHT in score.ts: keeps the walk inside the antecedent (or class).
+static constexpr double ANTECEDENT_WEIGHT = 4;
+
 double claimScore(const Program& p, ScoreContext& c) {
-  if (p.claimKind == 0) return distance(p, p.rootA, true, c) + distance(p, p.rootB, false, c);
+  if (p.claimKind == 0) return ANTECEDENT_WEIGHT * distance(p, p.rootA, true, c) + distance(p, p.rootB, false, c);
   double d = distance(p, p.rootA, true, c);
-  if (d != 0) return d + 1;
+  if (d != 0) return ANTECEDENT_WEIGHT * d + 1;
   return c.features.get(F_GREEDY_COLORS) > c.features.get(F_CHROMATIC_NUMBER) ? 0 : 1;
 }
 

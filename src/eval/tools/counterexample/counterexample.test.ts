@@ -59,6 +59,13 @@ describe('counterexample tool (TypeScript kernel)', () => {
     },
   );
 
+  it('annealing finds the default example and a regular counterexample for every seed tried', () => {
+    for (let seed = 0; seed < 20; seed++) {
+      expect(run(counterexampleExample.expression, { seed }).summary.found_by).toBe('annealing');
+      expect(run('is_connected and is_regular => is_bipartite', { seed }).summary.found_by).toBe('annealing');
+    }
+  });
+
   it('does not falsify is_tree => m == n - 1 and states the exhaustive bound', () => {
     const body = run('is_tree => m == n - 1');
     expect(body.status).toBe('NOT_FALSIFIED_WITHIN_BUDGET');
