@@ -13,6 +13,10 @@ import MarkdownIt from 'markdown-it';
 
 const md = new MarkdownIt('commonmark');
 
+/** The same parser, for rendering heading text (inline rules only). */
+export const inlineParser = md;
+export type InlineToken = ReturnType<typeof md.parseInline>[number];
+
 export interface BlockHeading {
   level: number;
   kind: 'atx' | 'setext';

@@ -9,9 +9,7 @@
  * extended past the line that closes it. Chunks let a patched document be re-checked by
  * parsing only the chunks an edit touched (rescanHeadings).
  */
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import type { Nodes } from 'mdast';
-import { parseBlocks, type ParsedBlocks } from './block-parser.js';
+import { inlineParser, parseBlocks, type InlineToken, type ParsedBlocks } from './block-parser.js';
 
 export interface HeadingInfo {
   /** 1..6 */
@@ -244,21 +242,26 @@ export class LineIndex {
   }
 }
 
+/** Headings longer than this are matched by their source text only (rendering is not needed to name them). */
+export const MAX_RENDERED_CHARS = 2000;
+
 /**
- * The heading's text as a reader sees it (emphasis, code spans and links reduced to their
- * text), by a full parse of just the heading. Only called for headings whose source holds
- * inline markup.
+ * The heading's text as a reader sees it (emphasis, code spans, links and images reduced to
+ * their text, character references decoded, inline HTML dropped), by markdown-it's inline
+ * parser. Only called for headings whose source holds inline markup.
  */
 export function renderedHeadingText(raw: string): string {
-  if (!/[`*_\\[\]&<!]/.test(raw)) return raw;
-  const tree = fromMarkdown(`# ${raw}`);
-  const node = tree.children[0];
-  return node && node.type === 'heading' ? normalizeSpace(textOf(node)) : raw;
+  if (raw.length > MAX_RENDERED_CHARS || !/[`*_\\[\]&<!]/.test(raw)) return raw;
+  const [inline] = inlineParser.parseInline(raw, {});
+  return normalizeSpace(textOf(inline?.children ?? []));
 }
 
-function textOf(node: Nodes): string {
-  if ('value' in node && typeof node.value === 'string') return node.value;
-  if (node.type === 'image') return node.alt ?? '';
-  if ('children' in node) return (node.children as Nodes[]).map(textOf).join('');
-  return '';
+function textOf(tokens: readonly InlineToken[]): string {
+  let out = '';
+  for (const t of tokens) {
+    if (t.type === 'text' || t.type === 'code_inline') out += t.content;
+    else if (t.type === 'softbreak' || t.type === 'hardbreak') out += ' ';
+    else if (t.type === 'image') out += textOf(t.children ?? []);
+  }
+  return out;
 }

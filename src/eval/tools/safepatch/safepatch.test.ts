@@ -134,6 +134,8 @@ describe('safepatch operations', () => {
     const doc = '# Use `npm` *now*\n\nbody text\n';
     expect(patch([op('  Use `npm` *now* ', 'body', 'Body')], doc).status).toBe('APPLIED');
     expect(patch([op('Use npm now', 'body', 'Body')], doc).status).toBe('APPLIED');
+    const linked = '# See [the docs](https://x.io) &amp; ![logo](y.png)\n\nbody text\n';
+    expect(patch([op('See the docs & logo', 'body', 'Body')], linked).status).toBe('APPLIED');
     const wrongCase = patch([op('use npm now', 'body', 'Body')], doc);
     expect(wrongCase.status).toBe('REJECTED');
     expect(wrongCase.items[0]!.reasons[0]).toMatch(/names no heading/);
