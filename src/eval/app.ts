@@ -11,7 +11,9 @@ import { createHttpMetrics, registerMetricsRoute } from '../core/metrics.js';
 import { MemoryRateLimitStore } from '../core/rate-limit/memory-store.js';
 import { registerRateLimits } from '../core/rate-limit/plugin.js';
 import { RedisRateLimitStore } from '../core/rate-limit/redis-store.js';
+import { ConfigError } from '../core/env.js';
 import type { EvalConfig } from './config.js';
+import { loadNativeKernel } from './graph/native.js';
 import { buildOpenApi } from './openapi.js';
 import { createVerifierPool, type VerifierPool } from './pool.js';
 import { registerPoolMetrics } from './pool-metrics.js';
@@ -25,10 +27,20 @@ export interface EvalAppOverrides {
   pool?: VerifierPool;
 }
 
+/** Which graph kernel the pool's workers will use; `native` without a built addon stops start-up. */
+function resolveGraphKernel(choice: EvalConfig['graphKernel']): 'native' | 'ts' {
+  if (choice === 'ts') return 'ts';
+  const { kernel, reason } = loadNativeKernel();
+  if (kernel) return 'native';
+  if (choice === 'native') throw new ConfigError([`GRAPH_KERNEL (got "native"): ${reason}`]);
+  return 'ts';
+}
+
 export async function buildEvalApp(
   config: Readonly<EvalConfig>,
   overrides: EvalAppOverrides = {},
 ): Promise<FastifyInstance> {
+  const graphKernel = resolveGraphKernel(config.graphKernel);
   const metrics = createHttpMetrics();
   const app = buildBaseApp({
     logger: loggerOptions(config.logLevel, 'eval'),
@@ -69,7 +81,13 @@ export async function buildEvalApp(
 
   registerPoolMetrics(metrics.registry, pool);
   registerToolRoutes(app, { pool, stats, bodyLimit: config.bodyLimit });
-  registerInfoRoutes(app, { pool, stats, startedAt: Date.now(), cache: redis ? 'redis' : 'memory' });
+  registerInfoRoutes(app, {
+    pool,
+    stats,
+    startedAt: Date.now(),
+    cache: redis ? 'redis' : 'memory',
+    graphKernel,
+  });
   const openapi = JSON.stringify(buildOpenApi());
   app.get('/openapi.json', (_req, reply) => reply.type('application/json; charset=utf-8').send(openapi));
   registerMetricsRoute(app, metrics.registry);

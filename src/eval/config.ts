@@ -50,6 +50,10 @@ const EvalEnv = Type.Object({
     { default: 'info' },
   ),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10000 }),
+  GRAPH_KERNEL: Type.Union([Type.Literal('auto'), Type.Literal('native'), Type.Literal('ts')], {
+    default: 'auto',
+    description: 'graph kernel: auto (native when built), native (required), ts',
+  }),
 });
 
 export interface EvalConfig {
@@ -66,6 +70,7 @@ export interface EvalConfig {
   dataDir: string;
   logLevel: string;
   shutdownTimeoutMs: number;
+  graphKernel: 'auto' | 'native' | 'ts';
 }
 
 export function loadEvalConfig(env: NodeJS.ProcessEnv = process.env): Readonly<EvalConfig> {
@@ -96,5 +101,6 @@ export function loadEvalConfig(env: NodeJS.ProcessEnv = process.env): Readonly<E
     dataDir: e.DATA_DIR,
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    graphKernel: e.GRAPH_KERNEL,
   });
 }

@@ -10,6 +10,7 @@ export interface InfoRouteDeps {
   stats: StatsStore;
   startedAt: number;
   cache: 'redis' | 'memory';
+  graphKernel: 'native' | 'ts';
 }
 
 export function catalog(): { service_version: string; tools: object[] } {
@@ -44,6 +45,7 @@ export function registerInfoRoutes(app: FastifyInstance, deps: InfoRouteDeps): v
     tools: TOOLS.length,
     pool: deps.pool.stats(),
     shared_state: deps.cache,
+    graph_kernel: deps.graphKernel,
   }));
   app.get('/api/stats', async () => ({ service_version: SERVICE_VERSION, ...(await deps.stats.snapshot()) }));
 }

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../core/env.js';
+import { loadEvalConfig } from './config.js';
+
+describe('eval configuration', () => {
+  it('applies the documented defaults', () => {
+    const c = loadEvalConfig({});
+    expect(c).toMatchObject({
+      port: 8080,
+      bodyLimit: 16 * 1024 * 1024,
+      graphKernel: 'auto',
+      cacheUrl: undefined,
+    });
+    expect(c.rateLimits).toEqual({ enabled: true, perMinute: 1200, burst: 100 });
+    expect(c.poolSize).toBeGreaterThanOrEqual(1);
+    expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  it('names every bad variable in one error', () => {
+    try {
+      loadEvalConfig({
+        EVAL_PORT: '70000',
+        GRAPH_KERNEL: 'gpu',
+        RATE_LIMITS: 'maybe',
+        CACHE_URL: 'http://x',
+      });
+      throw new Error('expected a ConfigError');
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      const text = (err as ConfigError).message;
+      for (const name of ['EVAL_PORT', 'GRAPH_KERNEL', 'RATE_LIMITS', 'CACHE_URL'])
+        expect(text).toContain(name);
+    }
+  });
+
+  it('parses sizes and lists, and treats empty values as unset', () => {
+    const c = loadEvalConfig({
+      EVAL_BODY_LIMIT: '2mb',
+      TRUSTED_PROXIES: '10.0.0.1, 10.0.0.2',
+      EVAL_POOL_SIZE: '',
+      CACHE_URL: '',
+    });
+    expect(c.bodyLimit).toBe(2 * 1024 * 1024);
+    expect(c.trustedProxies).toEqual(['10.0.0.1', '10.0.0.2']);
+    expect(c.cacheUrl).toBeUndefined();
+    expect(() => loadEvalConfig({ EVAL_BODY_LIMIT: 'lots' })).toThrow(/EVAL_BODY_LIMIT/);
+  });
+});
