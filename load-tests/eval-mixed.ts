@@ -11,12 +11,18 @@ const seconds = Number(process.env.LOAD_SECONDS ?? 30);
 const connections = Number(process.env.LOAD_CONNECTIONS ?? 16);
 const host = new URL(base).hostname;
 if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host) && process.env.LOAD_ALLOW_REMOTE !== '1') {
-  process.stderr.write(`refusing to load ${host}: only loopback unless LOAD_ALLOW_REMOTE=1 for a host you run\n`);
+  process.stderr.write(
+    `refusing to load ${host}: only loopback unless LOAD_ALLOW_REMOTE=1 for a host you run\n`,
+  );
   process.exit(2);
 }
 
-const catalog = (await (await fetch(`${base}/api/catalog`)).json()) as { tools: { id: string; endpoint: string }[] };
-const { examples } = (await (await fetch(`${base}/api/examples`)).json()) as { examples: Record<string, unknown> };
+const catalog = (await (await fetch(`${base}/api/catalog`)).json()) as {
+  tools: { id: string; endpoint: string }[];
+};
+const { examples } = (await (await fetch(`${base}/api/examples`)).json()) as {
+  examples: Record<string, unknown>;
+};
 const requests = catalog.tools.map((t) => ({
   method: 'POST' as const,
   path: t.endpoint,

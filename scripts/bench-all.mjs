@@ -15,7 +15,10 @@ mkdirSync('bench/results', { recursive: true });
 const failed = [];
 for (const name of benches) {
   process.stdout.write(`\n=== bench/${name}.ts ===\n`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', `bench/${name}.ts`], { stdio: 'inherit', env: process.env });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', `bench/${name}.ts`], {
+    stdio: 'inherit',
+    env: process.env,
+  });
   if (r.status !== 0) failed.push(name);
 }
 const sections = benches

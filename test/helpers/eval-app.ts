@@ -6,13 +6,27 @@ import { buildEvalApp, type EvalAppOverrides } from '../../src/eval/app.js';
 import { loadEvalConfig } from '../../src/eval/config.js';
 
 /** An eval app on a private data dir, rate limits off unless the env given turns them on. */
-export async function makeEvalApp(env: Record<string, string> = {}, overrides: EvalAppOverrides = {}): Promise<FastifyInstance> {
+export async function makeEvalApp(
+  env: Record<string, string> = {},
+  overrides: EvalAppOverrides = {},
+): Promise<FastifyInstance> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'eval-test-'));
-  const config = loadEvalConfig({ RATE_LIMITS: 'off', LOG_LEVEL: 'silent', DATA_DIR: dataDir, EVAL_POOL_SIZE: '2', ...env });
+  const config = loadEvalConfig({
+    RATE_LIMITS: 'off',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    EVAL_POOL_SIZE: '2',
+    ...env,
+  });
   return buildEvalApp(config, overrides);
 }
 
-export function postJson(app: FastifyInstance, url: string, body: unknown, headers: Record<string, string> = {}) {
+export function postJson(
+  app: FastifyInstance,
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
   return app.inject({
     method: 'POST',
     url,
