@@ -12,7 +12,6 @@ const MONTH =
 
 const PATTERNS: [TokenClass, string][] = [
   ['url', String.raw`\b(?:https?|ftp):\/\/[^\s<>"'\x60]+|\bmailto:[^\s<>"'\x60]+`],
-  ['inline_code', String.raw`(\x60+)(?!\x60)[^\r\n]*?[^\x60\r\n]\k<tick>(?!\x60)`],
   ['bracketed_id', String.raw`\[\^?[\p{L}\p{N}][\p{L}\p{N}_.:#\/-]*\]`],
   [
     'date',
@@ -29,13 +28,10 @@ const PATTERNS: [TokenClass, string][] = [
   ['phrase', String.raw`\p{Lu}[\p{L}\p{N}'’&-]*(?:[ \t]+\p{Lu}[\p{L}\p{N}'’&-]*)+`],
 ];
 
-// One alternation, one named group per class; `tick` is the back-reference of inline code.
-const TOKEN_RE = new RegExp(
-  PATTERNS.map(
-    ([cls, src]) => `(?<${cls}>${cls === 'inline_code' ? src.replace('(\\x60+)', '(?<tick>\\x60+)') : src})`,
-  ).join('|'),
-  'gu',
-);
+// One alternation, one named group per class. Code spans are found first by a linear scan
+// (codeSpans): as a regex with a back-reference they take quadratic time on lines of many
+// unmatched backtick runs (20 s for one 180,000-character line).
+const TOKEN_RE = new RegExp(PATTERNS.map(([cls, src]) => `(?<${cls}>${src})`).join('|'), 'gu');
 
 /** Leading words that start sentences and titles, not names: "The Acme Billing Service" protects "Acme Billing Service". */
 const LEADING_STOPWORDS = new Set(
@@ -53,6 +49,18 @@ export interface ProtectedToken {
 
 export function protectedTokens(text: string): ProtectedToken[] {
   const out: ProtectedToken[] = [];
+  // Code spans win over anything inside them; the other classes are matched between them.
+  let from = 0;
+  for (const [start, end] of codeSpans(text)) {
+    matchTokens(text.slice(from, start), out);
+    out.push({ cls: 'inline_code', text: text.slice(start, end) });
+    from = end;
+  }
+  matchTokens(from === 0 ? text : text.slice(from), out);
+  return out;
+}
+
+function matchTokens(text: string, out: ProtectedToken[]): void {
   TOKEN_RE.lastIndex = 0;
   for (let m = TOKEN_RE.exec(text); m; m = TOKEN_RE.exec(text)) {
     const groups = m.groups ?? {};
@@ -69,7 +77,49 @@ export function protectedTokens(text: string): ProtectedToken[] {
     }
     out.push({ cls, text: value });
   }
-  return out;
+}
+
+/**
+ * Code spans within single lines, as [start, end) offsets: a run of n backticks opens a span
+ * that the next run of exactly n backticks on the same line closes (CommonMark's rule), if its
+ * content is not only backticks. Linear: each run's next run of the same length is found by one
+ * right-to-left pass.
+ */
+export function codeSpans(text: string): [number, number][] {
+  const spans: [number, number][] = [];
+  let lineStart = 0;
+  while (lineStart <= text.length) {
+    const nl = text.indexOf('\n', lineStart);
+    const lineEnd = nl < 0 ? text.length : nl;
+    const runs: [number, number][] = [];
+    for (let i = text.indexOf('`', lineStart); i >= 0 && i < lineEnd; i = text.indexOf('`', i)) {
+      let j = i;
+      while (j < lineEnd && text.charCodeAt(j) === 96) j++;
+      runs.push([i, j]);
+      i = j;
+    }
+    if (runs.length > 1) {
+      const next = new Array<number>(runs.length).fill(-1);
+      const lastOfLength = new Map<number, number>();
+      for (let k = runs.length - 1; k >= 0; k--) {
+        const len = runs[k]![1] - runs[k]![0];
+        next[k] = lastOfLength.get(len) ?? -1;
+        lastOfLength.set(len, k);
+      }
+      for (let k = 0; k < runs.length;) {
+        const close = next[k]!;
+        if (close < 0) {
+          k++;
+          continue;
+        }
+        spans.push([runs[k]![0], runs[close]![1]]);
+        k = close + 1;
+      }
+    }
+    if (nl < 0) break;
+    lineStart = nl + 1;
+  }
+  return spans;
 }
 
 /** Sentence punctuation and unbalanced closing brackets after a URL are not part of it. */
