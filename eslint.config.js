@@ -4,7 +4,17 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'generated/**', 'native/build/**', 'data/**', 'web/dist/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'generated/**',
+      'native/build/**',
+      'data/**',
+      'web/dist/**',
+      '.tmp/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
