@@ -29,12 +29,12 @@ export function bm25(documents: readonly string[][], query: readonly string[]): 
     let score = 0;
     const matchedTerms: string[] = [];
     const norm = avgdl > 0 ? 1 - B + (B * documents[i]!.length) / avgdl : 1;
-    for (const t of terms) {
-      const f = tf.get(t);
-      if (!f) continue;
+    // Only the query terms the memory holds: a long objective must not cost |terms| per memory.
+    for (const [t, f] of tf) {
       matchedTerms.push(t);
       score += (idf.get(t)! * (f * (K1 + 1))) / (f + K1 * norm);
     }
+    matchedTerms.sort();
     return { score, matchedTerms };
   });
 }

@@ -9,6 +9,8 @@ import type { MemoryRequest } from './schema.js';
 import { scoreMemories, type Scored } from './scoring.js';
 import { greedyFill, rankOrder, spearman, type Fill } from './selection.js';
 
+const MAX_LISTED_TERMS = 100;
+
 export function memoryId(index: number): string {
   return `m-${String(index + 1).padStart(4, '0')}`;
 }
@@ -125,7 +127,9 @@ export function runMemory(request: MemoryRequest): ReceiptBody {
       promoted,
       demoted,
       objective: {
-        terms: objective.terms,
+        // A long objective can hold thousands of terms; the receipt lists the first 100.
+        terms: objective.terms.slice(0, MAX_LISTED_TERMS),
+        terms_count: objective.terms.length,
         entities: objective.entities,
         entities_named_in_objective: objective.fromText,
         entities_listed: objective.fromList,

@@ -10,8 +10,6 @@ import { eventId, replaySession, type Claim, type FindingCode, type Session } fr
 
 /** Longest event text echoed per item; the request holds the full text. */
 const ECHO_CHARS = 200;
-/** Event ids listed per rewind; the count is always exact. */
-const MAX_LISTED = 100;
 
 export function runReplay(request: ReplayRequest): ReceiptBody {
   const s = replaySession(request.events);
@@ -127,8 +125,8 @@ export function runReplay(request: ReplayRequest): ReceiptBody {
       })),
       rewinds: s.rewinds.map((r) => ({
         checkpoint: r.checkpoint,
-        discarded: r.discarded.slice(0, MAX_LISTED).map(eventId),
-        discarded_count: r.discarded.length,
+        discarded: r.discarded.map(eventId),
+        discarded_count: r.discardedCount,
         event: eventId(r.event),
         from_branch: r.fromBranch,
         note: r.note,

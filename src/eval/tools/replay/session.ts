@@ -52,6 +52,8 @@ export interface Rewind {
   fromBranch: string;
   toBranch: string;
   note: string | null;
+  /** How many events this rewind discarded, and the first of them (at most MAX_DISCARDED_LISTED). */
+  discardedCount: number;
   discarded: number[];
 }
 
@@ -93,6 +95,9 @@ export interface Session {
   finalPath: number[];
   sketches: { event: number; text: string }[];
 }
+
+/** Discarded events listed per rewind: the count is exact, each event's item says which rewind discarded it. */
+export const MAX_DISCARDED_LISTED = 20;
 
 export function replaySession(events: readonly EmulatorEvent[]): Session {
   const records: EventRecord[] = [];
@@ -197,8 +202,10 @@ export function replaySession(events: readonly EmulatorEvent[]): Session {
           };
           branches.set(branch.id, branch);
           parent.children.push(branch.id);
-          const discarded = abandoned(records, head, cp.event);
-          for (const d of discarded) records[d]!.discardedBy = i;
+          const abandonedEvents = abandoned(records, head, cp.event);
+          for (const d of abandonedEvents) records[d]!.discardedBy = i;
+          const discarded = abandonedEvents.slice(0, MAX_DISCARDED_LISTED);
+          const discardedCount = abandonedEvents.length;
           rewinds.push({
             event: i,
             checkpoint: cp.name,
@@ -206,6 +213,7 @@ export function replaySession(events: readonly EmulatorEvent[]): Session {
             toBranch: branch.id,
             note: cmd.note,
             discarded,
+            discardedCount,
           });
           rec.prev = cp.event;
           rec.depth = records[cp.event]!.depth + 1;
