@@ -9,6 +9,18 @@ export function assertSameCohort(
   candidate: Record<string, boolean>,
   names: { baseline: string; candidate: string } = { baseline: 'baseline', candidate: 'candidate' },
 ): void {
+  // The common case, identical cohorts, is decided in one pass without sorting; the sorted
+  // listing below runs only to name the differences.
+  let same = Object.keys(baseline).length === Object.keys(candidate).length;
+  if (same) {
+    for (const id in baseline) {
+      if (!Object.hasOwn(candidate, id)) {
+        same = false;
+        break;
+      }
+    }
+  }
+  if (same) return;
   const errors: FieldError[] = [];
   let onlyBaseline = 0;
   let onlyCandidate = 0;
