@@ -97,6 +97,24 @@ export const QUESTION_KIND_ALIASES: Readonly<Record<string, string>> = {
   preferences: 'preference',
 };
 
+/**
+ * The table's own entry for `key`, never an inherited one: kinds are request text, and
+ * `constructor` or `__proto__` would otherwise read Object.prototype members.
+ */
+function ownEntry<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
+/** Salience weight of a normalised memory kind; undefined for a kind not in the table. */
+export function kindWeight(kind: string): number | undefined {
+  return ownEntry(KIND_WEIGHTS, kind);
+}
+
+/** Relevance multiplier of a normalised memory kind under a question shape (1 when absent). */
+export function kindBoost(shape: QuestionShape, kind: string): number {
+  return ownEntry(shape.kindBoost, kind) ?? 1;
+}
+
 export function normalizeKind(kind: string): string {
   return kind
     .trim()
@@ -114,8 +132,8 @@ export interface ResolvedQuestionKind {
 /** Unknown question kinds are ranked as generic, and the receipt says so (they are not a 400). */
 export function resolveQuestionKind(requested: string): ResolvedQuestionKind {
   const key = normalizeKind(requested);
-  const applied = QUESTION_KINDS[key] ? key : QUESTION_KIND_ALIASES[key];
-  const shape = applied ? QUESTION_KINDS[applied] : undefined;
+  const applied = Object.hasOwn(QUESTION_KINDS, key) ? key : ownEntry(QUESTION_KIND_ALIASES, key);
+  const shape = applied === undefined ? undefined : ownEntry(QUESTION_KINDS, applied);
   if (applied && shape) return { requested, applied, known: true, shape };
   return { requested, applied: 'generic', known: false, shape: QUESTION_KINDS.generic! };
 }

@@ -181,3 +181,80 @@ describe('memory input bounds (400)', () => {
     expect(bad({ objective: 'x', memories: [{ content: 'a' }], mode: 'fast' })).toContain('/mode');
   });
 });
+
+describe('prototype names in request text', () => {
+  // Kinds and entities are request text: none may reach an Object.prototype member.
+  const PROTO_NAMES = [
+    'constructor',
+    '__proto__',
+    'toString',
+    'hasOwnProperty',
+    'valueOf',
+    '__defineGetter__',
+  ];
+  type Receipt = {
+    result: { question_kind: { applied: string; known: boolean } };
+    items: {
+      salience: { score: number; kind: string; kind_known: boolean; kind_weight: number };
+      relevance: { score: number; kind_boost: number; match: number; prior: number };
+    }[];
+  };
+  const receipt = (body: unknown): Receipt => {
+    const out = executeTool('memory', JSON.stringify(body));
+    if (!out.ok) throw new Error(`expected 200, got ${JSON.stringify(out.problem)}`);
+    return JSON.parse(out.body) as Receipt;
+  };
+  const request = (questionKind: string, memoryKind: string) => ({
+    objective: 'What is the retry policy of the billing service?',
+    question_kind: questionKind,
+    memories: [
+      { content: 'The billing service retry policy uses exponential backoff.', kind: memoryKind },
+      { content: 'The retry policy was changed last week.', kind: 'semantic' },
+      { content: 'Lunch is at noon.', kind: memoryKind },
+    ],
+  });
+  const scores = (r: Receipt) => r.items.map((i) => [i.salience.score, i.relevance.score]);
+
+  it.each(PROTO_NAMES)('question_kind "%s" is ranked as generic, exactly like any unknown kind', (name) => {
+    const r = receipt(request(name, 'episodic'));
+    expect(r.result.question_kind).toMatchObject({ applied: 'generic', known: false });
+    for (const [s, rel] of scores(r)) expect(Number.isFinite(s) && Number.isFinite(rel!)).toBe(true);
+    expect(scores(r)).toEqual(scores(receipt(request('no-such-kind', 'episodic'))));
+  });
+
+  it.each(PROTO_NAMES)(
+    'memory kind "%s" is weighted as unknown with no boost, for every question kind',
+    (name) => {
+      for (const qk of ['generic', 'factual', 'procedural', 'temporal', 'causal', 'preference']) {
+        const r = receipt(request(qk, name));
+        const first = r.items[0]!;
+        expect(first.salience).toMatchObject({ kind_known: false, kind_weight: 0.8 });
+        expect(first.relevance.kind_boost).toBe(1);
+        for (const i of r.items)
+          for (const v of [i.salience.score, i.relevance.score, i.relevance.match, i.relevance.prior])
+            expect(Number.isFinite(v)).toBe(true);
+        expect(scores(r)).toEqual(scores(receipt(request(qk, 'no-such-kind'))));
+      }
+    },
+  );
+
+  it('prototype names as entities, context entities and objective words give 200 with finite scores', () => {
+    const r = receipt({
+      objective: `How does the ${PROTO_NAMES.join(' ')} handler work?`,
+      question_kind: '__proto__',
+      objective_entities: PROTO_NAMES,
+      context_entities: ['__proto__', 'constructor'],
+      memories: PROTO_NAMES.map((name) => ({
+        content: `The ${name} handler validates input.`,
+        kind: name,
+        entities: [name, '__proto__'],
+      })),
+    });
+    expect(r.items).toHaveLength(PROTO_NAMES.length);
+    for (const i of r.items) {
+      expect(Number.isFinite(i.salience.score)).toBe(true);
+      expect(Number.isFinite(i.relevance.score)).toBe(true);
+      expect(i.relevance.score).toBeGreaterThan(0);
+    }
+  });
+});

@@ -6,7 +6,13 @@
  */
 import { round12 } from '../../math/wilson.js';
 import { bm25 } from './bm25.js';
-import { KIND_WEIGHTS, UNKNOWN_KIND_WEIGHT, normalizeKind, type ResolvedQuestionKind } from './kinds.js';
+import {
+  UNKNOWN_KIND_WEIGHT,
+  kindBoost,
+  kindWeight,
+  normalizeKind,
+  type ResolvedQuestionKind,
+} from './kinds.js';
 import type { MemoryRequest } from './schema.js';
 import { contentTerms, entityIndex, entityKey, findEntities, tokenCost, words } from './text.js';
 
@@ -84,11 +90,12 @@ export function scoreMemories(
 
   const salience = memories.map((m): SalienceParts => {
     const kind = normalizeKind(m.kind);
-    const known = Object.hasOwn(KIND_WEIGHTS, kind);
+    const tableWeight = kindWeight(kind);
+    const known = tableWeight !== undefined;
     const effectiveAge = request.current_step === undefined ? m.age : Math.min(m.age, request.current_step);
     const recency = RECENCY_BASE ** effectiveAge;
     const usage = 1 + Math.log1p(m.use_count);
-    const weight = known ? KIND_WEIGHTS[kind]! : UNKNOWN_KIND_WEIGHT;
+    const weight = tableWeight ?? UNKNOWN_KIND_WEIGHT;
     return {
       score: m.confidence * recency * usage * weight,
       confidence: m.confidence,
@@ -118,7 +125,7 @@ export function scoreMemories(
     const match = shape.terms * bmNorm + shape.entities * entityScore;
     const sal = salience[i]!;
     const prior = shape.prior === 'recency' ? sal.recency : maxSalience > 0 ? sal.score / maxSalience : 0;
-    const boost = shape.kindBoost[sal.kind] ?? 1;
+    const boost = kindBoost(shape, sal.kind);
     const relevance = boost * match * (1 - shape.priorStrength + shape.priorStrength * prior);
     return {
       tokens: tokenCost(m.content),
