@@ -260,3 +260,38 @@ describe('errors and metrics', () => {
     expect(out).not.toMatch(/error/i);
   });
 });
+
+describe('hostile bodies', () => {
+  it('answers 400, not 500, for absurdly nested free-form fields', async () => {
+    const deep = '['.repeat(20000) + ']'.repeat(20000);
+    for (const [url, body] of [
+      ['/api/leakage', `{"exam":[{"item_id":"a","prompt":"x y z","extra":${deep}}]}`],
+      ['/api/health-report', `{"history":[{"item_id":"a","system":"s","passed":true,"extra":${deep}}]}`],
+      [
+        '/api/inspect',
+        `{"exam":[{"item_id":"a","prompt":"x y z","extra":${deep}}],"baseline":{"a":true},"candidate":{"a":true}}`,
+      ],
+    ] as const) {
+      const res = await postJson(app, url, body);
+      expect(res.statusCode, `${url}: ${res.body.slice(0, 200)}`).toBe(400);
+      expect(res.json().detail).toMatch(/nests arrays\/objects too deeply/);
+    }
+  });
+});
+
+describe('pool deadline', () => {
+  it('answers 503 with Retry-After when a verification outlives EVAL_TASK_TIMEOUT_MS, and the pool keeps serving', async () => {
+    const strict = await makeEvalApp({ EVAL_TASK_TIMEOUT_MS: '1' });
+    try {
+      const res = await postJson(strict, '/api/gate', bigCohort(5000));
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.json().detail).toMatch(/did not finish within 1 ms/);
+      expect(JSON.stringify(res.json())).not.toMatch(/at .*\.js/); // no stack
+    } finally {
+      await strict.close();
+    }
+    // The regular app's pool is unaffected and still answers.
+    expect((await postJson(app, '/api/gate', examples.gate)).statusCode).toBe(200);
+  });
+});

@@ -50,7 +50,8 @@ export async function buildEvalApp(
   const redis = config.cacheUrl
     ? new Redis(config.cacheUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true })
     : undefined;
-  const pool = overrides.pool ?? createVerifierPool({ size: config.poolSize });
+  const pool =
+    overrides.pool ?? createVerifierPool({ size: config.poolSize, taskTimeoutMs: config.taskTimeoutMs });
   const stats: StatsStore = redis
     ? new RedisStatsStore(redis, config.cacheKeyPrefix)
     : await FileStatsStore.open(config.dataDir);

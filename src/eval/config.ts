@@ -50,6 +50,11 @@ const EvalEnv = Type.Object({
     { default: 'info' },
   ),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10000 }),
+  EVAL_TASK_TIMEOUT_MS: Type.Integer({
+    minimum: 1,
+    default: 60000,
+    description: 'deadline of one pooled verification, queueing included (503 beyond)',
+  }),
   GRAPH_KERNEL: Type.Union([Type.Literal('auto'), Type.Literal('native'), Type.Literal('ts')], {
     default: 'auto',
     description: 'graph kernel: auto (native when built), native (required), ts',
@@ -71,6 +76,7 @@ export interface EvalConfig {
   logLevel: string;
   shutdownTimeoutMs: number;
   graphKernel: 'auto' | 'native' | 'ts';
+  taskTimeoutMs: number;
 }
 
 export function loadEvalConfig(env: NodeJS.ProcessEnv = process.env): Readonly<EvalConfig> {
@@ -102,5 +108,6 @@ export function loadEvalConfig(env: NodeJS.ProcessEnv = process.env): Readonly<E
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     graphKernel: e.GRAPH_KERNEL,
+    taskTimeoutMs: e.EVAL_TASK_TIMEOUT_MS,
   });
 }

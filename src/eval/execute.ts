@@ -5,6 +5,7 @@
  * because they must cross the worker boundary as plain data.
  */
 import { AppError, toProblem, type Problem } from '../core/errors.js';
+import { firstTooDeep, MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { sealWithText, type Verdict } from '../core/receipt.js';
 import { compileValidator, type Validator } from '../core/validation.js';
 import { getTool } from './registry.js';
@@ -54,6 +55,29 @@ export function parseJsonBody(bytes: Uint8Array | string): unknown {
   }
 }
 
+function isStackOverflow(err: unknown): boolean {
+  return err instanceof RangeError && /call stack/i.test(err.message);
+}
+
+/**
+ * Walking a request recurses (canonicalisation, validation), so absurd nesting in a row's
+ * free-form fields can overflow the stack. Checking depth up front costs ~1 ms per 600 KB on
+ * every request; the overflow itself is caught instead and answered as the input error it is.
+ */
+function tooDeeplyNested(bytes: Uint8Array | string): AppError {
+  const text =
+    typeof bytes === 'string'
+      ? bytes
+      : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  const at = firstTooDeep(text);
+  return new AppError(
+    'invalid_input',
+    `The request body nests arrays/objects too deeply to process` +
+      (at >= 0 ? ` (level ${MAX_JSON_DEPTH + 1} starts at character ${at})` : '') +
+      `; keep nesting under ${MAX_JSON_DEPTH} levels.`,
+  );
+}
+
 export function executeTool(toolId: string, bytes: Uint8Array | string): ToolOutcome {
   const tool = getTool(toolId);
   try {
@@ -65,7 +89,8 @@ export function executeTool(toolId: string, bytes: Uint8Array | string): ToolOut
       status: receipt.status,
       ...(receipt.verdict ? { verdict: receipt.verdict } : {}),
     };
-  } catch (err) {
+  } catch (thrown) {
+    const err = isStackOverflow(thrown) ? tooDeeplyNested(bytes) : thrown;
     if (err instanceof AppError && err.status < 500) {
       return { ok: false, problem: { ...toProblem(err), hint: `${EXAMPLES_HINT} (examples.${tool.id}).` } };
     }

@@ -5,6 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
+import { AppError } from '../core/errors.js';
 import type { ToolOutcome } from './execute.js';
 
 export interface VerifierTask {
@@ -33,7 +34,17 @@ function workerEntry(): { filename: string; execArgv: string[] } {
   return { filename: fileURLToPath(url), execArgv: fromSource ? ['--import', 'tsx'] : [] };
 }
 
-export function createVerifierPool(options: { size: number }): VerifierPool {
+export interface VerifierPoolOptions {
+  size: number;
+  /**
+   * Deadline of one task from submission (queueing included). A task past it is aborted and
+   * its thread replaced, so no request can hold a worker for ever; the caller gets a 503.
+   */
+  taskTimeoutMs?: number;
+}
+
+export function createVerifierPool(options: VerifierPoolOptions): VerifierPool {
+  const timeoutMs = options.taskTimeoutMs ?? 60_000;
   const { filename, execArgv } = workerEntry();
   const piscina = new Piscina<VerifierTask, ToolOutcome>({
     filename,
@@ -56,7 +67,20 @@ export function createVerifierPool(options: { size: number }): VerifierPool {
           ? bytes
           : new Uint8Array(bytes);
       const task: VerifierTask = { toolId, bytes: owned };
-      return piscina.run(task, { transferList: [owned.buffer as ArrayBuffer] });
+      return piscina
+        .run(task, { transferList: [owned.buffer as ArrayBuffer], signal: AbortSignal.timeout(timeoutMs) })
+        .catch((err: unknown) => {
+          if ((err as Error).name === 'AbortError' || (err as Error).name === 'TimeoutError') {
+            throw new AppError(
+              'unavailable',
+              `The ${toolId} verification did not finish within ${timeoutMs} ms; retry later.`,
+              {
+                headers: { 'retry-after': '5' },
+              },
+            );
+          }
+          throw err;
+        });
     },
     stats() {
       return {

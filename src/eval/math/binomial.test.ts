@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { binomialCoefficientSum, dyadicToNumber, signTest, upperTail } from './binomial.js';
+import { binomialCoefficientSum, dyadicToNumber, logUpperTail, signTest, upperTail } from './binomial.js';
 
 describe('exact sign test', () => {
   it.each([
@@ -56,5 +56,27 @@ describe('exact sign test', () => {
       }
       expect(upperTail(n, g)).toBeCloseTo(sum / 2 ** n, 14);
     }
+  });
+});
+
+describe('log-space upper tail', () => {
+  it('agrees with the exact tail to about 1e-12 relative', () => {
+    for (const [n, k] of [
+      [11, 1],
+      [20, 15],
+      [540, 300],
+      [5000, 2600],
+      [1000, 990],
+      [3000, 10],
+    ] as const) {
+      const exact = upperTail(n, k);
+      expect(Math.abs(Math.exp(logUpperTail(n, k)) - exact) / exact).toBeLessThan(1e-11);
+    }
+    expect(logUpperTail(10, 0)).toBe(0);
+    expect(logUpperTail(10, 11)).toBe(-Infinity);
+  });
+
+  it('stays finite where the probability underflows a double', () => {
+    expect(logUpperTail(5000, 5000)).toBeCloseTo(-5000 * Math.LN2, 6);
   });
 });

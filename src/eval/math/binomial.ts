@@ -36,6 +36,8 @@ export function binomialCoefficientSum(n: number, lo: number, hi: number): bigin
 export function dyadicToNumber(numerator: bigint, n: number): number {
   if (numerator === 0n) return 0;
   const bits = numerator.toString(2).length;
+  // Below 2^-1075 every value rounds to 0; skip the scaling loop for absurd exponents.
+  if (bits - n < -1080) return 0;
   // Keep 64 significant bits plus a sticky bit so the final Number() rounds correctly.
   const shift = Math.max(0, bits - 64);
   let mantissa = numerator >> BigInt(shift);
@@ -61,6 +63,28 @@ export function upperTail(n: number, k: number): number {
   // The shorter of the two sums is cheaper; the complement stays exact in BigInt.
   if (n - k + 1 <= k) return dyadicToNumber(binomialCoefficientSum(n, k, n), n);
   return dyadicToNumber((1n << BigInt(n)) - binomialCoefficientSum(n, 0, k - 1), n);
+}
+
+/**
+ * ln P(X >= k) for X ~ Binomial(n, 1/2), in floating point (relative error around 1e-12).
+ * Cost grows with n - k, not n, so it stays cheap for huge n with few failures; used where
+ * exact BigInt sums would be too slow (searching over hypothetical gains).
+ */
+export function logUpperTail(n: number, k: number): number {
+  if (k <= 0) return 0;
+  if (k > n) return -Infinity;
+  // Terms C(n, i) for i = n down to k, from ln C(n, n) = 0 by ln C(n, i-1) = ln C(n, i) + ln i - ln(n-i+1).
+  const logs: number[] = [];
+  let logC = 0;
+  let max = -Infinity;
+  for (let i = n; i >= k; i--) {
+    logs.push(logC);
+    if (logC > max) max = logC;
+    logC += Math.log(i) - Math.log(n - i + 1);
+  }
+  let sum = 0;
+  for (const l of logs) sum += Math.exp(l - max);
+  return max + Math.log(sum) - n * Math.LN2;
 }
 
 /** P(X <= k) for X ~ Binomial(n, 1/2). */

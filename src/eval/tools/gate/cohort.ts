@@ -83,3 +83,16 @@ export function pairOutcome(base: boolean, cand: boolean): PairOutcome {
   if (base === cand) return base ? 'both_pass' : 'both_fail';
   return cand ? 'gain' : 'regression';
 }
+
+/**
+ * The map's own value for `key`, never an inherited one: item ids such as "constructor" or
+ * "__proto__" are ordinary ids here, and `map[key]` would find Object.prototype's members.
+ */
+export function ownValue<T>(map: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return map !== undefined && Object.hasOwn(map, key) ? map[key] : undefined;
+}
+
+/** An empty map safe for any key: assigning "__proto__" creates an entry, not a prototype. */
+export function emptyMap<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}

@@ -141,3 +141,48 @@ describe('additional clean gains needed', () => {
     expect(k).toBe(1); // 9/2: p = 0.0327 <= 0.05, while 8/2 gives 0.0547
   });
 });
+
+describe('hostile policies and ids', () => {
+  it('answers quickly when min_gains is astronomically large (no BigInt blow-up)', () => {
+    for (const min of [1e9, 1e12, 1e15, Number.MAX_SAFE_INTEGER]) {
+      const body = runGate(
+        cohort(1, 1, 0, { policy: { max_regressions: 5, min_gains: min } as GateRequest['policy'] }),
+      );
+      expect(body.verdict).toBe('HOLD');
+      expect(body.summary.additional_clean_gains_needed).toBeNull();
+    }
+  });
+
+  it('finds large but reachable gain counts exactly', () => {
+    const policy = {
+      confidence_alpha: 1e-6,
+      max_regressions: 5000,
+      min_gains: 1,
+      require_retained_probe: false,
+    };
+    const k = additionalGainsNeeded('HOLD', 10, 300, policy)!;
+    expect(k).toBeGreaterThan(0);
+    // k is the boundary: k more gains pass, k - 1 do not (checked with the exact tail).
+    const passes = (j: number): boolean =>
+      runGate(cohort(10 + j, 300, 0, { policy: { ...policy } })).verdict === 'PASS';
+    expect(passes(k)).toBe(true);
+    expect(passes(k - 1)).toBe(false);
+  });
+
+  it('keeps ids named like Object.prototype members as ordinary items', () => {
+    const req = validate.assert(
+      JSON.parse(
+        '{"baseline":{"constructor":false,"__proto__":true,"toString":false},' +
+          '"candidate":{"constructor":true,"__proto__":true,"toString":true},"domains":{"toString":"text"}}',
+      ),
+    );
+    const body = runGate(req);
+    expect(body.items.map((i) => [i.item_id, i.decision, i.domain ?? null])).toEqual([
+      ['__proto__', 'both_pass', null],
+      ['constructor', 'gain', null],
+      ['toString', 'gain', 'text'],
+    ]);
+    const domains = (body.result.domains as { domain: unknown }[]).map((d) => d.domain);
+    expect(domains).toEqual(['(unlabelled)', 'text']);
+  });
+});

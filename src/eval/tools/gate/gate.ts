@@ -4,14 +4,22 @@
  */
 import { invalidInput, type FieldError } from '../../../core/errors.js';
 import type { DecisionStep, ItemDecision, ReceiptBody, Verdict } from '../../../core/receipt.js';
-import { signTest, upperTail } from '../../math/binomial.js';
+import { logUpperTail, signTest, upperTail } from '../../math/binomial.js';
 import { round12, wilson, type Proportion } from '../../math/wilson.js';
-import { assertDomainsInCohort, assertSameCohort, pairOutcome, type PairOutcome } from './cohort.js';
+import {
+  assertDomainsInCohort,
+  assertSameCohort,
+  ownValue,
+  pairOutcome,
+  type PairOutcome,
+} from './cohort.js';
 import type { GatePolicy, GateProbe, GateRequest } from './schema.js';
 
 export const UNLABELLED_DOMAIN = '(unlabelled)';
 /** The search for additional gains stops here; beyond it the answer is "unreachable". */
 const MAX_ADDITIONAL_GAINS = 1_000_000;
+/** Up to this many discordant pairs the answer is confirmed with exact BigInt tails. */
+const EXACT_CHECK_MAX_N = 20_000;
 
 const REASONS: Record<PairOutcome, string[]> = {
   gain: ['baseline failed, candidate passed'],
@@ -62,7 +70,7 @@ export function runGate(request: GateRequest): ReceiptBody {
     else if (outcome === 'regression') regressions++;
     else if (outcome === 'both_pass') bothPass++;
     else bothFail++;
-    const domain = request.domains?.[id];
+    const domain = ownValue(request.domains, id);
     // Keys in canonical (sorted) order, so sealing need not copy 5000 objects to sort them.
     items[i] =
       domain === undefined
@@ -220,7 +228,9 @@ function decide(
 
 /**
  * How many more gains, with no new regressions, would turn the verdict into PASS: 0 when it
- * already is, null when gains cannot help (a BLOCK) or when more than a million would be needed.
+ * already is, null when gains cannot help (a BLOCK) or when more than MAX_ADDITIONAL_GAINS
+ * would be needed. The search runs on the log-space tail (cheap for any number of gains);
+ * the boundary is then confirmed with the exact BigInt tail while the sums stay small.
  */
 export function additionalGainsNeeded(
   verdict: Verdict,
@@ -230,23 +240,39 @@ export function additionalGainsNeeded(
 ): number | null {
   if (verdict === 'PASS') return 0;
   if (verdict === 'BLOCK') return null;
-  const passes = (k: number): boolean =>
-    gains + k >= policy.min_gains && upperTail(gains + k + regressions, gains + k) <= policy.confidence_alpha;
-  let lo = Math.max(0, policy.min_gains - gains);
-  if (passes(lo)) return lo;
-  // p falls as gains grow: double until it passes, then bisect.
-  let hi = Math.max(1, lo * 2);
-  while (!passes(hi)) {
-    lo = hi;
-    hi *= 2;
-    if (hi > MAX_ADDITIONAL_GAINS) return null;
+  const first = Math.max(0, policy.min_gains - gains);
+  if (first > MAX_ADDITIONAL_GAINS) return null;
+  const logAlpha = Math.log(policy.confidence_alpha);
+  const approx = (k: number): boolean => logUpperTail(gains + k + regressions, gains + k) <= logAlpha;
+  let k: number;
+  if (approx(first)) {
+    k = first;
+  } else {
+    // p falls as gains grow: double until it passes, then bisect.
+    let lo = first;
+    let hi = Math.max(1, first * 2);
+    while (!approx(hi)) {
+      lo = hi;
+      if (hi >= MAX_ADDITIONAL_GAINS) return null;
+      hi = Math.min(MAX_ADDITIONAL_GAINS, hi * 2);
+    }
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (approx(mid)) hi = mid;
+      else lo = mid;
+    }
+    k = hi;
   }
-  while (hi - lo > 1) {
-    const mid = Math.floor((lo + hi) / 2);
-    if (passes(mid)) hi = mid;
-    else lo = mid;
+  if (gains + k + regressions <= EXACT_CHECK_MAX_N) {
+    const exact = (j: number): boolean =>
+      upperTail(gains + j + regressions, gains + j) <= policy.confidence_alpha;
+    while (k > first && exact(k - 1)) k--;
+    while (!exact(k)) {
+      k++;
+      if (k > MAX_ADDITIONAL_GAINS) return null;
+    }
   }
-  return hi;
+  return k;
 }
 
 function nextAction(verdict: Verdict, path: DecisionStep[], needed: number | null): string {

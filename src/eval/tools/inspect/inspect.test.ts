@@ -210,3 +210,23 @@ describe('inspect: an invalid probe is a 400 even when the cohort check would ho
     expect(problem(run(body)).errors[0].path).toBe('/retained_probe/candidate_verified');
   });
 });
+
+describe('inspect: ids named like Object.prototype members', () => {
+  it('gates "__proto__" and "constructor" as ordinary items', () => {
+    const body =
+      '{"exam":[{"item_id":"__proto__","prompt":"alpha beta gamma"},{"item_id":"constructor","prompt":"delta epsilon zeta"},' +
+      '{"item_id":"b","prompt":"eta theta iota"}],' +
+      '"baseline":{"__proto__":false,"constructor":false,"b":false},"candidate":{"__proto__":true,"constructor":true,"b":true},' +
+      '"domains":{"b":"letters"}}';
+    const outcome = executeTool('inspector', body);
+    const r = ok(outcome);
+    expect(r.verdict).toBe('HOLD'); // 3 gains: p = 1/8 > 0.05
+    expect(r.result.gate.summary.items).toBe(3);
+    expect(r.items.map((i: any) => [i.item_id, i.decision])).toEqual([
+      ['__proto__', 'gain'],
+      ['constructor', 'gain'],
+      ['b', 'gain'],
+    ]);
+    expect(r.result.gate.result.domains.map((d: any) => d.domain)).toEqual(['(unlabelled)', 'letters']);
+  });
+});

@@ -4,7 +4,7 @@
  * gate's, or HOLD when the clean cohort is incomplete or empty.
  */
 import type { DecisionStep, ItemDecision, ReceiptBody } from '../../../core/receipt.js';
-import { assertDomainsInCohort } from '../gate/cohort.js';
+import { assertDomainsInCohort, emptyMap, ownValue } from '../gate/cohort.js';
 import { assertProbe, runGate } from '../gate/gate.js';
 import type { GateRequest } from '../gate/schema.js';
 import { auditLeakage, type ItemAudit } from '../leakage/audit.js';
@@ -54,15 +54,15 @@ function gateRequest(
   check: CohortCheck,
 ): GateRequest {
   const clean = new Set(check.clean_items);
-  const baseline: Record<string, boolean> = {};
-  const candidate: Record<string, boolean> = {};
-  const domains: Record<string, string> = {};
+  const baseline = emptyMap<boolean>();
+  const candidate = emptyMap<boolean>();
+  const domains = emptyMap<string>();
   for (const it of audited) {
     const id = it.row.id!;
     if (!clean.has(id)) continue;
     baseline[id] = request.baseline[id]!;
     candidate[id] = request.candidate[id]!;
-    const domain = request.domains?.[id] ?? request.exam[it.row.index]!.domain;
+    const domain = ownValue(request.domains, id) ?? request.exam[it.row.index]!.domain;
     if (domain !== undefined) domains[id] = domain;
   }
   return {
@@ -122,7 +122,7 @@ export function runInspect(request: InspectRequest): ReceiptBody {
       decision = 'not_gated';
       reasons = ['the gate did not run: the clean cohort is incomplete'];
     }
-    const domain = request.domains?.[id] ?? request.exam[it.row.index]!.domain;
+    const domain = ownValue(request.domains, id) ?? request.exam[it.row.index]!.domain;
     return {
       item_id: id,
       decision,
