@@ -213,3 +213,114 @@ describe('safepatch input bounds (400)', () => {
     ).toContain('/operations/0/allow_token_changes');
   });
 });
+
+describe('the patched document stays within the 200,000-character document bound', () => {
+  type Step = { rule: string; outcome: string; detail: string };
+  const bodyOf = (document: string, operations: PatchOperation[]) => {
+    const out = executeTool('safepatch', JSON.stringify({ document, operations }));
+    if (!out.ok) throw new Error(`expected 200, got ${JSON.stringify(out.problem)}`);
+    return JSON.parse(out.body) as ReturnType<typeof runSafepatch> & { decision_path: Step[] };
+  };
+  // ROOT text plus one section; `pad` sets the total length.
+  const docOf = (pad: number) => `${'x'.repeat(pad)}\n\n# Notes\n\nKEEP one.\n\nKEEP two.\n`;
+  const base = docOf(0).length;
+
+  it('rejects an operation set whose result would exceed the bound, naming the bound and the length', () => {
+    const document = docOf(150_000 - base);
+    const r = bodyOf(document, [
+      op('Notes', 'KEEP one.', 'a'.repeat(30_000)),
+      op('Notes', 'KEEP two.', 'b'.repeat(30_018)),
+    ]);
+    expect(r.status).toBe('REJECTED');
+    expect(r.result.document).toBe(document);
+    expect(r.result.sha256_after).toBe(r.result.sha256_before);
+    expect(r.result.diff).toBe('');
+    const step = r.decision_path.find((s) => s.rule === 'document_within_bound')!;
+    expect(step.outcome).toBe('fail');
+    expect(step.detail).toContain('210,000 characters');
+    expect(step.detail).toContain('200,000-character document bound');
+    expect(r.items.map((i) => i.decision)).toEqual(['withheld', 'withheld']);
+    expect(r.items[0]!.reasons[0]).toContain('210,000 characters');
+    expect(r.next_action).toContain('200,000 characters');
+  });
+
+  it('a result of exactly 200,000 characters is applied', () => {
+    const document = docOf(150_000 - base);
+    const r = bodyOf(document, [op('Notes', 'KEEP one.', 'c'.repeat(50_009))]);
+    expect(r.status).toBe('APPLIED');
+    expect((r.result.document as string).length).toBe(200_000);
+    const step = r.decision_path.find((s) => s.rule === 'document_within_bound')!;
+    expect(step).toMatchObject({ outcome: 'pass' });
+    expect(step.detail).toContain('200,000 characters');
+  });
+
+  it('the final document counts, not a longer intermediate one', () => {
+    const document = docOf(150_000 - base);
+    const r = runSafepatch({
+      document,
+      // 209,991 characters after the first operation, 150,000 - 9 + 1 after the second.
+      operations: [op('Notes', 'KEEP one.', 'd'.repeat(60_000)), op('Notes', 'd'.repeat(60_000), 'y')],
+    });
+    expect(r.status).toBe('APPLIED');
+    expect((r.result.document as string).length).toBe(150_000 - 9 + 1);
+  });
+
+  it('a 200,000-character replace on a non-empty document passes the schema and is rejected by the bound', () => {
+    const r = bodyOf(docOf(0), [op('Notes', 'KEEP one.', 'e'.repeat(200_000))]);
+    expect(r.status).toBe('REJECTED');
+    expect(r.result.document).toBe(docOf(0));
+    const expected = (base - 9 + 200_000).toLocaleString('en-US');
+    expect(r.decision_path.find((s) => s.rule === 'document_within_bound')!.detail).toContain(expected);
+  });
+
+  it('a replace over 200,000 characters (5,000,000) is a 400 naming the field', () => {
+    const out = executeTool(
+      'safepatch',
+      JSON.stringify({ document: docOf(0), operations: [op('Notes', 'KEEP one.', 'f'.repeat(5_000_000))] }),
+    );
+    if (out.ok) throw new Error('expected a 400');
+    expect(out.problem.status).toBe(400);
+    expect(JSON.stringify(out.problem.errors)).toContain('/operations/0/replace');
+  });
+});
+
+describe('prototype names in request text', () => {
+  const NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
+
+  it.each(NAMES)(
+    '"%s" as a heading, a target, a token and an allow_token_changes entry gives 200',
+    (name) => {
+      const document = [
+        `# ${name}`,
+        '',
+        `Call ${name} at v1.2.3 per [${name}-1] and \`${name}\`.`,
+        '',
+        `[${name}]: https://example.com/${name}`,
+        '',
+        '## Other',
+        '',
+        `See [${name}] and Acme ${name} Gateway.`,
+        '',
+      ].join('\n');
+      const operations = [
+        op(name, 'v1.2.3', 'v1.2.4', [name, '__proto__', 'constructor', 'v1.2.3']),
+        op(name, `\`${name}\``, 'it', [`\`${name}\``, 'hasOwnProperty']),
+        op('Other', 'See', 'Read', ['__proto__']),
+      ];
+      const out = executeTool('safepatch', JSON.stringify({ document, operations }));
+      if (!out.ok) throw new Error(`expected 200, got ${JSON.stringify(out.problem)}`);
+      expect(out.status).toBe('APPLIED');
+      const r = JSON.parse(out.body) as ReturnType<typeof runSafepatch>;
+      expect(r.result.document).toContain(`Call ${name} at v1.2.4`);
+      // An unknown target or a removal the list does not allow is a stated rejection, not an exception.
+      const refused = executeTool(
+        'safepatch',
+        JSON.stringify({
+          document,
+          operations: [op('__proto__ x', 'Call', 'Ring'), op(name, 'v1.2.3', 'v2')],
+        }),
+      );
+      expect(refused.ok && refused.status).toBe('REJECTED');
+    },
+  );
+});

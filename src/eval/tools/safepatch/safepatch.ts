@@ -5,7 +5,7 @@
 import { sha256Hex } from '../../../core/canonical-json.js';
 import type { DecisionStep, ItemDecision, ReceiptBody } from '../../../core/receipt.js';
 import { checkAndApply, workingCopy, type OperationReport, type WorkingCopy } from './operations.js';
-import type { SafepatchRequest } from './schema.js';
+import { MAX_DOCUMENT_CHARS, type SafepatchRequest } from './schema.js';
 import { rescanHeadings, type HeadingScan } from './markdown-headings.js';
 import { sectionLabel, splitSections, type Section } from './sections.js';
 import { windowedDiff } from './unified-diff.js';
@@ -16,10 +16,14 @@ export function runSafepatch(request: SafepatchRequest): ReceiptBody {
   const work = workingCopy(original, sections);
   const reports = request.operations.map((op, i) => checkAndApply(work, op, i));
   const touched = new Set(reports.filter((r) => r.ok && r.section).map((r) => r.section!.index));
+  const bound = touched.size > 0 ? boundCheck(work) : null;
+  // A document past the bound is rejected anyway; re-parsing up to 50 x 200,000 characters
+  // of it for the conservation checks would only cost time.
   const conservation =
-    touched.size > 0 ? conservationChecks(original, sections, scan, work, touched, reports) : [];
+    bound?.outcome === 'pass' ? conservationChecks(original, sections, scan, work, touched, reports) : [];
   const failed = reports.filter((r) => !r.ok);
-  const applied = failed.length === 0 && conservation.every((c) => c.outcome !== 'fail');
+  const applied =
+    failed.length === 0 && bound?.outcome !== 'fail' && conservation.every((c) => c.outcome !== 'fail');
   const patched = applied ? work.texts.join('') : original;
 
   const decisionPath: DecisionStep[] = [
@@ -28,6 +32,7 @@ export function runSafepatch(request: SafepatchRequest): ReceiptBody {
       outcome: failed.length === 0 ? 'pass' : 'fail',
       detail: `${reports.length - failed.length} of ${reports.length} operation(s) passed their checks`,
     },
+    ...(bound ? [bound] : []),
     ...conservation,
     {
       rule: 'all_or_nothing',
@@ -37,7 +42,8 @@ export function runSafepatch(request: SafepatchRequest): ReceiptBody {
         : 'at least one check failed; nothing applied, the document is returned unchanged',
     },
   ];
-  const items: ItemDecision[] = reports.map((r) => itemFor(r, applied));
+  const withheldBecause = bound?.outcome === 'fail' ? bound.detail : 'another check failed';
+  const items: ItemDecision[] = reports.map((r) => itemFor(r, applied, withheldBecause));
   const before = sha256Hex(original);
   const after = sha256Hex(patched);
   const diff = patched === original ? '' : windowedDiff(original, patched, sections, work.sections, touched);
@@ -69,7 +75,9 @@ export function runSafepatch(request: SafepatchRequest): ReceiptBody {
       ? patched === original
         ? 'Nothing changed: every operation replaced text with itself.'
         : 'Use result.document (hash sha256_after); review result.diff before publishing.'
-      : `Fix the rejected operation(s) (${failed.length ? failed.map((r) => itemId(r.index)).join(', ') : 'see decision_path'}) using their reasons and submit the whole patch again; nothing was applied.`,
+      : failed.length === 0 && bound?.outcome === 'fail'
+        ? `Shorten the replacements so the patched document stays within ${thousands(MAX_DOCUMENT_CHARS)} characters, or split the document, and submit the whole patch again; nothing was applied.`
+        : `Fix the rejected operation(s) (${failed.length ? failed.map((r) => itemId(r.index)).join(', ') : 'see decision_path'}) using their reasons and submit the whole patch again; nothing was applied.`,
   };
 }
 
@@ -77,12 +85,12 @@ function itemId(index: number): string {
   return `op-${String(index + 1).padStart(2, '0')}`;
 }
 
-function itemFor(r: OperationReport, applied: boolean): ItemDecision {
+function itemFor(r: OperationReport, applied: boolean, withheldBecause: string): ItemDecision {
   return {
     item_id: itemId(r.index),
     decision: !r.ok ? 'rejected' : applied ? 'applied' : 'withheld',
     reasons:
-      r.ok && !applied ? ['passed its checks, but another check failed, so nothing was applied'] : r.reasons,
+      r.ok && !applied ? [`passed its checks, but ${withheldBecause}, so nothing was applied`] : r.reasons,
     target_heading: r.operation.target_heading,
     section: r.section ? sectionLabel(r.section) : null,
     match_line: r.line,
@@ -93,6 +101,33 @@ function itemFor(r: OperationReport, applied: boolean): ItemDecision {
       allowed_and_removed: r.allowedUsed,
     },
   };
+}
+
+/** 5000000 -> "5,000,000", without depending on the runtime's locale data. */
+function thousands(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/**
+ * The patched document must respect the same bound as a submitted one, so a receipt's
+ * document can always be submitted again (the per-operation `replace` cap alone allows
+ * 50 x 200,000 characters).
+ */
+function boundCheck(work: WorkingCopy): DecisionStep {
+  const length = work.texts.reduce((n, t) => n + t.length, 0);
+  return length <= MAX_DOCUMENT_CHARS
+    ? {
+        rule: 'document_within_bound',
+        outcome: 'pass',
+        detail: `the patched document has ${thousands(length)} characters (bound ${thousands(MAX_DOCUMENT_CHARS)})`,
+      }
+    : {
+        rule: 'document_within_bound',
+        outcome: 'fail',
+        detail:
+          `the patched document would have ${thousands(length)} characters, ` +
+          `over the ${thousands(MAX_DOCUMENT_CHARS)}-character document bound`,
+      };
 }
 
 /**

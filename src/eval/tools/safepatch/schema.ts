@@ -15,7 +15,11 @@ export const PatchOperation = Type.Object(
       minLength: 1,
       description: 'Literal text that must occur exactly once in the section body',
     }),
-    replace: Type.String({ description: 'Replacement text; may be empty (deletes `find`)' }),
+    replace: Type.String({
+      maxLength: MAX_DOCUMENT_CHARS,
+      description:
+        'Replacement text, at most 200,000 characters; may be empty (deletes `find`). The patched document must also stay within 200,000 characters',
+    }),
     allow_token_changes: Type.Optional(
       Type.Array(Type.String(), {
         maxItems: MAX_ALLOWED_TOKENS,
