@@ -98,3 +98,13 @@ describe('RFC 8785 canonical JSON', () => {
     expect(canonicalSha256({ a: 1 })).not.toBe(canonicalSha256({ a: 2 }));
   });
 });
+
+describe('keys that name Object.prototype members', () => {
+  it('keeps "__proto__" as an ordinary key, sorted like any other', () => {
+    const value = JSON.parse('{"z":1,"__proto__":{"b":2,"a":1},"constructor":3}') as unknown;
+    expect(canonicalJson(value)).toBe('{"__proto__":{"a":1,"b":2},"constructor":3,"z":1}');
+    const a = JSON.parse('{"m":{"z":true,"__proto__":true}}') as unknown;
+    const b = JSON.parse('{"m":{"z":true,"__proto__":false}}') as unknown;
+    expect(canonicalSha256(a)).not.toBe(canonicalSha256(b));
+  });
+});

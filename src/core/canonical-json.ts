@@ -73,7 +73,8 @@ function ordered(value: unknown, path: string): unknown {
       const v = obj[k];
       const o = ordered(v, path);
       if (o !== v && copy === undefined) {
-        copy = {};
+        // Null prototype: a key "__proto__" (JSON.parse makes it an own property) must stay a key.
+        copy = Object.create(null) as Record<string, unknown>;
         for (let j = 0; j < i; j++) copy[keys[j]!] = obj[keys[j]!];
       }
       if (copy !== undefined) copy[k] = o;
@@ -81,7 +82,7 @@ function ordered(value: unknown, path: string): unknown {
     return copy ?? obj;
   }
   keys.sort();
-  const out: Record<string, unknown> = {};
+  const out = Object.create(null) as Record<string, unknown>;
   for (const k of keys) out[k] = ordered(obj[k], path);
   return out;
 }
