@@ -8,11 +8,14 @@ export const PatchOperation = Type.Object(
   {
     target_heading: Type.String({
       minLength: 1,
+      maxLength: MAX_DOCUMENT_CHARS,
       description:
         'Heading text without the leading # characters (or ROOT for the text before the first heading); must name exactly one section',
     }),
     find: Type.String({
       minLength: 1,
+      // Longer text cannot occur in a document within the bound.
+      maxLength: MAX_DOCUMENT_CHARS,
       description: 'Literal text that must occur exactly once in the section body',
     }),
     replace: Type.String({
