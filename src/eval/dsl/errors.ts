@@ -1,6 +1,6 @@
 /** Typed errors of the graph-predicate DSL: each names a 1-based column and what was expected. */
 
-export type DslErrorKind = 'syntax' | 'unknown_feature' | 'type' | 'too_deep' | 'too_long';
+export type DslErrorKind = 'syntax' | 'unknown_feature' | 'type' | 'too_deep' | 'too_long' | 'too_large';
 
 export class DslError extends Error {
   readonly kind: DslErrorKind;

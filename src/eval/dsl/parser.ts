@@ -4,9 +4,11 @@
  * (chainable), `+ -`, `*`, unary `-`. Nesting is bounded so no input can overflow the stack.
  */
 import { FEATURE_NAMES, featureByName } from '../graph/features.js';
+import { MAX_VERTICES } from '../graph/graph.js';
 import type { CompareOp, Expr, ValueType } from './ast.js';
 import { typeOf } from './ast.js';
 import { DslError, humanList } from './errors.js';
+import { MAX_MAGNITUDE, formatBound, magnitudeBound } from './magnitude.js';
 import { tokenize, type Token } from './tokenizer.js';
 
 /** Deepest nesting of parentheses, `not`, unary minus and `=>` accepted. */
@@ -114,6 +116,21 @@ class Parser {
     );
   }
 
+  /**
+   * Rejects an operator whose running result could exceed MAX_MAGNITUDE on some graph: every
+   * partial result of `a op b op c ...` is at most the running bound, so accepted expressions
+   * evaluate exactly (no rounding of integers, no Infinity, no NaN) in both kernels.
+   */
+  private bounded(bound: number, opTok: Token, what: string): number {
+    if (bound <= MAX_MAGNITUDE) return bound;
+    throw new DslError(
+      'too_large',
+      opTok.column,
+      `the ${what} at column ${opTok.column} can reach ${formatBound(bound)} on a graph with at most ${MAX_VERTICES} vertices, ` +
+        `beyond ${MAX_MAGNITUDE} (2^53 - 1) where numbers stop being exact; use smaller numbers`,
+    );
+  }
+
   parseTop(): Expr {
     const e = this.implication();
     const t = this.peek();
@@ -215,10 +232,12 @@ class Parser {
     if (!(this.isOp(t, '+') || this.isOp(t, '-'))) return first;
     this.need(first, 'num', `'${t.text}' at column ${t.column}`);
     const rest: { op: '+' | '-'; arg: Expr }[] = [];
+    let bound = magnitudeBound(first);
     while (this.isOp(this.peek(), '+') || this.isOp(this.peek(), '-')) {
       const opTok = this.next();
       const arg = this.term();
       this.need(arg, 'num', `'${opTok.text}' at column ${opTok.column}`);
+      bound = this.bounded(bound + magnitudeBound(arg), opTok, `'${opTok.text}'`);
       rest.push({ op: opTok.text as '+' | '-', arg });
     }
     return { kind: 'sum', column: first.column, first, rest };
@@ -230,10 +249,12 @@ class Parser {
     if (!this.isOp(t, '*')) return first;
     this.need(first, 'num', `'*' at column ${t.column}`);
     const args = [first];
+    let bound = magnitudeBound(first);
     while (this.isOp(this.peek(), '*')) {
       const opTok = this.next();
       const arg = this.unary();
       this.need(arg, 'num', `'*' at column ${opTok.column}`);
+      bound = this.bounded(bound * magnitudeBound(arg), opTok, "'*'");
       args.push(arg);
     }
     return { kind: 'product', column: first.column, args };
