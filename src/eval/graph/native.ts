@@ -55,6 +55,16 @@ export function kernelChoice(env: NodeJS.ProcessEnv = process.env): KernelChoice
   throw new Error(`GRAPH_KERNEL must be auto, native or ts, not ${JSON.stringify(env.GRAPH_KERNEL)}`);
 }
 
+/**
+ * Whether this environment promises the addon: under CI (`make test` builds it first) or with
+ * GRAPH_KERNEL=native. Tests that compare the kernels must then fail, not skip, when it is
+ * missing; only a developer without a compiler, with neither set, may skip them.
+ */
+export function nativeKernelRequired(env: NodeJS.ProcessEnv = process.env): boolean {
+  const ci = (env.CI ?? '').trim().toLowerCase();
+  return (ci !== '' && ci !== 'false' && ci !== '0') || kernelChoice(env) === 'native';
+}
+
 /** The addon's path: the first native/build/Release/graph_kernel.node above this file. */
 export function findAddon(): string | null {
   let dir = dirname(fileURLToPath(import.meta.url));

@@ -8,6 +8,8 @@ import { parseExpression } from '../../dsl/parser.js';
 import { tsKernel } from './anneal.js';
 import { runCounterexample } from './counterexample.js';
 import { counterexampleExample } from './example.js';
+import { prepareClaim } from './prepare.js';
+import { restartState } from './prng.js';
 import type { CounterexampleRequest } from './schema.js';
 
 const defaults = { ns: [8, 9, 10, 11], restarts: 4, seed: 0, steps: 800 };
@@ -115,6 +117,17 @@ describe('counterexample tool (TypeScript kernel)', () => {
     expect(c).not.toBe(a);
   });
 
+  it('seeds 2^32 and 0 give different search traces', () => {
+    // The seed used to be reduced modulo 2^64 from a double; it must reach the generator whole.
+    const req = { expression: 'is_regular and m > 0 => is_complete', ns: [12], restarts: 2, steps: 200 };
+    const trace = (seed: number) => run(req.expression, { ...req, seed }).items;
+    expect(trace(2 ** 32)).not.toEqual(trace(0));
+    const prepared = prepareClaim(parseExpression(req.expression));
+    const walk = (seed: number) =>
+      tsKernel.anneal(prepared, { n: 12, steps: 200, state: restartState(seed, 0) });
+    expect(walk(2 ** 32).adj).not.toEqual(walk(0).adj);
+  });
+
   it('skipped restarts are listed once a counterexample is found', () => {
     const body = run('is_tree => max_degree <= 3');
     const found = body.items.findIndex((i) => i.decision === 'counterexample_found');
@@ -125,6 +138,27 @@ describe('counterexample tool (TypeScript kernel)', () => {
 
 describe('requests through executeTool', () => {
   const call = (body: unknown) => executeTool('counterexample', JSON.stringify(body));
+
+  it('accepts the extreme safe seeds', () => {
+    for (const seed of [2 ** 53 - 1, -(2 ** 53 - 1)])
+      expect(call({ expression: 'is_tree => is_forest', seed, restarts: 1, steps: 50, ns: [4] }).ok).toBe(
+        true,
+      );
+  });
+
+  it("rejects the reviewer's overflowing product (a true claim once reported FALSIFIED) at its column", () => {
+    const big = Array.from({ length: 20 }, () => '9007199254740991').join('*');
+    const expression = `is_connected => ${big}*(n-n) == 0`;
+    const out = call({ expression });
+    expect(out.ok).toBe(false);
+    if (out.ok) return;
+    expect(out.problem.status).toBe(400);
+    expect(out.problem.detail).toMatch(
+      /'\*' at column 33 can reach .* beyond 9007199254740991 \(2\^53 - 1\)/,
+    );
+    expect(out.problem.errors?.[0]).toMatchObject({ path: '/expression' });
+    expect(out.problem.errors?.[0]?.message).toMatch(/^column 33: /);
+  });
 
   it('applies defaults and seals a verifiable receipt', () => {
     const out = call({ expression: 'is_tree => max_degree <= 3' });
@@ -145,6 +179,10 @@ describe('requests through executeTool', () => {
     [{ expression: 'is_tree', restarts: 0 }, '/restarts'],
     [{ expression: 'is_tree', restarts: 7 }, '/restarts'],
     [{ expression: 'is_tree', seed: 1.5 }, '/seed'],
+    [{ expression: 'is_tree', seed: 2 ** 53 }, '/seed'],
+    [{ expression: 'is_tree', seed: -(2 ** 53) }, '/seed'],
+    [{ expression: 'is_tree', seed: 1e300 }, '/seed'],
+    [{ expression: 'is_tree', seed: -1e300 }, '/seed'],
     [{ expression: 'is_tree', verbose: true }, '/verbose'],
     [{ expression: '' }, '/expression'],
     [{ expression: 'n >= 1 and '.repeat(46) + 'true' }, '/expression'],

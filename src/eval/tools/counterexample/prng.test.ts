@@ -20,7 +20,7 @@ describe('deterministic randomness', () => {
 
   it('restart states are distinct per seed and restart, and accept any integer seed', () => {
     const seen = new Set<string>();
-    for (const seed of [0, 1, -1, 2 ** 53 - 1, -(2 ** 53), 12_345_678_901])
+    for (const seed of [0, 1, -1, 2 ** 53 - 1, -(2 ** 53 - 1), 12_345_678_901])
       for (let r = 0; r < 6; r++) {
         const s = restartState(seed, r);
         expect(s.every((w) => Number.isInteger(w) && w >= 0 && w < 2 ** 32)).toBe(true);
@@ -28,8 +28,22 @@ describe('deterministic randomness', () => {
       }
     expect(seen.size).toBe(36);
     expect(restartState(7, 3)).toEqual(restartState(7, 3));
-    // Seeds are taken modulo 2^64, so even 1e300 is a valid seed (1e300 is 0 mod 2^64).
-    expect(restartState(1e300, 0)).toEqual(restartState(0, 0));
+  });
+
+  it('keeps the state of seed 0 as it was, so default receipts do not change', () => {
+    expect(restartState(0, 0)).toEqual([2065550767, 3793791033, 2713282036, 1853398634]);
+  });
+
+  it('gives distinct seeds distinct states, including ones that differ only above bit 32', () => {
+    const seeds = [0, 2 ** 32, -(2 ** 32), 2 ** 52, -(2 ** 52), 2 ** 53 - 1, -(2 ** 53 - 1), 2 ** 33 + 1, 1];
+    const states = new Set(seeds.map((s) => restartState(s, 0).join(',')));
+    expect(states.size).toBe(seeds.length);
+  });
+
+  it('rejects seeds that are not safe integers instead of reducing them', () => {
+    // 1e300 and -1e300 are both 0 modulo 2^64; they must not silently run seed 0's search.
+    for (const seed of [1e300, -1e300, 2 ** 53, -(2 ** 53), 0.5, NaN, Infinity])
+      expect(() => restartState(seed, 0)).toThrow(RangeError);
   });
 
   it('expNeg approximates exp(-x) closely and is monotone', () => {

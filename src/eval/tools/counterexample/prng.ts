@@ -19,11 +19,18 @@ function splitmix64(state: bigint): [bigint, bigint] {
 }
 
 /**
- * State for restart `restart` of a request with `seed` (any integer a JSON number can hold:
- * taken modulo 2^64, so negative seeds work). Restarts get independent streams, which is what
- * lets them run in any order, or in parallel, with the same outcome.
+ * State for restart `restart` of a request with `seed`, a safe integer (|seed| <= 2^53 - 1).
+ * The seed enters as its exact 64-bit two's complement, which is one-to-one on safe integers
+ * (negative seeds work), and splitmix64 is a bijection of that word, so distinct seeds give
+ * distinct states. Larger doubles are rejected: they are multiples of big powers of two, and
+ * reducing them modulo 2^64 would map 1e300, -1e300 and 0 to the same stream. The native
+ * kernel receives the state words computed here, so both kernels see the same stream.
+ * Restarts get independent streams, which is what lets them run in any order, or in
+ * parallel, with the same outcome.
  */
 export function restartState(seed: number, restart: number): PrngState {
+  if (!Number.isSafeInteger(seed))
+    throw new RangeError(`seed must be an integer from -(2^53 - 1) to 2^53 - 1, not ${seed}`);
   const s0 = (BigInt.asUintN(64, BigInt(seed)) ^ (BigInt(restart) * 0xd1b54a32d192ed03n)) & MASK64;
   const [s1, a] = splitmix64(s0);
   const [, b] = splitmix64(s1);

@@ -15,7 +15,15 @@ export const CounterexampleRequest = Type.Object(
       description: 'Graph sizes searched: restart i uses ns[i mod len(ns)] vertices',
     }),
     restarts: Type.Integer({ minimum: 1, maximum: 6, default: 4, description: 'Annealing restarts' }),
-    seed: Type.Integer({ default: 0, description: 'Seed of the deterministic generator' }),
+    seed: Type.Integer({
+      // Safe integers only: beyond 2^53 - 1 a JSON number no longer names one integer
+      // (2^53 + 1 parses as 2^53), and distinct seeds would collapse into one stream.
+      minimum: -Number.MAX_SAFE_INTEGER,
+      maximum: Number.MAX_SAFE_INTEGER,
+      default: 0,
+      description:
+        'Seed of the deterministic generator: a safe integer, -(2^53 - 1) to 2^53 - 1; distinct seeds give distinct generator states',
+    }),
     steps: Type.Integer({
       minimum: 50,
       maximum: 1500,
