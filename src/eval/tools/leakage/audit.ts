@@ -113,7 +113,14 @@ function fingerprintTier(
     if (item.decision !== 'clean') continue;
     const fp = tier.of(item.row.content!);
     item.fingerprint = fp;
-    if (!fp) continue;
+    if (!fp) {
+      const why = tier.textOnlyReason(item.row.content!);
+      if (why !== null)
+        item.reasons.push(
+          `${item.row.contentField!} parses as text only: ${why}, so the behavioural fingerprint (tier 2) does not apply`,
+        );
+      continue;
+    }
     if (fp.constant !== null) {
       item.reasons.push(
         `expression \`${fp.canonical}\` is ${String(fp.constant)} on all ${tier.stats.graphs} graphs with 1..${options.fingerprint_max_n} vertices; ` +

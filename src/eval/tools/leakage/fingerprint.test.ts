@@ -49,6 +49,21 @@ describe('FingerprintTier', () => {
     expect(tier.stats.constant_rows).toBe(2);
   });
 
+  it('records why DSL text over a parser limit is text only, and nothing for prose or syntax errors', () => {
+    const tier = new FingerprintTier(4);
+    const deep = '('.repeat(65) + 'is_tree' + ')'.repeat(65);
+    expect(tier.of(deep)).toBeNull();
+    expect(tier.textOnlyReason(deep)).toBe('nested deeper than 64 levels (column 65)');
+    const long = Array.from({ length: 60 }, () => 'is_tree').join(' and ');
+    expect(tier.of(long)).toBeNull();
+    expect(tier.textOnlyReason(long)).toBe('longer than 500 characters');
+    const huge = `n * 9007199254740991 > 0`;
+    expect(tier.of(huge)).toBeNull();
+    expect(tier.textOnlyReason(huge)).toBe('its arithmetic could exceed 2^53 - 1 (column 3)');
+    for (const text of ['Prove that every tree has a leaf.', 'is_tree and', 'n'])
+      expect([tier.of(text), tier.textOnlyReason(text)]).toEqual([null, null]);
+  });
+
   it('returns null for prose and for malformed expressions', () => {
     const tier = new FingerprintTier(4);
     expect(tier.of('Prove that every tree has a leaf.')).toBeNull();

@@ -10,7 +10,14 @@
  * claims about larger graphs. Such fingerprints are recorded but never matched.
  */
 import { createHash } from 'node:crypto';
-import { canonicalForm, FEATURE_NAMES, MAX_EXPRESSION_LENGTH, tryParseExpression } from '../../dsl/index.js';
+import {
+  canonicalForm,
+  FEATURE_NAMES,
+  MAX_DEPTH,
+  MAX_EXPRESSION_LENGTH,
+  tryParseExpression,
+  type DslError,
+} from '../../dsl/index.js';
 import { labelledGraphCount } from '../../graph/enumerate.js';
 import { foldText } from '../../text/normalize.js';
 import { vectorTruthTable } from './vector-truth-table.js';
@@ -50,8 +57,30 @@ export function graphsUpTo(maxN: number): number {
   return total;
 }
 
+/**
+ * Why an expression the DSL would otherwise take falls back to text similarity: it breaks one
+ * of the parser's limits. Syntax and type errors are not listed; such text is simply not an
+ * expression.
+ */
+function limitBroken(error: DslError): string | null {
+  switch (error.kind) {
+    case 'too_deep':
+      return `nested deeper than ${MAX_DEPTH} levels (column ${error.column})`;
+    case 'too_long':
+      return `longer than ${MAX_EXPRESSION_LENGTH} characters`;
+    case 'too_large':
+      return `its arithmetic could exceed 2^53 - 1 (column ${error.column})`;
+    case 'syntax':
+    case 'type':
+    case 'unknown_feature':
+      return null;
+  }
+}
+
 export class FingerprintTier {
   private readonly byContent = new Map<string, Fingerprint | null>();
+  /** Contents written in the DSL that break a parser limit, with the limit. */
+  private readonly overLimit = new Map<string, string>();
   private readonly byCanonical = new Map<string, Fingerprint>();
   readonly stats: FingerprintStats;
 
@@ -79,17 +108,25 @@ export class FingerprintTier {
     return fp;
   }
 
+  /**
+   * For a content field `of` returned null for: why it is text only although it is written in
+   * the DSL (e.g. "nested deeper than 64 levels (column 65)"); null when it is simply not an
+   * expression. Receipts state it so a reader sees why tier 2 did not apply.
+   */
+  textOnlyReason(content: string): string | null {
+    return this.overLimit.get(content) ?? null;
+  }
+
   private compute(content: string): Fingerprint | null {
     const folded = foldText(content).trim();
-    if (
-      folded.length === 0 ||
-      folded.length > MAX_EXPRESSION_LENGTH ||
-      !DSL_CHARS.test(folded) ||
-      !onlyDslWords(folded)
-    )
-      return null;
+    if (folded.length === 0 || !DSL_CHARS.test(folded) || !onlyDslWords(folded)) return null;
+    // The parser enforces the length bound itself; past it the text is still reported as DSL.
     const parsed = tryParseExpression(folded);
-    if (!parsed.ok) return null;
+    if (!parsed.ok) {
+      const why = limitBroken(parsed.error);
+      if (why !== null) this.overLimit.set(content, why);
+      return null;
+    }
     const canonical = canonicalForm(parsed.expr);
     const hit = this.byCanonical.get(canonical);
     if (hit) return hit;

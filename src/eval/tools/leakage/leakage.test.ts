@@ -83,6 +83,27 @@ describe('leakage tiers', () => {
     expect(off.decision_path[1]).toMatchObject({ rule: 'tier2_behavioral_fingerprint', outcome: 'skip' });
   });
 
+  it('says why an expression nested deeper than 64 levels falls back to text similarity', () => {
+    const nest = (depth: number, inner: string) => '('.repeat(depth) + inner + ')'.repeat(depth);
+    const deep = `is_forest and ${nest(65, 'is_connected')}`;
+    const r = ok(
+      run({
+        exam: [
+          { item_id: 'deep', expression: deep },
+          { item_id: 'ok', expression: `is_forest and ${nest(64, 'is_connected')}` },
+        ],
+        exposure: [{ expression: 'is_tree', source: 'claims' }],
+      }),
+    );
+    const d = item(r, 'deep');
+    expect(d.decision).toBe('clean');
+    expect(d.reasons).toEqual([
+      `expression parses as text only: nested deeper than 64 levels (column ${'is_forest and '.length + 65}), so the behavioural fingerprint (tier 2) does not apply`,
+    ]);
+    // At exactly 64 levels it is an expression, and the fingerprint matches `is_tree`.
+    expect(item(r, 'ok')).toMatchObject({ decision: 'quarantine', tier: 'fingerprint' });
+  });
+
   it('sends a lightly reworded prompt to review, never to quarantine, and not when the tier is off', () => {
     const body = {
       exam: [
