@@ -37,6 +37,15 @@ function isArrayIndex(key: string): boolean {
   return Number(key) < 4294967295;
 }
 
+/**
+ * A null-prototype object only when a key is "__proto__" (JSON.parse makes it an own
+ * property, and assigning it to an ordinary object would set the prototype instead); such
+ * objects are slow in V8, while ordinary ones share one shape per key set.
+ */
+function newObjectFor(keys: readonly string[]): Record<string, unknown> {
+  return (keys.includes('__proto__') ? Object.create(null) : {}) as Record<string, unknown>;
+}
+
 function ordered(value: unknown, path: string): unknown {
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new TypeError(`non-finite number at ${path || '/'}`);
@@ -73,8 +82,7 @@ function ordered(value: unknown, path: string): unknown {
       const v = obj[k];
       const o = ordered(v, path);
       if (o !== v && copy === undefined) {
-        // Null prototype: a key "__proto__" (JSON.parse makes it an own property) must stay a key.
-        copy = Object.create(null) as Record<string, unknown>;
+        copy = newObjectFor(keys);
         for (let j = 0; j < i; j++) copy[keys[j]!] = obj[keys[j]!];
       }
       if (copy !== undefined) copy[k] = o;
@@ -82,7 +90,7 @@ function ordered(value: unknown, path: string): unknown {
     return copy ?? obj;
   }
   keys.sort();
-  const out = Object.create(null) as Record<string, unknown>;
+  const out = newObjectFor(keys);
   for (const k of keys) out[k] = ordered(obj[k], path);
   return out;
 }
