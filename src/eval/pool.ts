@@ -6,12 +6,25 @@
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { AppError } from '../core/errors.js';
-import type { ToolOutcome } from './execute.js';
+import type { ToolFailure } from './execute.js';
 
 export interface VerifierTask {
   toolId: string;
   bytes: Uint8Array;
 }
+
+/**
+ * A pooled tool's answer. The receipt comes back as UTF-8 bytes encoded in the worker and
+ * moved, not cloned, so the event loop neither copies nor encodes several hundred kilobytes.
+ */
+export interface PooledSuccess {
+  ok: true;
+  bytes: Uint8Array;
+  status: string;
+  verdict?: string;
+}
+
+export type PooledOutcome = PooledSuccess | ToolFailure;
 
 export interface PoolStats {
   size: number;
@@ -22,7 +35,7 @@ export interface PoolStats {
 
 export interface VerifierPool {
   readonly size: number;
-  run(toolId: string, bytes: Uint8Array): Promise<ToolOutcome>;
+  run(toolId: string, bytes: Uint8Array): Promise<PooledOutcome>;
   stats(): PoolStats;
   destroy(): Promise<void>;
 }
@@ -46,7 +59,7 @@ export interface VerifierPoolOptions {
 export function createVerifierPool(options: VerifierPoolOptions): VerifierPool {
   const timeoutMs = options.taskTimeoutMs ?? 60_000;
   const { filename, execArgv } = workerEntry();
-  const piscina = new Piscina<VerifierTask, ToolOutcome>({
+  const piscina = new Piscina<VerifierTask, PooledOutcome>({
     filename,
     execArgv,
     minThreads: options.size,
