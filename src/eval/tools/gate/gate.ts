@@ -47,14 +47,20 @@ export interface DomainFigures {
 
 export function runGate(request: GateRequest): ReceiptBody {
   const { baseline, candidate, policy } = request;
-  assertSameCohort(baseline, candidate, {
-    baseline: request.baseline_name,
-    candidate: request.candidate_name,
-  });
+  const ids = Object.keys(baseline);
+  assertSameCohort(
+    baseline,
+    candidate,
+    {
+      baseline: request.baseline_name,
+      candidate: request.candidate_name,
+    },
+    ids,
+  );
   assertDomainsInCohort(request.domains, baseline);
   assertProbe(request.retained_probe);
 
-  const ids = Object.keys(baseline).sort();
+  ids.sort();
   const items: ItemDecision[] = new Array<ItemDecision>(ids.length);
   const tallies = new Map<string, DomainTally>();
   let gains = 0;
