@@ -11,30 +11,96 @@ export interface Bm25Score {
   matchedTerms: string[];
 }
 
-export function bm25(documents: readonly string[][], query: readonly string[]): Bm25Score[] {
-  const terms = [...new Set(query)];
+/**
+ * Scores every document, given as its words and a word -> term mapping (null: not a term).
+ * Terms are derived in one pass per document and only query terms are counted, so no
+ * per-document term array or map is built.
+ */
+export function bm25(
+  documents: readonly (readonly string[])[],
+  termOf: (word: string) => string | null,
+  query: readonly string[],
+): Bm25Score[] {
+  const slot = new Map<string, number>();
+  const terms: string[] = [];
+  for (const t of query)
+    if (!slot.has(t)) {
+      slot.set(t, terms.length);
+      terms.push(t);
+    }
   const n = documents.length;
-  const df = new Map<string, number>(terms.map((t) => [t, 0]));
+  const df = new Float64Array(terms.length);
+  const lengths = new Float64Array(n);
+  // Per document: matched query-term slots in order of first occurrence (the order the sum
+  // runs in), and their counts.
+  const hits: number[][] = new Array<number[]>(n);
+  const counts: number[][] = new Array<number[]>(n);
+  // Where slot s sits in the current document's hits (valid when seenIn[s] === d): O(1) per word.
+  const seenIn = new Int32Array(terms.length).fill(-1);
+  const position = new Int32Array(terms.length);
   let totalLength = 0;
-  const tfs = documents.map((doc) => {
-    totalLength += doc.length;
-    const tf = new Map<string, number>();
-    for (const w of doc) if (df.has(w)) tf.set(w, (tf.get(w) ?? 0) + 1);
-    for (const t of tf.keys()) df.set(t, df.get(t)! + 1);
-    return tf;
-  });
+  // Per distinct word, one lookup: NOT_A_TERM, OTHER_TERM, or the slot of its query term.
+  const codes = new Map<string, number>();
+  for (let d = 0; d < n; d++) {
+    const doc = documents[d]!;
+    let length = 0;
+    let docHits: number[] | undefined;
+    let docCounts: number[] | undefined;
+    for (let k = 0; k < doc.length; k++) {
+      const w = doc[k]!;
+      let s = codes.get(w);
+      if (s === undefined) {
+        const t = termOf(w);
+        s = t === null ? NOT_A_TERM : (slot.get(t) ?? OTHER_TERM);
+        codes.set(w, s);
+      }
+      if (s === NOT_A_TERM) continue;
+      length++;
+      if (s === OTHER_TERM) continue;
+      if (seenIn[s] === d) {
+        docCounts![position[s]!]!++;
+        continue;
+      }
+      seenIn[s] = d;
+      docHits ??= [];
+      docCounts ??= [];
+      position[s] = docHits.length;
+      docHits.push(s);
+      docCounts.push(1);
+    }
+    hits[d] = docHits ?? EMPTY;
+    counts[d] = docCounts ?? EMPTY;
+    if (docHits) for (const s of docHits) df[s]!++;
+    lengths[d] = length;
+    totalLength += length;
+  }
   const avgdl = n > 0 ? totalLength / n : 0;
-  const idf = new Map(terms.map((t) => [t, Math.log(1 + (n - df.get(t)! + 0.5) / (df.get(t)! + 0.5))]));
-  return tfs.map((tf, i) => {
+  const idf = new Float64Array(terms.length);
+  for (let s = 0; s < terms.length; s++) idf[s] = Math.log(1 + (n - df[s]! + 0.5) / (df[s]! + 0.5));
+  const out = new Array<Bm25Score>(n);
+  for (let d = 0; d < n; d++) {
+    const docHits = hits[d]!;
+    if (docHits.length === 0) {
+      out[d] = { score: 0, matchedTerms: [] };
+      continue;
+    }
+    const docCounts = counts[d]!;
+    const norm = avgdl > 0 ? 1 - B + (B * lengths[d]!) / avgdl : 1;
     let score = 0;
     const matchedTerms: string[] = [];
-    const norm = avgdl > 0 ? 1 - B + (B * documents[i]!.length) / avgdl : 1;
     // Only the query terms the memory holds: a long objective must not cost |terms| per memory.
-    for (const [t, f] of tf) {
-      matchedTerms.push(t);
-      score += (idf.get(t)! * (f * (K1 + 1))) / (f + K1 * norm);
+    for (let k = 0; k < docHits.length; k++) {
+      const s = docHits[k]!;
+      const f = docCounts[k]!;
+      matchedTerms.push(terms[s]!);
+      score += (idf[s]! * (f * (K1 + 1))) / (f + K1 * norm);
     }
     matchedTerms.sort();
-    return { score, matchedTerms };
-  });
+    out[d] = { score, matchedTerms };
+  }
+  return out;
 }
+
+const EMPTY: number[] = [];
+const NOT_A_TERM = -2;
+const OTHER_TERM = -1;

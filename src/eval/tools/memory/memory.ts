@@ -176,39 +176,16 @@ function itemFor(
       ? `selected by relevance (rank ${relRank})`
       : `not selected by relevance: ${why(relFill, i, s, 'relevance')}`,
   ];
-  // Keys in sorted order: the receipt's canonical JSON then needs no re-ordered copies.
-  const sal = s.salience;
-  const rel = s.relevance;
+  // The parts objects already hold their keys in sorted order and go in as they are, so the
+  // receipt's canonical JSON needs no re-ordered copies.
+  s.salience.rank = salRank;
+  s.relevance.rank = relRank;
   return {
     decision,
     item_id: memoryId(i),
     reasons,
-    relevance: {
-      bm25: rel.bm25,
-      bm25_normalized: rel.bm25_normalized,
-      entities_already_in_context: rel.entities_already_in_context,
-      entities_matched: rel.entities_matched,
-      entity_score: rel.entity_score,
-      kind_boost: rel.kind_boost,
-      match: rel.match,
-      matched_terms: rel.matched_terms,
-      prior: rel.prior,
-      rank: relRank,
-      score: rel.score,
-    },
-    salience: {
-      age: sal.age,
-      confidence: sal.confidence,
-      effective_age: sal.effective_age,
-      kind: sal.kind,
-      kind_known: sal.kind_known,
-      kind_weight: sal.kind_weight,
-      rank: salRank,
-      recency: sal.recency,
-      score: sal.score,
-      usage: sal.usage,
-      use_count: sal.use_count,
-    },
+    relevance: s.relevance,
+    salience: s.salience,
     tokens: s.tokens,
   };
 }

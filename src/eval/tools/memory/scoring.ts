@@ -14,7 +14,16 @@ import {
   type ResolvedQuestionKind,
 } from './kinds.js';
 import type { MemoryRequest } from './schema.js';
-import { contentTerms, entityIndex, entityKey, findEntities, tokenCost, words } from './text.js';
+import {
+  contentTerms,
+  entityIndex,
+  entityKey,
+  findEntities,
+  findEntitiesOrNull,
+  termOf,
+  tokenCost,
+  words,
+} from './text.js';
 
 export const RECENCY_BASE = 0.995;
 /** Credit for an objective entity the context already holds (1 for a new one). */
@@ -22,30 +31,34 @@ export const IN_CONTEXT_CREDIT = 0.25;
 /** Longest entity, in words, looked for in free text. */
 const MAX_ENTITY_WORDS = 8;
 
+// Keys of the two parts objects in sorted order: they go into the receipt's items as they are,
+// so canonical JSON needs no re-ordered copies. `rank` is filled in by the ranking.
 export interface SalienceParts {
-  score: number;
-  confidence: number;
   age: number;
+  confidence: number;
   effective_age: number;
-  recency: number;
-  use_count: number;
-  usage: number;
   kind: string;
-  kind_weight: number;
   kind_known: boolean;
+  kind_weight: number;
+  rank: number;
+  recency: number;
+  score: number;
+  usage: number;
+  use_count: number;
 }
 
 export interface RelevanceParts {
-  score: number;
   bm25: number;
   bm25_normalized: number;
-  matched_terms: string[];
-  entities_matched: string[];
   entities_already_in_context: string[];
+  entities_matched: string[];
   entity_score: number;
-  match: number;
   kind_boost: number;
+  match: number;
+  matched_terms: string[];
   prior: number;
+  rank: number;
+  score: number;
 }
 
 export interface ObjectiveAnalysis {
@@ -68,82 +81,113 @@ export function scoreMemories(
   qk: ResolvedQuestionKind,
 ): { scored: Scored[]; objective: ObjectiveAnalysis } {
   const { memories } = request;
-  const context = new Set((request.context_entities ?? []).map(entityKey).filter(Boolean));
-  const listed = new Set((request.objective_entities ?? []).map(entityKey).filter(Boolean));
+  const keyOf = memo(entityKey);
+  const context = keySet(request.context_entities, keyOf);
+  const listed = keySet(request.objective_entities, keyOf);
 
   // Entities the objective's text names: any entity the request knows of (memory entity lists,
   // context, explicit objective entities) found in it as a whole word sequence.
   const vocabulary = new Set<string>([...context, ...listed]);
-  const memoryEntities = memories.map((m) => new Set((m.entities ?? []).map(entityKey).filter(Boolean)));
-  for (const set of memoryEntities) for (const e of set) vocabulary.add(e);
+  // Per memory its entity keys as listed (duplicates and empty keys are dropped where used).
+  const memoryEntities = memories.map((m) => {
+    const list = m.entities;
+    if (!list || list.length === 0) return NO_KEYS;
+    const keys = new Array<string>(list.length);
+    for (let k = 0; k < list.length; k++) {
+      const key = keyOf(list[k]!);
+      keys[k] = key;
+      if (key) vocabulary.add(key);
+    }
+    return keys;
+  });
   const fromText = findEntities(words(request.objective), entityIndex(vocabulary, MAX_ENTITY_WORDS));
   const target = new Set([...listed, ...fromText]);
   const targetIndex = entityIndex(target, MAX_ENTITY_WORDS);
 
+  // Each memory is tokenised once; BM25, entity search and nothing else reuse the words.
   const terms = contentTerms(request.objective);
   const contentWords = memories.map((m) => words(m.content));
-  const bm = bm25(
-    contentWords.map((ws) => contentTerms(ws)),
-    terms,
-  );
-  const maxBm = bm.reduce((mx, s) => Math.max(mx, s.score), 0);
+  const bm = bm25(contentWords, termOf, terms);
+  let maxBm = 0;
+  for (const b of bm) maxBm = Math.max(maxBm, b.score);
 
-  const salience = memories.map((m): SalienceParts => {
-    const kind = normalizeKind(m.kind);
-    const tableWeight = kindWeight(kind);
-    const known = tableWeight !== undefined;
-    const effectiveAge = request.current_step === undefined ? m.age : Math.min(m.age, request.current_step);
-    const recency = RECENCY_BASE ** effectiveAge;
-    const usage = 1 + Math.log1p(m.use_count);
-    const weight = tableWeight ?? UNKNOWN_KIND_WEIGHT;
-    return {
-      score: m.confidence * recency * usage * weight,
-      confidence: m.confidence,
-      age: m.age,
-      effective_age: effectiveAge,
-      recency: round12(recency),
-      use_count: m.use_count,
-      usage: round12(usage),
-      kind,
-      kind_weight: weight,
-      kind_known: known,
-    };
-  });
-  const maxSalience = salience.reduce((mx, s) => Math.max(mx, s.score), 0);
-
+  // Recency and usage depend on small integers and kinds repeat: each figure is computed and
+  // rounded once per distinct value rather than once per memory.
+  const recencyOf = memo((age: number) => RECENCY_BASE ** age);
+  const recency12Of = memo((age: number) => round12(recencyOf(age)));
+  const usageOf = memo((uses: number) => 1 + Math.log1p(uses));
+  const usage12Of = memo((uses: number) => round12(usageOf(uses)));
+  const kindOf = memo(normalizeKind);
   const { shape } = qk;
-  const scored = memories.map((m, i): Scored => {
+  const boostOf = memo((kind: string) => kindBoost(shape, kind));
+
+  const n = memories.length;
+  const rawSalience = new Float64Array(n);
+  const salience = new Array<SalienceParts>(n);
+  let maxSalience = 0;
+  for (let i = 0; i < n; i++) {
+    const m = memories[i]!;
+    const kind = kindOf(m.kind);
+    const tableWeight = kindWeight(kind);
+    const effectiveAge = request.current_step === undefined ? m.age : Math.min(m.age, request.current_step);
+    const weight = tableWeight ?? UNKNOWN_KIND_WEIGHT;
+    const score = m.confidence * recencyOf(effectiveAge) * usageOf(m.use_count) * weight;
+    rawSalience[i] = score;
+    maxSalience = Math.max(maxSalience, score);
+    salience[i] = {
+      age: m.age,
+      confidence: m.confidence,
+      effective_age: effectiveAge,
+      kind,
+      kind_known: tableWeight !== undefined,
+      kind_weight: weight,
+      rank: 0,
+      recency: recency12Of(effectiveAge),
+      score: round12z(score),
+      usage: usage12Of(m.use_count),
+      use_count: m.use_count,
+    };
+  }
+
+  const entityScoreOf = memo((credit: number) => (target.size > 0 ? credit / target.size : 0));
+  const entityScore12Of = memo((credit: number) => round12z(entityScoreOf(credit)));
+  const scored = new Array<Scored>(n);
+  for (let i = 0; i < n; i++) {
+    const m = memories[i]!;
     // Objective entities the memory names, in its entity list or in its text.
-    const named = target.size > 0 ? findEntities(contentWords[i]!, targetIndex) : new Set<string>();
-    for (const e of memoryEntities[i]!) if (target.has(e)) named.add(e);
-    const matched = named.size > 0 ? [...named].sort() : [];
+    let named = target.size > 0 ? findEntitiesOrNull(contentWords[i]!, targetIndex) : null;
+    for (const e of memoryEntities[i]!) if (target.has(e)) (named ??= new Set<string>()).add(e);
+    const matched = named ? [...named].sort() : [];
     const inContext: string[] = [];
     for (const e of matched) if (context.has(e)) inContext.push(e);
     const credit = matched.length - inContext.length + IN_CONTEXT_CREDIT * inContext.length;
-    const entityScore = target.size > 0 ? credit / target.size : 0;
-    const bmNorm = maxBm > 0 ? bm[i]!.score / maxBm : 0;
+    const entityScore = entityScoreOf(credit);
+    const b = bm[i]!;
+    const bmNorm = maxBm > 0 ? b.score / maxBm : 0;
     const match = shape.terms * bmNorm + shape.entities * entityScore;
     const sal = salience[i]!;
-    const prior = shape.prior === 'recency' ? sal.recency : maxSalience > 0 ? sal.score / maxSalience : 0;
-    const boost = kindBoost(shape, sal.kind);
+    const prior =
+      shape.prior === 'recency' ? sal.recency : maxSalience > 0 ? rawSalience[i]! / maxSalience : 0;
+    const boost = boostOf(sal.kind);
     const relevance = boost * match * (1 - shape.priorStrength + shape.priorStrength * prior);
-    return {
+    scored[i] = {
       tokens: tokenCost(m.content),
-      salience: { ...sal, score: round12(sal.score) },
+      salience: sal,
       relevance: {
-        score: round12(relevance),
-        bm25: round12(bm[i]!.score),
-        bm25_normalized: round12(bmNorm),
-        matched_terms: bm[i]!.matchedTerms,
-        entities_matched: matched,
+        bm25: round12z(b.score),
+        bm25_normalized: round12z(bmNorm),
         entities_already_in_context: inContext,
-        entity_score: round12(entityScore),
-        match: round12(match),
+        entities_matched: matched,
+        entity_score: entityScore12Of(credit),
         kind_boost: boost,
-        prior: round12(prior),
+        match: round12z(match),
+        matched_terms: b.matchedTerms,
+        prior: round12z(prior),
+        rank: 0,
+        score: round12z(relevance),
       },
     };
-  });
+  }
   return {
     scored,
     objective: {
@@ -154,4 +198,34 @@ export function scoreMemories(
       inContext: [...target].filter((e) => context.has(e)).sort(),
     },
   };
+}
+
+const NO_KEYS: readonly string[] = [];
+
+/** round12, skipping the string round trip for 0 (most memories score 0 on some part). */
+function round12z(x: number): number {
+  return x === 0 ? 0 : round12(x);
+}
+
+/** A per-request memo of a pure function of one primitive. */
+function memo<K, V>(f: (key: K) => V): (key: K) => V {
+  const cache = new Map<K, V>();
+  return (key) => {
+    let v = cache.get(key);
+    if (v === undefined) {
+      v = f(key);
+      cache.set(key, v);
+    }
+    return v;
+  };
+}
+
+function keySet(list: readonly string[] | undefined, keyOf: (entity: string) => string): Set<string> {
+  const out = new Set<string>();
+  if (list)
+    for (const e of list) {
+      const key = keyOf(e);
+      if (key) out.add(key);
+    }
+  return out;
 }

@@ -2,9 +2,28 @@
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
-/** Lower-cased letter/digit runs. */
+/**
+ * Lower-cased letter/digit runs. ASCII text (the common case) is scanned by character code,
+ * which yields exactly the regex's tokens without its Unicode-property cost; any non-ASCII
+ * character falls back to the regex.
+ */
 export function words(text: string): string[] {
-  return text.toLowerCase().match(WORD) ?? [];
+  const lower = text.toLowerCase();
+  const out: string[] = [];
+  let start = -1;
+  for (let i = 0; i < lower.length; i++) {
+    const c = lower.charCodeAt(i);
+    if (c > 127) return lower.match(WORD) ?? [];
+    const wordChar = (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+    if (wordChar) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      out.push(lower.slice(start, i));
+      start = -1;
+    }
+  }
+  if (start >= 0) out.push(lower.slice(start));
+  return out;
 }
 
 /** Token cost of a memory: its whitespace-separated words. */
@@ -40,9 +59,16 @@ export const STOPWORDS = new Set(
 /** Terms for BM25: words without function words, with a light plural fold ("invoices" = "invoice"). */
 export function contentTerms(text: string | readonly string[]): string[] {
   const out: string[] = [];
-  for (const w of typeof text === 'string' ? words(text) : text)
-    if (!STOPWORDS.has(w)) out.push(foldPlural(w));
+  for (const w of typeof text === 'string' ? words(text) : text) {
+    const t = termOf(w);
+    if (t !== null) out.push(t);
+  }
   return out;
+}
+
+/** A word's BM25 term, or null for a function word. */
+export function termOf(w: string): string | null {
+  return STOPWORDS.has(w) ? null : foldPlural(w);
 }
 
 function foldPlural(w: string): string {
@@ -75,7 +101,12 @@ export function entityIndex(keys: ReadonlySet<string>, maxWordsCap: number): Ent
  * scanning every start position for spans up to the longest key.
  */
 export function findEntities(ws: readonly string[], index: EntityIndex): Set<string> {
-  const found = new Set<string>();
+  return findEntitiesOrNull(ws, index) ?? new Set<string>();
+}
+
+/** findEntities, but null when nothing is found: most memories name no target entity. */
+export function findEntitiesOrNull(ws: readonly string[], index: EntityIndex): Set<string> | null {
+  let found: Set<string> | null = null;
   const { keys: vocabulary, firstWords, maxWords } = index;
   if (vocabulary.size === 0) return found;
   for (let i = 0; i < ws.length; i++) {
@@ -83,7 +114,7 @@ export function findEntities(ws: readonly string[], index: EntityIndex): Set<str
     let span = ws[i]!;
     for (let len = 1; len <= maxWords && i + len <= ws.length; len++) {
       if (len > 1) span += ' ' + ws[i + len - 1]!;
-      if (vocabulary.has(span)) found.add(span);
+      if (vocabulary.has(span)) (found ??= new Set<string>()).add(span);
     }
   }
   return found;
