@@ -26,7 +26,11 @@ export type Verdict =
 // A verb is the leading run of letters, ended by the end, whitespace or a colon.
 const LEADING = /^([A-Za-z_]+)(?=$|[\s:])[ \t]*:?/;
 
-export function parseCommand(detail: string): Command {
+/** `parse` turns a CHECK/ANSWER expression into its parse (a caller may memoise parseDsl). */
+export function parseCommand(
+  detail: string,
+  parse: (expression: string) => ParsedExpression = parseDsl,
+): Command {
   const text = detail.trim();
   const m = LEADING.exec(text);
   const word = m?.[1] ?? null;
@@ -47,32 +51,30 @@ export function parseCommand(detail: string): Command {
   }
   const verb = word as Verb;
   const rest = text.slice(m[0].length).trim();
-  const missing = (what: string): Command => ({
-    type: 'invalid',
-    code: 'missing_argument',
-    verb,
-    message: `${verb} needs ${what}`,
-  });
   switch (verb) {
     case 'SAVE':
-      if (!rest) return missing('a checkpoint name: SAVE <name>');
-      if (rest.includes('::')) return missing('a checkpoint name without "::"');
+      if (!rest) return missing(verb, 'a checkpoint name: SAVE <name>');
+      if (rest.includes('::')) return missing(verb, 'a checkpoint name without "::"');
       return { type: 'save', name: rest };
     case 'LOAD': {
       const sep = rest.indexOf('::');
       const name = (sep < 0 ? rest : rest.slice(0, sep)).trim();
       const note = sep < 0 ? null : rest.slice(sep + 2).trim() || null;
-      if (!name) return missing('a checkpoint name: LOAD <name> :: <note>');
+      if (!name) return missing(verb, 'a checkpoint name: LOAD <name> :: <note>');
       return { type: 'load', name, note };
     }
     case 'CHECK':
     case 'ANSWER':
-      if (!rest) return missing(`an expression: ${verb} <expression>`);
-      return { type: verb === 'CHECK' ? 'check' : 'answer', expression: rest, parsed: parseDsl(rest) };
+      if (!rest) return missing(verb, `an expression: ${verb} <expression>`);
+      return { type: verb === 'CHECK' ? 'check' : 'answer', expression: rest, parsed: parse(rest) };
     case 'SKETCH':
-      if (!rest) return missing('text: SKETCH <text>');
+      if (!rest) return missing(verb, 'text: SKETCH <text>');
       return { type: 'sketch', text: rest };
   }
+}
+
+function missing(verb: Verb, what: string): Command {
+  return { type: 'invalid', code: 'missing_argument', verb, message: `${verb} needs ${what}` };
 }
 
 const VERDICT = /^(ACCEPT|REJECT)(?![A-Za-z0-9_])[\s:,;.\-–—]*/;

@@ -13,8 +13,9 @@ const ECHO_CHARS = 200;
 
 export function runReplay(request: ReplayRequest): ReceiptBody {
   const s = replaySession(request.events);
-  const kept = new Set(s.finalPath);
-  const discarded = s.records.map((_, i) => i).filter((i) => !kept.has(i));
+  const kept = onFinalLine(s);
+  const discarded: number[] = [];
+  for (let i = 0; i < kept.length; i++) if (!kept[i]) discarded.push(i);
   const final = finalAnswer(s, kept);
   const status = !final
     ? 'NO_ANSWER'
@@ -25,16 +26,26 @@ export function runReplay(request: ReplayRequest): ReceiptBody {
         : 'REJECTED';
   const count = (...codes: FindingCode[]) => s.findings.filter((f) => codes.includes(f.code)).length;
 
+  // One reason text per rewind, shared by every event it discarded.
+  const discardedReason = new Map<number, string>();
   const items: ItemDecision[] = request.events.map((ev, i) => {
     const rec = s.records[i]!;
-    const reasons = rec.findings.map((f) => f.message);
-    if (!kept.has(i) && rec.discardedBy !== null)
-      reasons.push(`discarded by the rewind at ${eventId(rec.discardedBy)}`);
+    const reasons: string[] = [];
+    for (const f of rec.findings) reasons.push(f.message);
+    const onLine = kept[i] === 1;
+    if (!onLine && rec.discardedBy !== null) {
+      let reason = discardedReason.get(rec.discardedBy);
+      if (reason === undefined) {
+        reason = `discarded by the rewind at ${eventId(rec.discardedBy)}`;
+        discardedReason.set(rec.discardedBy, reason);
+      }
+      reasons.push(reason);
+    }
     // Keys in sorted order here and below: canonical JSON then needs no re-ordered copies.
     return {
       branch: rec.branch,
       command: describe(rec.command, rec.verdict?.verdict ?? null),
-      decision: kept.has(i) ? 'kept' : 'discarded',
+      decision: onLine ? 'kept' : 'discarded',
       item_id: eventId(i),
       kind: ev.kind,
       reasons,
@@ -80,7 +91,7 @@ export function runReplay(request: ReplayRequest): ReceiptBody {
     id: b.id,
     last_event: b.events.length ? eventId(b.events[b.events.length - 1]!) : null,
     note: b.note,
-    on_final_line: b.events.some((e) => kept.has(e)),
+    on_final_line: b.events.some((e) => kept[e] === 1),
     opened_by: b.openedBy === null ? null : eventId(b.openedBy),
     parent: b.parent,
   }));
@@ -166,26 +177,33 @@ function rule(name: string, n: number, what: string): DecisionStep {
   };
 }
 
+/** 1 for every event on the final line, 0 for a discarded one. */
+function onFinalLine(s: Session): Uint8Array {
+  const kept = new Uint8Array(s.records.length);
+  for (const e of s.finalPath) kept[e] = 1;
+  return kept;
+}
+
 function finalAnswer(
   s: Session,
-  kept: ReadonlySet<number>,
+  kept: Uint8Array,
 ): { claim: Claim; judged: Claim['verdicts'][number] | null } | null {
   for (let k = s.finalPath.length - 1; k >= 0; k--) {
     const claim = s.claims.get(s.finalPath[k]!);
     if (claim?.type !== 'answer') continue;
     // Only verdicts recorded on the final line count.
-    const judged = claim.verdicts.filter((v) => kept.has(v.event));
+    const judged = claim.verdicts.filter((v) => kept[v.event] === 1);
     return { claim, judged: judged[judged.length - 1] ?? null };
   }
   return null;
 }
 
-function claimView(c: Claim, kept: ReadonlySet<number>) {
+function claimView(c: Claim, kept: Uint8Array) {
   return {
     canonical: c.parsed.ok ? c.parsed.canonical : null,
     event: eventId(c.event),
     expression: echo(c.expression),
-    kept: kept.has(c.event),
+    kept: kept[c.event] === 1,
     parse_error: c.parsed.ok
       ? null
       : { column: c.parsed.column, expected: c.parsed.expected, message: c.parsed.message },

@@ -4,7 +4,7 @@
  * branch whose parent is the checkpoint's branch. The final line is the path from the root to
  * the last event; every event off it was discarded by a rewind.
  */
-import { parseCommand, parseVerdict, type Command, type ParsedExpression } from './commands.js';
+import { parseCommand, parseDsl, parseVerdict, type Command, type ParsedExpression } from './commands.js';
 import type { EmulatorEvent } from './schema.js';
 
 export type FindingCode =
@@ -80,7 +80,8 @@ export interface EventRecord {
   verdict: Judged | null;
   /** The claim (CHECK/ANSWER) a verdict here judges, or the latest claim on the line. */
   latestClaim: number;
-  findings: Finding[];
+  /** NO_FINDINGS when the event has none. */
+  findings: readonly Finding[];
   discardedBy: number | null;
 }
 
@@ -95,6 +96,9 @@ export interface Session {
   finalPath: number[];
   sketches: { event: number; text: string }[];
 }
+
+/** Shared empty findings of an event without any; replaced (never pushed to) on the first. */
+export const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
 
 /** Discarded events listed per rewind: the count is exact, each event's item says which rewind discarded it. */
 export const MAX_DISCARDED_LISTED = 20;
@@ -122,23 +126,41 @@ export function replaySession(events: readonly EmulatorEvent[]): Session {
   let head = -1;
   let lastStep: { step: number; event: number } | null = null;
 
-  events.forEach((ev, i) => {
+  // One parse per distinct CHECK/ANSWER expression: logs repeat the same few claims.
+  const parsedCache = new Map<string, ParsedExpression>();
+  const parse = (expression: string): ParsedExpression => {
+    let parsed = parsedCache.get(expression);
+    if (parsed === undefined) {
+      parsed = parseDsl(expression);
+      parsedCache.set(expression, parsed);
+    }
+    return parsed;
+  };
+  let i = 0;
+  // The current event's findings, created on its first: most events have none.
+  let eventFindings: Finding[] | null = null;
+  // Declared once, not per event: records a finding on the current event.
+  const find = (code: FindingCode, message: string): void => {
+    const f = { event: i, code, message };
+    (eventFindings ??= []).push(f);
+    findings.push(f);
+  };
+
+  for (; i < events.length; i++) {
+    const ev = events[i]!;
+    const prev = head < 0 ? null : records[head]!;
+    eventFindings = null;
     const rec: EventRecord = {
       branch: current.id,
       prev: head,
-      depth: head < 0 ? 0 : records[head]!.depth + 1,
+      depth: prev === null ? 0 : prev.depth + 1,
       command: null,
       verdict: null,
-      latestClaim: head < 0 ? -1 : records[head]!.latestClaim,
-      findings: [],
+      latestClaim: prev === null ? -1 : prev.latestClaim,
+      findings: NO_FINDINGS,
       discardedBy: null,
     };
     records.push(rec);
-    const find = (code: FindingCode, message: string): void => {
-      const f = { event: i, code, message };
-      rec.findings.push(f);
-      findings.push(f);
-    };
 
     if (ev.step !== undefined) {
       if (lastStep && ev.step <= lastStep.step)
@@ -149,9 +171,10 @@ export function replaySession(events: readonly EmulatorEvent[]): Session {
       lastStep = { step: ev.step, event: i };
     }
 
-    const kind = ev.kind.trim().toLowerCase();
+    // The usual spellings need no normalising copy.
+    const kind = ev.kind === 'control' || ev.kind === 'verifier' ? ev.kind : ev.kind.trim().toLowerCase();
     if (kind === 'control') {
-      const cmd = parseCommand(ev.detail);
+      const cmd = parseCommand(ev.detail, parse);
       rec.command = cmd;
       switch (cmd.type) {
         case 'invalid':
@@ -253,9 +276,10 @@ export function replaySession(events: readonly EmulatorEvent[]): Session {
         else find('verdict_without_subject', `${v.verdict} with no CHECK or ANSWER before it on this line`);
       }
     }
+    if (eventFindings) rec.findings = eventFindings;
     current.events.push(i);
     head = i;
-  });
+  }
 
   const finalPath: number[] = [];
   for (let e = head; e >= 0; e = records[e]!.prev) finalPath.push(e);
@@ -263,12 +287,17 @@ export function replaySession(events: readonly EmulatorEvent[]): Session {
   return { records, branches, checkpoints, rewinds, claims, findings, finalPath, sketches };
 }
 
+/** An event's depth on its line; -1 above the root. */
+function depthOf(records: readonly EventRecord[], e: number): number {
+  return e < 0 ? -1 : records[e]!.depth;
+}
+
 /** Events on the line ending at `head` that are not on the line ending at `keep`. */
 function abandoned(records: readonly EventRecord[], head: number, keep: number): number[] {
   const out: number[] = [];
   let a = head;
   let b = keep;
-  const depth = (e: number): number => (e < 0 ? -1 : records[e]!.depth);
+  const depth = (e: number): number => depthOf(records, e);
   while (depth(a) > depth(b)) {
     out.push(a);
     a = records[a]!.prev;
