@@ -7,7 +7,7 @@ import { round12 } from '../../math/wilson.js';
 import { QUESTION_KINDS, resolveQuestionKind } from './kinds.js';
 import type { MemoryRequest } from './schema.js';
 import { scoreMemories, type Scored } from './scoring.js';
-import { greedyFill, rankOrder, spearman, type Fill } from './selection.js';
+import { greedyFill, rankOrder, spearmanOfOrders, type Fill } from './selection.js';
 
 const MAX_LISTED_TERMS = 100;
 
@@ -27,10 +27,8 @@ export function runMemory(request: MemoryRequest): ReceiptBody {
   const inRel = new Set(relFill.selected);
   const overlap = relFill.selected.filter((i) => inSal.has(i));
   const union = new Set([...inSal, ...inRel]).size;
-  const rho = spearman(
-    scored.map((s) => s.salience.score),
-    scored.map((s) => s.relevance.score),
-  );
+  // The rankings already sort both scores; Spearman's ranks come from those orders.
+  const rho = spearmanOfOrders(sal.order, rel.order);
   const move = (i: number) => ({
     item_id: memoryId(i),
     salience_rank: sal.rank[i]!,

@@ -21,8 +21,8 @@ import {
   findEntities,
   findEntitiesOrNull,
   termOf,
-  tokenCost,
   words,
+  wordsAndCost,
 } from './text.js';
 
 export const RECENCY_BASE = 0.995;
@@ -106,7 +106,8 @@ export function scoreMemories(
 
   // Each memory is tokenised once; BM25, entity search and nothing else reuse the words.
   const terms = contentTerms(request.objective);
-  const contentWords = memories.map((m) => words(m.content));
+  const scans = memories.map((m) => wordsAndCost(m.content));
+  const contentWords = scans.map((scan) => scan.words);
   const bm = bm25(contentWords, termOf, terms);
   let maxBm = 0;
   for (const b of bm) maxBm = Math.max(maxBm, b.score);
@@ -171,7 +172,7 @@ export function scoreMemories(
     const boost = boostOf(sal.kind);
     const relevance = boost * match * (1 - shape.priorStrength + shape.priorStrength * prior);
     scored[i] = {
-      tokens: tokenCost(m.content),
+      tokens: scans[i]!.tokens,
       salience: sal,
       relevance: {
         bm25: round12z(b.score),

@@ -49,12 +49,20 @@ export function greedyFill(order: readonly Ranked[], budget: number): Fill {
 /** Fractional ranks (ties share their average rank), 1 = highest score. */
 function fractionalRanks(scores: readonly number[]): number[] {
   const idx = scores.map((_, i) => i).sort((a, b) => scores[b]! - scores[a]!);
-  const ranks = new Array<number>(scores.length);
-  for (let i = 0; i < idx.length;) {
+  return ranksFromOrder(idx.map((index) => ({ index, score: scores[index]! })));
+}
+
+/**
+ * Fractional ranks from an order by score descending (any order within ties: tied scores
+ * share their average rank), indexed by memory index.
+ */
+function ranksFromOrder(order: readonly Pick<Ranked, 'index' | 'score'>[]): number[] {
+  const ranks = new Array<number>(order.length);
+  for (let i = 0; i < order.length;) {
     let j = i;
-    while (j + 1 < idx.length && scores[idx[j + 1]!] === scores[idx[i]!]) j++;
+    while (j + 1 < order.length && order[j + 1]!.score === order[i]!.score) j++;
     const avg = (i + j) / 2 + 1;
-    for (let k = i; k <= j; k++) ranks[idx[k]!] = avg;
+    for (let k = i; k <= j; k++) ranks[order[k]!.index] = avg;
     i = j + 1;
   }
   return ranks;
@@ -62,10 +70,18 @@ function fractionalRanks(scores: readonly number[]): number[] {
 
 /** Spearman's rho with tie correction (Pearson on fractional ranks); null when a side is constant. */
 export function spearman(a: readonly number[], b: readonly number[]): number | null {
-  const n = a.length;
-  if (n < 2) return null;
-  const ra = fractionalRanks(a);
-  const rb = fractionalRanks(b);
+  if (a.length < 2) return null;
+  return pearsonOfRanks(fractionalRanks(a), fractionalRanks(b));
+}
+
+/** spearman() of two scores given as rankOrder() orders of the same memories: no re-sorting. */
+export function spearmanOfOrders(a: readonly Ranked[], b: readonly Ranked[]): number | null {
+  if (a.length < 2) return null;
+  return pearsonOfRanks(ranksFromOrder(a), ranksFromOrder(b));
+}
+
+function pearsonOfRanks(ra: readonly number[], rb: readonly number[]): number | null {
+  const n = ra.length;
   const mean = (n + 1) / 2;
   let sab = 0;
   let saa = 0;

@@ -8,12 +8,25 @@ const WORD = /[\p{L}\p{N}]+/gu;
  * character falls back to the regex.
  */
 export function words(text: string): string[] {
+  return wordsAndCost(text).words;
+}
+
+/**
+ * words() and tokenCost() of one text in a single pass when it is ASCII (lower-casing ASCII
+ * changes no whitespace, so the cost counted on the lower-cased text is the same).
+ */
+export function wordsAndCost(text: string): { words: string[]; tokens: number } {
   const lower = text.toLowerCase();
   const out: string[] = [];
+  let tokens = 0;
   let start = -1;
+  let inToken = false;
   for (let i = 0; i < lower.length; i++) {
     const c = lower.charCodeAt(i);
-    if (c > 127) return lower.match(WORD) ?? [];
+    if (c > 127) return { words: lower.match(WORD) ?? [], tokens: tokenCost(text) };
+    const space = c === 32 || (c >= 9 && c <= 13);
+    if (!space && !inToken) tokens++;
+    inToken = !space;
     const wordChar = (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
     if (wordChar) {
       if (start < 0) start = i;
@@ -23,7 +36,7 @@ export function words(text: string): string[] {
     }
   }
   if (start >= 0) out.push(lower.slice(start));
-  return out;
+  return { words: out, tokens };
 }
 
 /** Token cost of a memory: its whitespace-separated words. */
