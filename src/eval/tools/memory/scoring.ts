@@ -154,7 +154,6 @@ export function scoreMemories(
   const entityScore12Of = memo((credit: number) => round12z(entityScoreOf(credit)));
   const scored = new Array<Scored>(n);
   for (let i = 0; i < n; i++) {
-    const m = memories[i]!;
     // Objective entities the memory names, in its entity list or in its text.
     let named = target.size > 0 ? findEntitiesOrNull(contentWords[i]!, targetIndex) : null;
     for (const e of memoryEntities[i]!) if (target.has(e)) (named ??= new Set<string>()).add(e);
