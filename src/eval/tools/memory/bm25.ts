@@ -12,12 +12,14 @@ export interface Bm25Score {
 }
 
 /**
- * Scores every document, given as its words and a word -> term mapping (null: not a term).
+ * Scores every document, given as word ids into `words`, with a word -> term mapping (null:
+ * not a term).
  * Terms are derived in one pass per document and only query terms are counted, so no
  * per-document term array or map is built.
  */
 export function bm25(
-  documents: readonly (readonly string[])[],
+  documents: readonly (readonly number[])[],
+  words: readonly string[],
   termOf: (word: string) => string | null,
   query: readonly string[],
 ): Bm25Score[] {
@@ -39,20 +41,20 @@ export function bm25(
   const seenIn = new Int32Array(terms.length).fill(-1);
   const position = new Int32Array(terms.length);
   let totalLength = 0;
-  // Per distinct word, one lookup: NOT_A_TERM, OTHER_TERM, or the slot of its query term.
-  const codes = new Map<string, number>();
+  // Per word id: NOT_A_TERM, OTHER_TERM, or the slot of its query term (UNSET until seen).
+  const codes = new Int32Array(words.length).fill(UNSET);
   for (let d = 0; d < n; d++) {
     const doc = documents[d]!;
     let length = 0;
     let docHits: number[] | undefined;
     let docCounts: number[] | undefined;
     for (let k = 0; k < doc.length; k++) {
-      const w = doc[k]!;
-      let s = codes.get(w);
-      if (s === undefined) {
-        const t = termOf(w);
+      const id = doc[k]!;
+      let s = codes[id]!;
+      if (s === UNSET) {
+        const t = termOf(words[id]!);
         s = t === null ? NOT_A_TERM : (slot.get(t) ?? OTHER_TERM);
-        codes.set(w, s);
+        codes[id] = s;
       }
       if (s === NOT_A_TERM) continue;
       length++;
@@ -102,5 +104,6 @@ export function bm25(
 }
 
 const EMPTY: number[] = [];
+const UNSET = -3;
 const NOT_A_TERM = -2;
 const OTHER_TERM = -1;

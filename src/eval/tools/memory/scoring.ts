@@ -14,16 +14,8 @@ import {
   type ResolvedQuestionKind,
 } from './kinds.js';
 import type { MemoryRequest } from './schema.js';
-import {
-  contentTerms,
-  entityIndex,
-  entityKey,
-  findEntities,
-  findEntitiesOrNull,
-  termOf,
-  words,
-  wordsAndCost,
-} from './text.js';
+import { contentTerms, entityIndex, entityKey, findEntities, findEntityIds, termOf, words } from './text.js';
+import { scanWords, WordTable } from './word-table.js';
 
 export const RECENCY_BASE = 0.995;
 /** Credit for an objective entity the context already holds (1 for a new one). */
@@ -104,11 +96,15 @@ export function scoreMemories(
   const target = new Set([...listed, ...fromText]);
   const targetIndex = entityIndex(target, MAX_ENTITY_WORDS);
 
-  // Each memory is tokenised once; BM25, entity search and nothing else reuse the words.
+  // Each memory is tokenised once, into interned word ids that BM25 and entity search reuse.
   const terms = contentTerms(request.objective);
-  const scans = memories.map((m) => wordsAndCost(m.content));
-  const contentWords = scans.map((scan) => scan.words);
-  const bm = bm25(contentWords, termOf, terms);
+  const table = new WordTable();
+  const scans = memories.map((m) => scanWords(m.content, table));
+  const contentIds = scans.map((scan) => scan.ids);
+  const bm = bm25(contentIds, table.words, termOf, terms);
+  const firstOfTarget = new Uint8Array(table.words.length);
+  for (let id = 0; id < table.words.length; id++)
+    if (targetIndex.firstWords.has(table.words[id]!)) firstOfTarget[id] = 1;
   let maxBm = 0;
   for (const b of bm) maxBm = Math.max(maxBm, b.score);
 
@@ -155,7 +151,8 @@ export function scoreMemories(
   const scored = new Array<Scored>(n);
   for (let i = 0; i < n; i++) {
     // Objective entities the memory names, in its entity list or in its text.
-    let named = target.size > 0 ? findEntitiesOrNull(contentWords[i]!, targetIndex) : null;
+    let named =
+      target.size > 0 ? findEntityIds(contentIds[i]!, table.words, firstOfTarget, targetIndex) : null;
     for (const e of memoryEntities[i]!) if (target.has(e)) (named ??= new Set<string>()).add(e);
     const matched = named ? [...named].sort() : [];
     const inContext: string[] = [];

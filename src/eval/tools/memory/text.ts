@@ -1,6 +1,6 @@
 /** Tokenisation shared by BM25, entity matching and token costs. Deterministic, locale-free. */
 
-const WORD = /[\p{L}\p{N}]+/gu;
+export const WORD = /[\p{L}\p{N}]+/gu;
 
 /**
  * Lower-cased letter/digit runs. ASCII text (the common case) is scanned by character code,
@@ -8,27 +8,13 @@ const WORD = /[\p{L}\p{N}]+/gu;
  * character falls back to the regex.
  */
 export function words(text: string): string[] {
-  return wordsAndCost(text).words;
-}
-
-/**
- * words() and tokenCost() of one text in a single pass when it is ASCII (lower-casing ASCII
- * changes no whitespace, so the cost counted on the lower-cased text is the same).
- */
-export function wordsAndCost(text: string): { words: string[]; tokens: number } {
   const lower = text.toLowerCase();
   const out: string[] = [];
-  let tokens = 0;
   let start = -1;
-  let inToken = false;
   for (let i = 0; i < lower.length; i++) {
     const c = lower.charCodeAt(i);
-    if (c > 127) return { words: lower.match(WORD) ?? [], tokens: tokenCost(text) };
-    const space = c === 32 || (c >= 9 && c <= 13);
-    if (!space && !inToken) tokens++;
-    inToken = !space;
-    const wordChar = (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
-    if (wordChar) {
+    if (c > 127) return lower.match(WORD) ?? [];
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
       if (start < 0) start = i;
     } else if (start >= 0) {
       out.push(lower.slice(start, i));
@@ -36,7 +22,7 @@ export function wordsAndCost(text: string): { words: string[]; tokens: number } 
     }
   }
   if (start >= 0) out.push(lower.slice(start));
-  return { words: out, tokens };
+  return out;
 }
 
 /** Token cost of a memory: its whitespace-separated words. */
@@ -114,12 +100,7 @@ export function entityIndex(keys: ReadonlySet<string>, maxWordsCap: number): Ent
  * scanning every start position for spans up to the longest key.
  */
 export function findEntities(ws: readonly string[], index: EntityIndex): Set<string> {
-  return findEntitiesOrNull(ws, index) ?? new Set<string>();
-}
-
-/** findEntities, but null when nothing is found: most memories name no target entity. */
-export function findEntitiesOrNull(ws: readonly string[], index: EntityIndex): Set<string> | null {
-  let found: Set<string> | null = null;
+  const found = new Set<string>();
   const { keys: vocabulary, firstWords, maxWords } = index;
   if (vocabulary.size === 0) return found;
   for (let i = 0; i < ws.length; i++) {
@@ -127,6 +108,30 @@ export function findEntitiesOrNull(ws: readonly string[], index: EntityIndex): S
     let span = ws[i]!;
     for (let len = 1; len <= maxWords && i + len <= ws.length; len++) {
       if (len > 1) span += ' ' + ws[i + len - 1]!;
+      if (vocabulary.has(span)) found.add(span);
+    }
+  }
+  return found;
+}
+
+/**
+ * findEntities over interned words (ids into `words`; `first[id]` is 1 when the word starts
+ * some key), null when nothing is found: most memories name no target entity.
+ */
+export function findEntityIds(
+  ids: readonly number[],
+  words: readonly string[],
+  first: Uint8Array,
+  index: EntityIndex,
+): Set<string> | null {
+  let found: Set<string> | null = null;
+  const { keys: vocabulary, maxWords } = index;
+  if (vocabulary.size === 0) return found;
+  for (let i = 0; i < ids.length; i++) {
+    if (first[ids[i]!] !== 1) continue;
+    let span = words[ids[i]!]!;
+    for (let len = 1; len <= maxWords && i + len <= ids.length; len++) {
+      if (len > 1) span += ' ' + words[ids[i + len - 1]!]!;
       if (vocabulary.has(span)) (found ??= new Set<string>()).add(span);
     }
   }
