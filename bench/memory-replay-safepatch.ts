@@ -89,6 +89,10 @@ function kernel(id: ToolId, body: string, rounds: number): KernelFigures {
   const validator = compileValidator(tool.schema);
   const first = executeTool(id, body);
   if (!first.ok) throw new Error(`${id}: ${JSON.stringify(first.problem)}`);
+  // A workload that no longer does its work (e.g. a patch rejected) would time the wrong thing.
+  const expected: Record<ToolId, string> = { memory: 'SELECTED', replay: 'UNVERIFIED', safepatch: 'APPLIED' };
+  if (first.status !== expected[id])
+    throw new Error(`${id}: workload answered ${first.status}, expected ${expected[id]}`);
   for (let i = 0; i < 3; i++) executeTool(id, body); // warm-up
   const base: number[] = [];
   const full: number[] = [];

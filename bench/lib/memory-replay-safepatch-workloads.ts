@@ -130,7 +130,7 @@ export function safepatchBody(): string {
   const stride = Math.floor(usable.length / 50);
   const operations = Array.from({ length: 50 }, (_, k) => {
     const t = usable[k * stride]!;
-    return { target_heading: t.heading, find: t.find, replace: t.find.replace('stays here', 'was revised') };
+    return { target_heading: t.heading, find: t.find, replace: t.find.replace('stays here', 'is revised') };
   });
   return JSON.stringify({ document, operations, reason: 'benchmark' });
 }
