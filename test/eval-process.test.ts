@@ -74,15 +74,17 @@ describe('eval process', () => {
         },
       );
       req.on('error', reject);
-      // Half the body now; SIGTERM while the request is in flight; then the rest.
+      // Half the body now; once the server has taken the request in (its "incoming request"
+      // log line), SIGTERM while it is in flight; then the rest of the body.
       req.write(body.slice(0, 10));
-      setImmediate(() => {
-        child.kill('SIGTERM');
-        void expect
-          .poll(() => output(), { timeout: 10_000, interval: 20 })
-          .toContain('shutting down')
-          .then(() => req.end(body.slice(10)));
-      });
+      void expect
+        .poll(() => output(), { timeout: 10_000, interval: 20 })
+        .toContain('"path":"/api/gate"')
+        .then(() => {
+          child.kill('SIGTERM');
+          return expect.poll(() => output(), { timeout: 10_000, interval: 20 }).toContain('shutting down');
+        })
+        .then(() => req.end(body.slice(10)), reject);
     });
     const res = await response;
     expect(res.status).toBe(200);
