@@ -11,7 +11,7 @@
  * This TypeScript interpreter is the reference; native/src/score.cc mirrors it operation by
  * operation so both kernels produce identical scores, bit for bit.
  */
-import type { CompareOp, Expr } from '../../dsl/ast.js';
+import { typeOf, type CompareOp, type Expr } from '../../dsl/ast.js';
 import { F, FeatureCache } from '../../graph/features.js';
 import { popcount, type Graph } from '../../graph/graph.js';
 import { clawCentres, parityColouring } from '../../graph/structure.js';
@@ -234,7 +234,7 @@ export function distance(e: Expr, want: boolean, c: ScoreContext): number {
         const l = e.args[i]!;
         const r = e.args[i + 1]!;
         let d: number;
-        if (isBool(l)) {
+        if (typeOf(l) === 'bool') {
           const holds = (distance(l, true, c) === 0) === (distance(r, true, c) === 0);
           d = (op === '==' ? holds : !holds) === want ? 0 : 1;
         } else {
@@ -253,24 +253,6 @@ export function distance(e: Expr, want: boolean, c: ScoreContext): number {
   }
 }
 
-function isBool(e: Expr): boolean {
-  switch (e.kind) {
-    case 'bool':
-    case 'not':
-    case 'and':
-    case 'or':
-    case 'implies':
-    case 'compare':
-      return true;
-    case 'feature':
-      return e.type === 'bool';
-    case 'num':
-    case 'neg':
-    case 'sum':
-    case 'product':
-      return false;
-  }
-}
 
 /**
  * Weight of the antecedent's (or the class's) distance in the score. Leaving the region
