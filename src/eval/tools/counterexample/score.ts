@@ -253,7 +253,6 @@ export function distance(e: Expr, want: boolean, c: ScoreContext): number {
   }
 }
 
-
 /**
  * Weight of the antecedent's (or the class's) distance in the score. Leaving the region
  * where every counterexample lies then costs at least 4, which the schedule (T from 2.0
