@@ -57,13 +57,6 @@ export function itemsSha256(items: readonly ItemDecision[]): string {
   return canonicalSha256(ids);
 }
 
-/** The receipt hash covers every field but `hashes.receipt_sha256` itself. */
-export function receiptSha256(
-  receipt: Omit<Receipt, 'hashes'> & { hashes: Omit<ReceiptHashes, 'receipt_sha256'> },
-): string {
-  return canonicalSha256(receipt);
-}
-
 export interface SealedReceipt {
   receipt: Receipt;
   /** The receipt's canonical JSON: the bytes it is served as. */
@@ -111,15 +104,6 @@ export function sealWithText(tool: string, request: unknown, body: ReceiptBody):
   const hashes: ReceiptHashes = { ...hashesWithout, receipt_sha256: digest.digest('hex') };
   const text = pieces(canonicalJson(hashes)).join('') + '}';
   return { receipt: { ...(fields as unknown as Omit<Receipt, 'hashes'>), hashes }, text };
-}
-
-export function seal(tool: string, request: unknown, body: ReceiptBody): Receipt {
-  return sealWithText(tool, request, body).receipt;
-}
-
-/** The bytes a receipt is served as: canonical JSON, so equal receipts are equal bytes. */
-export function serializeReceipt(receipt: Receipt): string {
-  return canonicalJson(receipt);
 }
 
 export interface HashMismatch {

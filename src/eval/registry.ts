@@ -30,7 +30,3 @@ export function getTool(id: string): ToolDefinition {
   if (!tool) throw new Error(`unknown tool id ${id}`);
   return tool;
 }
-
-export function hasTool(id: string): boolean {
-  return byId.has(id);
-}
