@@ -30,14 +30,7 @@ import { restartState } from '../src/eval/tools/counterexample/prng.js';
 import { CounterexampleRequest } from '../src/eval/tools/counterexample/schema.js';
 import { load, ratio, table, type LoadResult } from './lib/autocannon.js';
 import { freePort, startNode } from './lib/server.js';
-
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+import { lcg } from '../src/eval/math/lcg.testing.js';
 
 function randomGraphs(count: number, n: number, p: number): Graph[] {
   const rnd = lcg(42);

@@ -17,17 +17,10 @@ import { performance } from 'node:perf_hooks';
 import { compileValidator } from '../src/core/validation.js';
 import { executeTool } from '../src/eval/execute.js';
 import { HealthReportRequest } from '../src/eval/tools/health-report/schema.js';
+import { lcg } from '../src/eval/math/lcg.testing.js';
 import { LeakageRequest } from '../src/eval/tools/leakage/schema.js';
 
 // ---- deterministic text generation -------------------------------------------------------
-
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 const REAL_WORDS = (
   'graph vertex vertices edge edges tree forest cycle path colouring colour chromatic number degree ' +

@@ -3,14 +3,7 @@
  * memories, replay with 5000 events, safepatch on a 200,000-character document with 50
  * operations. Realistic shapes, seeded, no randomness between runs.
  */
-
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+import { lcg } from '../../src/eval/math/lcg.testing.js';
 
 const WORDS = (
   'deploy rollout service billing invoice account currency retry policy backoff queue worker cache ' +

@@ -1,21 +1,11 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- receipts are parsed JSON; the assertions check their shape */
 import { describe, expect, it } from 'vitest';
 import { executeTool, type ToolOutcome } from '../../execute.js';
+import { ok, problem } from '../outcome.testing.js';
 import { wilson } from '../../math/wilson.js';
 import { FLAKY_FLIP_RATE_THRESHOLD, FLAKY_MIN_FLIPS, ITEM_CLASSES } from './classify.js';
 import { healthReportExample } from './example.js';
 import type { HistoryRow } from './schema.js';
-
-function ok(outcome: ToolOutcome): any {
-  if (!outcome.ok) throw new Error(`expected 200, got ${JSON.stringify(outcome.problem)}`);
-  return JSON.parse(outcome.body);
-}
-
-function problem(outcome: ToolOutcome): any {
-  if (outcome.ok) throw new Error('expected a 400');
-  expect(outcome.problem.status).toBe(400);
-  return outcome.problem;
-}
 
 const run = (body: unknown): ToolOutcome => executeTool('health', JSON.stringify(body));
 

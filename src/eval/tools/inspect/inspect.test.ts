@@ -1,21 +1,11 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- receipts are parsed JSON; the assertions check their shape */
 import { describe, expect, it } from 'vitest';
 import { executeTool, type ToolOutcome } from '../../execute.js';
+import { ok, problem } from '../outcome.testing.js';
 import { inspectExample } from './example.js';
 
 const run = (body: unknown): ToolOutcome => executeTool('inspector', JSON.stringify(body));
 const gate = (body: unknown): ToolOutcome => executeTool('gate', JSON.stringify(body));
-
-function ok(outcome: ToolOutcome): any {
-  if (!outcome.ok) throw new Error(`expected 200, got ${JSON.stringify(outcome.problem)}`);
-  return JSON.parse(outcome.body);
-}
-
-function problem(outcome: ToolOutcome): any {
-  if (outcome.ok) throw new Error('expected a 400');
-  expect(outcome.problem.status).toBe(400);
-  return outcome.problem;
-}
 
 const leaked = { item_id: 'leak', prompt: 'Prove that the Petersen graph is not Hamiltonian.' };
 const exposure = [{ content: 'prove that the petersen graph is NOT hamiltonian', source: 'crawl' }];

@@ -1,21 +1,11 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- receipts are parsed JSON; the assertions check their shape */
 import { describe, expect, it } from 'vitest';
 import { executeTool, type ToolOutcome } from '../../execute.js';
+import { ok, problem } from '../outcome.testing.js';
 import { leakageExample } from './example.js';
 
 const run = (body: unknown): ToolOutcome =>
   executeTool('leakage', typeof body === 'string' ? body : JSON.stringify(body));
-
-function ok(outcome: ToolOutcome): any {
-  if (!outcome.ok) throw new Error(`expected 200, got ${JSON.stringify(outcome.problem)}`);
-  return JSON.parse(outcome.body);
-}
-
-function problem(outcome: ToolOutcome): any {
-  if (outcome.ok) throw new Error('expected a 400');
-  expect(outcome.problem.status).toBe(400);
-  return outcome.problem;
-}
 
 function item(receipt: any, id: string): any {
   const found = receipt.items.find((i: any) => i.item_id === id);

@@ -10,6 +10,7 @@ import {
   similarityScore,
   type SimilarityHit,
 } from './similarity.js';
+import { lcg } from '../../math/lcg.testing.js';
 
 function rows(texts: string[]): AuditRow[] {
   return texts.map((t, index) => ({
@@ -22,13 +23,6 @@ function rows(texts: string[]): AuditRow[] {
 }
 
 /** A seeded linear congruential generator: the same texts on every run. */
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 function bruteForce(exam: string[], exposure: string[], threshold: number): SimilarityHit[][] {
   const ex = exposure.map((t) => new Set(analyzeText(t).terms));

@@ -1,14 +1,7 @@
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { describe, expect, it } from 'vitest';
 import { rescanHeadings, scanHeadings, type Edit } from './markdown-headings.js';
-
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+import { lcg } from '../../math/lcg.testing.js';
 
 // Blocks chosen to stress the chunk boundaries: fences and HTML blocks spanning blank lines,
 // headings inside them, lists, quotes, setext headings, indented code.

@@ -3,14 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { runSafepatch } from './safepatch.js';
 import type { PatchOperation } from './schema.js';
 import { fullDiff } from './unified-diff.js';
-
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+import { lcg } from '../../math/lcg.testing.js';
 
 function doc(sections: number, crlf: boolean, trailingNewline: boolean): string {
   let d = 'Preamble line.\n\n';
