@@ -6,6 +6,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import type { TSchema, Static } from '@sinclair/typebox';
 import { invalidInput, pointerToken, type FieldError } from './errors.js';
+import { addUniformMapKeyword, withUniformMaps } from './uniform-map.js';
 
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
 
@@ -19,8 +20,10 @@ const sharedAjv = createAjv();
 // allErrors makes ajv check every entry of a 5000-entry map even after the first failure and
 // costs about half the validation time on valid bodies; valid requests take the fast
 // validator, and only a failing one is re-validated to list every problem.
+// The fast validator also checks primitive-valued maps in one pass (see uniform-map.ts).
 const firstErrorAjv = new Ajv({ strict: true, allErrors: false, useDefaults: true, coerceTypes: false });
 addFormats(firstErrorAjv);
+addUniformMapKeyword(firstErrorAjv);
 
 /** At most this many errors are reported; a 5000-row body can otherwise yield thousands. */
 const MAX_REPORTED_ERRORS = 20;
@@ -34,7 +37,7 @@ export interface Validator<T> {
 
 export function compileValidator<S extends TSchema>(schema: S, ajv: Ajv = sharedAjv): Validator<Static<S>> {
   const fn: ValidateFunction = ajv.compile(schema);
-  const fast: ValidateFunction = ajv === sharedAjv ? firstErrorAjv.compile(schema) : fn;
+  const fast: ValidateFunction = ajv === sharedAjv ? firstErrorAjv.compile(withUniformMaps(schema)) : fn;
   const validator = ((value: unknown) => fast(value)) as Validator<Static<S>>;
   validator.schema = schema;
   validator.assert = (value: unknown, what = 'request body'): Static<S> => {
