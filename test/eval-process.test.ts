@@ -100,4 +100,31 @@ describe('eval process', () => {
     expect(output()).not.toContain(marker);
     expect(output()).toContain('shut down cleanly');
   });
+
+  it('on SIGTERM lets a pooled task finish whose client already left, logging no error', async () => {
+    const port = await freePort();
+    const { child, output } = startEval({ EVAL_PORT: String(port), LOG_LEVEL: 'info', GRAPH_KERNEL: 'ts' });
+    await untilListening(port, output);
+    // A search long enough to be running in the pool when the signal arrives.
+    const body = JSON.stringify({ expression: 'is_tree => m == n - 1', seed: 1, restarts: 8, steps: 20000 });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const req = http.request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/api/counterexample',
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    });
+    req.on('error', () => {}); // the client hangs up on purpose
+    req.end(body);
+    await expect
+      .poll(() => output(), { timeout: 10_000, interval: 20 })
+      .toContain('"path":"/api/counterexample"');
+    req.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(output()).toContain('shut down cleanly');
+    expect(output()).not.toMatch(/"level":(50|60)/);
+  });
 });

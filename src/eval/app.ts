@@ -58,7 +58,9 @@ export async function buildEvalApp(
 
   app.addHook('onClose', async () => {
     await stats.close();
-    if (!overrides.pool) await pool.destroy();
+    // Requests whose clients already left are still running in the pool; let them finish
+    // rather than fail them mid-task (fastify's close does not wait for them).
+    if (!overrides.pool) await pool.close();
     if (redis) await redis.quit().catch(() => redis.disconnect());
   });
 

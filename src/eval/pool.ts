@@ -19,6 +19,7 @@ export interface VerifierTask {
  */
 export interface PooledSuccess {
   ok: true;
+  /** A Buffer in the worker; it arrives as a plain Uint8Array over the same memory. */
   bytes: Uint8Array;
   status: string;
   verdict?: string;
@@ -37,6 +38,8 @@ export interface VerifierPool {
   readonly size: number;
   run(toolId: string, bytes: Uint8Array): Promise<PooledOutcome>;
   stats(): PoolStats;
+  /** Lets running tasks finish (bounded by the task timeout), then stops the threads. */
+  close(): Promise<void>;
   destroy(): Promise<void>;
 }
 
@@ -67,7 +70,11 @@ export function createVerifierPool(options: VerifierPoolOptions): VerifierPool {
     // Waiting tasks are bounded by the HTTP body limit times concurrent connections; an
     // unbounded queue is fine because rate limits bound the arrival rate.
     idleTimeout: 60_000,
+    closeTimeout: timeoutMs,
   });
+  // close() reports a task still running at closeTimeout as an 'error' event, then destroys
+  // the pool anyway; without a listener that event would crash the process mid-shutdown.
+  piscina.on('error', () => {});
   return {
     size: options.size,
     run(toolId, bytes) {
@@ -102,6 +109,9 @@ export function createVerifierPool(options: VerifierPoolOptions): VerifierPool {
         completed: piscina.completed,
         utilization: Number(piscina.utilization.toFixed(4)),
       };
+    },
+    async close() {
+      await piscina.close();
     },
     async destroy() {
       await piscina.destroy();
