@@ -2,7 +2,7 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { GateRequest } from '../eval/tools/gate/schema.js';
 import { TOOLS } from '../eval/registry.js';
-import { addUniformMapKeyword, UNIFORM_MAP_KEYWORD, withUniformMaps } from './uniform-map.js';
+import { addUniformMapKeyword, mapKeys, UNIFORM_MAP_KEYWORD, withUniformMaps } from './uniform-map.js';
 import { compileValidator } from './validation.js';
 
 const MAP = {
@@ -98,5 +98,16 @@ describe('uniform map rewrite', () => {
     expect(() => validate.assert({ baseline: big, candidate: { a: true } })).toThrow(
       /at \/baseline: has 5001 entries; at most 5000/,
     );
+  });
+
+  it("hands the validated maps' key lists to the tool (listed once), and only those", () => {
+    const validate = compileValidator(GateRequest);
+    const request = validate.assert({ baseline: { b: true, a: false }, candidate: { a: true, b: true } });
+    const keys = mapKeys(request.baseline);
+    expect(keys).toEqual(['b', 'a']);
+    expect(mapKeys(request.baseline)).toBe(keys); // the same list, not listed again
+    const fresh = { x: 1, y: 2 };
+    expect(mapKeys(fresh)).toEqual(['x', 'y']);
+    expect(mapKeys(fresh)).not.toBe(mapKeys(fresh));
   });
 });

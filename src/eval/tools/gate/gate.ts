@@ -3,6 +3,7 @@
  * rules in the reference order (eval-tools.md, gate), an exact one-sided sign test.
  */
 import { invalidInput, type FieldError } from '../../../core/errors.js';
+import { mapKeys } from '../../../core/uniform-map.js';
 import type { DecisionStep, ItemDecision, ReceiptBody, Verdict } from '../../../core/receipt.js';
 import { logUpperTail, signTest, upperTail } from '../../math/binomial.js';
 import { round12, wilson, type Proportion } from '../../math/wilson.js';
@@ -47,7 +48,8 @@ export interface DomainFigures {
 
 export function runGate(request: GateRequest): ReceiptBody {
   const { baseline, candidate, policy } = request;
-  const ids = Object.keys(baseline);
+  // A copy: it is sorted below, and the validator's key list is shared.
+  const ids = [...mapKeys(baseline)];
   assertSameCohort(
     baseline,
     candidate,
