@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// Builds the optional C++ graph kernel (native/) with node-gyp against the Node headers that
-// are already installed with this Node (no download: these machines are offline), e.g.
+// Builds the optional C++ addons in native/ (the graph kernel and the canonical-JSON
+// canonicaliser) with node-gyp against the Node headers that are already installed with this
+// Node (no download: these machines are offline), e.g.
 //   node scripts/build-native.mjs            build when sources changed since the last build
 //   node scripts/build-native.mjs --force    always rebuild
-//   node scripts/build-native.mjs --strict   exit 1 instead of 0 when the kernel cannot be built
-// Without a C++ toolchain it prints why and exits 0: the TypeScript kernel is used instead.
+//   node scripts/build-native.mjs --strict   exit 1 instead of 0 when the addons cannot be built
+// Without a C++ toolchain it prints why and exits 0: the TypeScript implementations are used.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,7 +14,11 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const nativeDir = join(root, 'native');
-const addon = join(nativeDir, 'build', 'Release', 'graph_kernel.node');
+// Every addon binding.gyp builds, with the `version` its loader expects.
+const addons = [
+  { file: join(nativeDir, 'build', 'Release', 'graph_kernel.node'), version: 1 },
+  { file: join(nativeDir, 'build', 'Release', 'canonical_json.node'), version: 1 },
+];
 const args = new Set(process.argv.slice(2));
 const strict = args.has('--strict') || process.env.GRAPH_KERNEL === 'native';
 const force = args.has('--force');
@@ -24,7 +29,7 @@ function log(msg) {
 
 function giveUp(reason) {
   log(`${reason}`);
-  log('the native graph kernel is not built; the TypeScript kernel will be used (same results, slower).');
+  log('the native addons are not built; the TypeScript implementations will be used (same results, slower).');
   process.exit(strict ? 1 : 0);
 }
 
@@ -57,19 +62,25 @@ function newestSource() {
   return newest;
 }
 
-function addonLoads() {
-  const r = spawnSync(
-    process.execPath,
-    ['-e', `const m = require(${JSON.stringify(addon)}); if (m.version !== 1) process.exit(3);`],
-    { stdio: 'inherit' },
+/** Whether every addon loads in a fresh process and reports the expected version. */
+function addonsLoad() {
+  const checks = addons.map(
+    ({ file, version }) =>
+      `if (require(${JSON.stringify(file)}).version !== ${version}) { console.error(${JSON.stringify(`${file}: wrong version`)}); process.exit(3); }`,
   );
+  const r = spawnSync(process.execPath, ['-e', checks.join('\n')], { stdio: 'inherit' });
   return r.status === 0;
+}
+
+function upToDate() {
+  const newest = newestSource();
+  return addons.every(({ file }) => existsSync(file) && statSync(file).mtimeMs >= newest) && addonsLoad();
 }
 
 if (!existsSync(join(nativeDir, 'binding.gyp'))) giveUp(`no ${join(nativeDir, 'binding.gyp')}`);
 
-if (!force && existsSync(addon) && statSync(addon).mtimeMs >= newestSource() && addonLoads()) {
-  log(`up to date: ${addon}`);
+if (!force && upToDate()) {
+  log(`up to date: ${addons.map((a) => a.file).join(', ')}`);
   process.exit(0);
 }
 
@@ -103,8 +114,8 @@ if (r.status !== 0) {
   rmSync(join(nativeDir, 'build'), { recursive: true, force: true });
   giveUp(`node-gyp failed (exit ${r.status}); see the compiler output above`);
 }
-if (!addonLoads()) {
+if (!addonsLoad()) {
   rmSync(join(nativeDir, 'build'), { recursive: true, force: true });
-  giveUp('the built addon does not load');
+  giveUp('a built addon does not load');
 }
-log(`built ${addon}`);
+log(`built ${addons.map((a) => a.file).join(', ')}`);
