@@ -194,7 +194,7 @@ const validateHealth = compileValidator(HealthReportRequest);
 function runOk(tool: string, body: string): Record<string, any> {
   const out = executeTool(tool, body);
   if (!out.ok) throw new Error(`${tool}: ${JSON.stringify(out.problem).slice(0, 500)}`);
-  return JSON.parse(out.body) as Record<string, any>;
+  return JSON.parse(out.bytes.toString()) as Record<string, any>;
 }
 
 const f1 = (x: number): string => x.toFixed(1);
@@ -219,7 +219,8 @@ function measureLeakage(n: number): SizeFigures {
   const w = leakageWorkload(n);
   const reps = n >= 4000 ? 5 : 7;
   const baseMs = time(() => validateLeakage.assert(JSON.parse(w.body)), 2, reps);
-  const toolMs = time(() => executeTool('leakage', w.body), 2, reps);
+  const bytes = Buffer.from(w.body); // the server hands executeTool raw bytes
+  const toolMs = time(() => executeTool('leakage', bytes), 2, reps);
   const receipt = runOk('leakage', w.body);
   let found = 0;
   let nearFlagged = 0;
@@ -330,7 +331,8 @@ interface DslFigures {
 function measureDsl(n: number): DslFigures {
   const w = dslWorkload(n);
   const baseMs = time(() => validateLeakage.assert(JSON.parse(w.body)), 1, 5);
-  const toolMs = time(() => executeTool('leakage', w.body), 1, 5);
+  const bytes = Buffer.from(w.body);
+  const toolMs = time(() => executeTool('leakage', bytes), 1, 5);
   const receipt = runOk('leakage', w.body);
   const f: DslFigures = {
     n,
@@ -361,7 +363,8 @@ const dslSizes = [1000, 5000].map(measureDsl);
 
 const health = healthBody(5000);
 const healthBase = time(() => validateHealth.assert(JSON.parse(health)), 5, 15);
-const healthMs = time(() => executeTool('health', health), 5, 15);
+const healthBytes = Buffer.from(health);
+const healthMs = time(() => executeTool('health', healthBytes), 5, 15);
 const healthReceipt = runOk('health', health);
 
 // ---- report -------------------------------------------------------------------------------

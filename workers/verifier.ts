@@ -6,18 +6,13 @@ import type { PooledOutcome, VerifierTask } from '../src/eval/pool.js';
 export default function runVerifierTask(task: VerifierTask): PooledOutcome | ReturnType<typeof Piscina.move> {
   const outcome = executeTool(task.toolId, task.bytes);
   if (!outcome.ok) return outcome;
-  const bytes = Buffer.from(outcome.body, 'utf8');
-  const result: PooledOutcome = {
-    ok: true,
-    bytes,
-    status: outcome.status,
-    ...(outcome.verdict ? { verdict: outcome.verdict } : {}),
-  };
-  // Encoded here and moved: the event loop receives the bytes without copying them. Buffers
-  // this large own their ArrayBuffer (they are not slices of Node's small-buffer pool).
-  if (bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength) return result;
+  const { bytes } = outcome;
+  // Moved, not cloned: the event loop receives the receipt bytes without copying them. Only
+  // a buffer owning its whole ArrayBuffer can move; a receipt under 4 KB may be a slice of
+  // Node's shared small-buffer pool and is copied instead (cheaply, being small).
+  if (bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength) return outcome;
   return Piscina.move({
     [Piscina.transferableSymbol]: [bytes.buffer],
-    [Piscina.valueSymbol]: result,
+    [Piscina.valueSymbol]: outcome,
   } as unknown as ArrayBuffer);
 }

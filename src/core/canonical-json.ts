@@ -25,6 +25,12 @@ export function canonicalJson(value: unknown): string {
   return out.join('');
 }
 
+/**
+ * A number with no JSON form (NaN, ±Infinity). RFC 8785 section 3.2.2.2 requires rejecting
+ * it; JSON.parse produces Infinity for a literal beyond the double range, such as 1e400.
+ */
+export class NonFiniteNumberError extends TypeError {}
+
 /** Thrown inside the fast path to fall back to the general writer; never escapes. */
 class NeedsGeneralWriter extends Error {}
 const NEEDS_GENERAL_WRITER = new NeedsGeneralWriter('needs the general writer');
@@ -48,7 +54,7 @@ function newObjectFor(keys: readonly string[]): Record<string, unknown> {
 
 function ordered(value: unknown, path: string): unknown {
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new TypeError(`non-finite number at ${path || '/'}`);
+    if (!Number.isFinite(value)) throw new NonFiniteNumberError(`non-finite number at ${path || '/'}`);
     return value;
   }
   if (typeof value !== 'object' || value === null) {
@@ -103,7 +109,7 @@ function write(value: unknown, out: string[], path: string): void {
     case 'number':
       // RFC 8785 section 3.2.2.2: NaN and Infinity have no JSON form and must be rejected,
       // not silently written as null as JSON.stringify would. -0 serialises as 0.
-      if (!Number.isFinite(value)) throw new TypeError(`non-finite number at ${path || '/'}`);
+      if (!Number.isFinite(value)) throw new NonFiniteNumberError(`non-finite number at ${path || '/'}`);
       out.push(JSON.stringify(value));
       return;
     case 'boolean':

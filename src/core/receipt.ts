@@ -63,12 +63,22 @@ export interface SealedReceipt {
   text: string;
 }
 
+export interface SealedBytes {
+  receipt: Receipt;
+  /** The receipt's canonical JSON as UTF-8: the bytes it is served as. */
+  bytes: Buffer;
+}
+
+const CLOSE = Buffer.from('}');
+
 /**
- * Seals a receipt body: adds the envelope and the hashes. Each top-level field is
- * canonicalised once and the pieces reused for the field hashes, the receipt hash and the
- * served bytes, because for a 5000-item receipt serialisation dominates the cost.
+ * Seals a receipt body: adds the envelope and the hashes. `requestSha256` is the hash of the
+ * canonical request after defaults (see src/eval/request-hash.ts). Each top-level field is
+ * canonicalised and encoded once, and those bytes are reused for the field hashes, the
+ * receipt hash and the served body: a 5000-item receipt is several hundred kilobytes, and
+ * serialising, encoding and hashing it dominate the cost of cheap tools.
  */
-export function sealWithText(tool: string, request: unknown, body: ReceiptBody): SealedReceipt {
+export function sealReceipt(tool: string, requestSha256: string, body: ReceiptBody): SealedBytes {
   const fields: Record<string, unknown> = {
     receipt_version: RECEIPT_VERSION,
     tool,
@@ -81,29 +91,39 @@ export function sealWithText(tool: string, request: unknown, body: ReceiptBody):
     result: body.result,
     next_action: body.next_action,
   };
-  const parts = new Map<string, string>();
-  for (const [k, v] of Object.entries(fields)) parts.set(k, canonicalJson(v));
+  const parts = new Map<string, Buffer>();
+  for (const [k, v] of Object.entries(fields)) parts.set(k, Buffer.from(canonicalJson(v), 'utf8'));
   const hashesWithout: Omit<ReceiptHashes, 'receipt_sha256'> = {
     canonicalization: 'RFC8785',
     algorithm: 'sha256',
-    request_sha256: canonicalSha256(request),
+    request_sha256: requestSha256,
     ...(body.items.length > 0 ? { items_sha256: itemsSha256(body.items) } : {}),
     result_sha256: sha256Hex(parts.get('result')!),
   };
   // The receipt hash covers the canonical text with `hashes` lacking receipt_sha256; the
-  // served text is the same pieces with it. Hash the pieces in order instead of building
-  // that text too: a 5000-item receipt is several hundred kilobytes.
+  // served body is the same pieces with it. Hash the pieces in order instead of building
+  // that text too.
   const keys = [...parts.keys(), 'hashes'].sort();
-  const pieces = (hashesText: string): string[] =>
-    keys.map(
-      (k, i) => `${i === 0 ? '{' : ','}${JSON.stringify(k)}:${k === 'hashes' ? hashesText : parts.get(k)!}`,
-    );
+  const heads = keys.map((k, i) => Buffer.from(`${i === 0 ? '{' : ','}${JSON.stringify(k)}:`));
+  const chunks = (hashesJson: string): Buffer[] => {
+    const out: Buffer[] = [];
+    keys.forEach((k, i) => {
+      out.push(heads[i]!, k === 'hashes' ? Buffer.from(hashesJson) : parts.get(k)!);
+    });
+    out.push(CLOSE);
+    return out;
+  };
   const digest = createHash('sha256');
-  for (const piece of pieces(canonicalJson(hashesWithout))) digest.update(piece);
-  digest.update('}');
+  for (const chunk of chunks(canonicalJson(hashesWithout))) digest.update(chunk);
   const hashes: ReceiptHashes = { ...hashesWithout, receipt_sha256: digest.digest('hex') };
-  const text = pieces(canonicalJson(hashes)).join('') + '}';
-  return { receipt: { ...(fields as unknown as Omit<Receipt, 'hashes'>), hashes }, text };
+  const bytes = Buffer.concat(chunks(canonicalJson(hashes)));
+  return { receipt: { ...(fields as unknown as Omit<Receipt, 'hashes'>), hashes }, bytes };
+}
+
+/** `sealReceipt` for a request object (hashed here, in TypeScript), with the body as text. */
+export function sealWithText(tool: string, request: unknown, body: ReceiptBody): SealedReceipt {
+  const { receipt, bytes } = sealReceipt(tool, canonicalSha256(request), body);
+  return { receipt, text: bytes.toString('utf8') };
 }
 
 export interface HashMismatch {

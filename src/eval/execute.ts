@@ -4,15 +4,19 @@
  * a pool worker (workers/verifier.ts). Input errors come back as values, not exceptions,
  * because they must cross the worker boundary as plain data.
  */
-import { AppError, toProblem, type Problem } from '../core/errors.js';
+import { NonFiniteNumberError } from '../core/canonical-json.js';
+import { AppError, invalidInput, pointer, toProblem, type Problem } from '../core/errors.js';
 import { firstTooDeep, MAX_JSON_DEPTH } from '../core/json-depth.js';
-import { sealWithText, type Verdict } from '../core/receipt.js';
+import { sealReceipt, type Verdict } from '../core/receipt.js';
 import { compileValidator, type Validator } from '../core/validation.js';
 import { getTool } from './registry.js';
+import { requestSha256 } from './request-hash.js';
+import type { ToolDefinition } from './tool-types.js';
 
 export interface ToolSuccess {
   ok: true;
-  body: string;
+  /** The receipt's canonical JSON, UTF-8: the response body. */
+  bytes: Buffer;
   status: string;
   verdict?: Verdict;
 }
@@ -78,14 +82,43 @@ function tooDeeplyNested(bytes: Uint8Array | string): AppError {
   );
 }
 
+/** JSON pointer to the first non-finite number in `value`, depth first; null if none. */
+function nonFiniteAt(value: unknown, path: (string | number)[] = []): string | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : pointer(...path);
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [k, v] of Object.entries(value)) {
+    const at = nonFiniteAt(v, [...path, Array.isArray(value) ? Number(k) : k]);
+    if (at !== null) return at;
+  }
+  return null;
+}
+
+/**
+ * The request hash; a number literal beyond the double range (JSON.parse reads 1e400 as
+ * Infinity) has no canonical form, and a free-form field can carry one past validation.
+ */
+function hashRequest(tool: ToolDefinition, bytes: Uint8Array | string, request: unknown): string {
+  try {
+    return requestSha256(tool, bytes, request);
+  } catch (err) {
+    if (!(err instanceof NonFiniteNumberError)) throw err;
+    const at = nonFiniteAt(request) ?? '';
+    throw invalidInput(
+      `The request body holds a number beyond the range of a 64-bit float at ${at || '/'}; numbers must be finite (at most about 1.8e308).`,
+      [{ path: at, message: 'is a number too large to represent' }],
+    );
+  }
+}
+
 export function executeTool(toolId: string, bytes: Uint8Array | string): ToolOutcome {
   const tool = getTool(toolId);
   try {
     const request = validatorFor(toolId).assert(parseJsonBody(bytes));
-    const { receipt, text } = sealWithText(tool.id, request, tool.run(request));
+    const requestHash = hashRequest(tool, bytes, request);
+    const { receipt, bytes: body } = sealReceipt(tool.id, requestHash, tool.run(request));
     return {
       ok: true,
-      body: text,
+      bytes: body,
       status: receipt.status,
       ...(receipt.verdict ? { verdict: receipt.verdict } : {}),
     };

@@ -56,9 +56,10 @@ const verdicts = new WeakMap<FastifyRequest, string>();
 function sendOutcome(reply: FastifyReply, outcome: ToolOutcome | PooledOutcome): FastifyReply {
   if (!outcome.ok) return sendProblem(reply, outcome.problem);
   void reply.header('x-receipt-status', outcome.status);
-  const payload =
-    'bytes' in outcome
-      ? Buffer.from(outcome.bytes.buffer, outcome.bytes.byteOffset, outcome.bytes.byteLength)
-      : outcome.body;
+  // Pooled bytes arrive as a Uint8Array; wrap it (no copy) so fastify sends it as is.
+  const { bytes } = outcome;
+  const payload = Buffer.isBuffer(bytes)
+    ? bytes
+    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return reply.code(200).type('application/json; charset=utf-8').send(payload);
 }

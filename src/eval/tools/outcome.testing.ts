@@ -9,7 +9,7 @@ import type { ToolOutcome } from '../execute.js';
 
 export function ok(outcome: ToolOutcome): any {
   if (!outcome.ok) throw new Error(`expected 200, got ${JSON.stringify(outcome.problem)}`);
-  return JSON.parse(outcome.body);
+  return JSON.parse(outcome.bytes.toString());
 }
 
 export function problem(outcome: ToolOutcome): any {

@@ -164,7 +164,7 @@ describe('requests through executeTool', () => {
     const out = call({ expression: 'is_tree => max_degree <= 3' });
     expect(out.ok).toBe(true);
     if (!out.ok) return;
-    const receipt = JSON.parse(out.body);
+    const receipt = JSON.parse(out.bytes.toString());
     expect(receipt.result.budget).toMatchObject({ ns: [8, 9, 10, 11], restarts: 4, seed: 0, steps: 800 });
     expect(verifyReceipt(receipt, { expression: 'is_tree => max_degree <= 3', ...defaults })).toEqual([]);
   });

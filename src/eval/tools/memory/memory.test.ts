@@ -147,7 +147,7 @@ describe('memory rankings', () => {
     const a = executeTool('memory', body);
     const b = executeTool('memory', body);
     expect(a.ok).toBe(true);
-    expect(a.ok && b.ok && a.body === b.body).toBe(true);
+    expect(a.ok && b.ok && a.bytes.equals(b.bytes)).toBe(true);
   });
 });
 
@@ -202,7 +202,7 @@ describe('prototype names in request text', () => {
   const receipt = (body: unknown): Receipt => {
     const out = executeTool('memory', JSON.stringify(body));
     if (!out.ok) throw new Error(`expected 200, got ${JSON.stringify(out.problem)}`);
-    return JSON.parse(out.body) as Receipt;
+    return JSON.parse(out.bytes.toString()) as Receipt;
   };
   const request = (questionKind: string, memoryKind: string) => ({
     objective: 'What is the retry policy of the billing service?',
