@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canonicalJson } from '../src/core/canonical-json.js';
+import { verifyReceipt } from '../src/core/receipt.js';
 import { makeEvalApp, postJson } from './helpers/eval-app.js';
 
 let app: FastifyInstance;
@@ -97,6 +99,31 @@ describe('POST /api/gate', () => {
     const c = await postJson(app, '/api/gate', reordered);
     expect(c.json().hashes).toEqual(a.json().hashes);
     expect(c.body).toBe(a.body);
+  });
+
+  it('serves a non-ASCII receipt as exact UTF-8 with every hash intact', async () => {
+    const ids = ['café', 'Ωmega', '𝄞-clef', 'plain'];
+    const body = {
+      baseline: Object.fromEntries(ids.map((id) => [id, false])),
+      candidate: Object.fromEntries(ids.map((id) => [id, true])),
+      baseline_name: 'base — ü',
+      policy: { confidence_alpha: 1 },
+    };
+    const res = await postJson(app, '/api/gate', body);
+    expect(res.statusCode).toBe(200);
+    expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
+    const receipt = res.json();
+    expect(receipt.items.map((i: { item_id: string }) => i.item_id)).toEqual([...ids].sort());
+    expect(receipt.summary.baseline_name).toBe('base — ü');
+    expect(
+      verifyReceipt(receipt, {
+        ...body,
+        candidate_name: 'candidate',
+        policy: { confidence_alpha: 1, max_regressions: 0, min_gains: 1, require_retained_probe: false },
+      }),
+    ).toEqual([]);
+    // The served bytes are the canonical text of what they describe.
+    expect(res.rawPayload.toString('utf8')).toBe(canonicalJson(receipt));
   });
 
   it('seals a receipt the CLI verifies, and the CLI names a tampered field', async () => {

@@ -63,22 +63,37 @@ export interface SealedReceipt {
   text: string;
 }
 
-export interface SealedBytes {
+export interface SealedBinary {
   receipt: Receipt;
-  /** The receipt's canonical JSON as UTF-8: the bytes it is served as. */
-  bytes: Buffer;
+  /**
+   * The receipt's canonical JSON as a binary string: one character per UTF-8 byte, so
+   * `Buffer.from(binary, 'latin1')` is the body served. For an ASCII receipt (the usual
+   * case) this is the JSON text itself, and no encoding happens anywhere on the way out.
+   */
+  binary: string;
 }
 
-const CLOSE = Buffer.from('}');
+/** `text` as a binary string of its UTF-8 bytes: `text` itself when it is ASCII. */
+export function toBinary(text: string): string {
+  return Buffer.byteLength(text, 'utf8') === text.length
+    ? text
+    : Buffer.from(text, 'utf8').toString('latin1');
+}
+
+/** The UTF-8 text a binary string holds. */
+export function fromBinary(binary: string): string {
+  return Buffer.from(binary, 'latin1').toString('utf8');
+}
 
 /**
  * Seals a receipt body: adds the envelope and the hashes. `requestSha256` is the hash of the
  * canonical request after defaults (see src/eval/request-hash.ts). Each top-level field is
- * canonicalised and encoded once, and those bytes are reused for the field hashes, the
- * receipt hash and the served body: a 5000-item receipt is several hundred kilobytes, and
- * serialising, encoding and hashing it dominate the cost of cheap tools.
+ * canonicalised once and the pieces reused for the field hashes, the receipt hash and the
+ * served body: a 5000-item receipt is several hundred kilobytes, and serialising and hashing
+ * it dominate the cost of cheap tools. Pieces are binary strings, hashed as latin1 (their
+ * bytes exactly), so an ASCII receipt is never encoded.
  */
-export function sealReceipt(tool: string, requestSha256: string, body: ReceiptBody): SealedBytes {
+export function sealReceipt(tool: string, requestSha256: string, body: ReceiptBody): SealedBinary {
   const fields: Record<string, unknown> = {
     receipt_version: RECEIPT_VERSION,
     tool,
@@ -91,39 +106,35 @@ export function sealReceipt(tool: string, requestSha256: string, body: ReceiptBo
     result: body.result,
     next_action: body.next_action,
   };
-  const parts = new Map<string, Buffer>();
-  for (const [k, v] of Object.entries(fields)) parts.set(k, Buffer.from(canonicalJson(v), 'utf8'));
+  const parts = new Map<string, string>();
+  for (const [k, v] of Object.entries(fields)) parts.set(k, toBinary(canonicalJson(v)));
   const hashesWithout: Omit<ReceiptHashes, 'receipt_sha256'> = {
     canonicalization: 'RFC8785',
     algorithm: 'sha256',
     request_sha256: requestSha256,
     ...(body.items.length > 0 ? { items_sha256: itemsSha256(body.items) } : {}),
-    result_sha256: sha256Hex(parts.get('result')!),
+    result_sha256: createHash('sha256').update(parts.get('result')!, 'latin1').digest('hex'),
   };
   // The receipt hash covers the canonical text with `hashes` lacking receipt_sha256; the
   // served body is the same pieces with it. Hash the pieces in order instead of building
-  // that text too.
+  // that text too. Keys and hashes are ASCII.
   const keys = [...parts.keys(), 'hashes'].sort();
-  const heads = keys.map((k, i) => Buffer.from(`${i === 0 ? '{' : ','}${JSON.stringify(k)}:`));
-  const chunks = (hashesJson: string): Buffer[] => {
-    const out: Buffer[] = [];
-    keys.forEach((k, i) => {
-      out.push(heads[i]!, k === 'hashes' ? Buffer.from(hashesJson) : parts.get(k)!);
-    });
-    out.push(CLOSE);
-    return out;
-  };
+  const pieces = (hashesJson: string): string[] =>
+    keys.map(
+      (k, i) => `${i === 0 ? '{' : ','}${JSON.stringify(k)}:${k === 'hashes' ? hashesJson : parts.get(k)!}`,
+    );
   const digest = createHash('sha256');
-  for (const chunk of chunks(canonicalJson(hashesWithout))) digest.update(chunk);
+  for (const piece of pieces(canonicalJson(hashesWithout))) digest.update(piece, 'latin1');
+  digest.update('}');
   const hashes: ReceiptHashes = { ...hashesWithout, receipt_sha256: digest.digest('hex') };
-  const bytes = Buffer.concat(chunks(canonicalJson(hashes)));
-  return { receipt: { ...(fields as unknown as Omit<Receipt, 'hashes'>), hashes }, bytes };
+  const binary = pieces(canonicalJson(hashes)).join('') + '}';
+  return { receipt: { ...(fields as unknown as Omit<Receipt, 'hashes'>), hashes }, binary };
 }
 
 /** `sealReceipt` for a request object (hashed here, in TypeScript), with the body as text. */
 export function sealWithText(tool: string, request: unknown, body: ReceiptBody): SealedReceipt {
-  const { receipt, bytes } = sealReceipt(tool, canonicalSha256(request), body);
-  return { receipt, text: bytes.toString('utf8') };
+  const { receipt, binary } = sealReceipt(tool, canonicalSha256(request), body);
+  return { receipt, text: fromBinary(binary) };
 }
 
 export interface HashMismatch {

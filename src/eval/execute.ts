@@ -15,8 +15,8 @@ import type { ToolDefinition } from './tool-types.js';
 
 export interface ToolSuccess {
   ok: true;
-  /** The receipt's canonical JSON, UTF-8: the response body. */
-  bytes: Buffer;
+  /** The response body: the receipt's UTF-8 bytes as a binary string (see sealReceipt). */
+  binary: string;
   status: string;
   verdict?: Verdict;
 }
@@ -115,10 +115,10 @@ export function executeTool(toolId: string, bytes: Uint8Array | string): ToolOut
   try {
     const request = validatorFor(toolId).assert(parseJsonBody(bytes));
     const requestHash = hashRequest(tool, bytes, request);
-    const { receipt, bytes: body } = sealReceipt(tool.id, requestHash, tool.run(request));
+    const { receipt, binary } = sealReceipt(tool.id, requestHash, tool.run(request));
     return {
       ok: true,
-      bytes: body,
+      binary,
       status: receipt.status,
       ...(receipt.verdict ? { verdict: receipt.verdict } : {}),
     };

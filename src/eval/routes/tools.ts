@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendProblem } from '../../core/error-handler.js';
 import { EXAMPLES_HINT, executeTool, type ToolOutcome } from '../execute.js';
-import type { PooledOutcome, VerifierPool } from '../pool.js';
+import type { VerifierPool } from '../pool.js';
 import { TOOLS } from '../registry.js';
 import type { StatsStore } from '../stats.js';
 
@@ -40,7 +40,7 @@ export function registerToolRoutes(app: FastifyInstance, deps: ToolRouteDeps): v
         },
         async (request, reply) => {
           const bytes = (request.body as Buffer | undefined) ?? Buffer.alloc(0);
-          const outcome: ToolOutcome | PooledOutcome =
+          const outcome: ToolOutcome =
             tool.placement === 'pool' ? await deps.pool.run(tool.id, bytes) : executeTool(tool.id, bytes);
           if (outcome.ok && outcome.verdict) verdicts.set(request, outcome.verdict);
           return sendOutcome(reply, outcome);
@@ -53,13 +53,9 @@ export function registerToolRoutes(app: FastifyInstance, deps: ToolRouteDeps): v
 
 const verdicts = new WeakMap<FastifyRequest, string>();
 
-function sendOutcome(reply: FastifyReply, outcome: ToolOutcome | PooledOutcome): FastifyReply {
+function sendOutcome(reply: FastifyReply, outcome: ToolOutcome): FastifyReply {
   if (!outcome.ok) return sendProblem(reply, outcome.problem);
   void reply.header('x-receipt-status', outcome.status);
-  // Pooled bytes arrive as a Uint8Array; wrap it (no copy) so fastify sends it as is.
-  const { bytes } = outcome;
-  const payload = Buffer.isBuffer(bytes)
-    ? bytes
-    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const payload = Buffer.from(outcome.binary, 'latin1');
   return reply.code(200).type('application/json; charset=utf-8').send(payload);
 }

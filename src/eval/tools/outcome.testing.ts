@@ -6,10 +6,11 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { expect } from 'vitest';
 import type { ToolOutcome } from '../execute.js';
+import { fromBinary } from '../../core/receipt.js';
 
 export function ok(outcome: ToolOutcome): any {
   if (!outcome.ok) throw new Error(`expected 200, got ${JSON.stringify(outcome.problem)}`);
-  return JSON.parse(outcome.bytes.toString());
+  return JSON.parse(fromBinary(outcome.binary));
 }
 
 export function problem(outcome: ToolOutcome): any {
