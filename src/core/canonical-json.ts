@@ -52,20 +52,55 @@ function newObjectFor(keys: readonly string[]): Record<string, unknown> {
   return (keys.includes('__proto__') ? Object.create(null) : {}) as Record<string, unknown>;
 }
 
-function ordered(value: unknown, path: string): unknown {
+/**
+ * The key list last found sorted and free of array indexes. Receipts hold thousands of
+ * objects of one shape (items); their key lists are the same internalised strings, so
+ * comparing by identity skips re-checking the order of every one.
+ */
+let lastSortedKeys: readonly string[] = [];
+
+function sameAsLastSorted(keys: readonly string[]): boolean {
+  const last = lastSortedKeys;
+  if (keys.length !== last.length) return false;
+  for (let i = 0; i < keys.length; i++) if (keys[i] !== last[i]) return false;
+  return true;
+}
+
+/** Whether `keys` are in UTF-16 order; throws to the general writer on an array index. */
+function inOrder(keys: string[]): boolean {
+  if (sameAsLastSorted(keys)) return true;
+  let sorted = true;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (isArrayIndex(k)) throw NEEDS_GENERAL_WRITER;
+    if (i > 0 && keys[i - 1]! > k) sorted = false;
+  }
+  if (sorted) lastSortedKeys = keys;
+  return sorted;
+}
+
+/** Rejects what JSON cannot hold; primitives are checked inline by the callers below. */
+function checkPrimitive(value: unknown, path: string): void {
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new NonFiniteNumberError(`non-finite number at ${path || '/'}`);
-    return value;
+  } else if (typeof value === 'bigint') {
+    throw new TypeError(`BigInt has no JSON representation (at ${path || '/'})`);
   }
+}
+
+function ordered(value: unknown, path: string): unknown {
   if (typeof value !== 'object' || value === null) {
-    if (typeof value === 'bigint')
-      throw new TypeError(`BigInt has no JSON representation (at ${path || '/'})`);
+    checkPrimitive(value, path);
     return value;
   }
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
       const v: unknown = value[i];
+      if (typeof v !== 'object' || v === null) {
+        checkPrimitive(v, path);
+        continue;
+      }
       const o = ordered(v, path);
       if (o !== v) (copy ??= value.slice())[i] = o;
     }
@@ -74,18 +109,17 @@ function ordered(value: unknown, path: string): unknown {
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') throw NEEDS_GENERAL_WRITER;
   const obj = value as Record<string, unknown>;
   const keys = Object.keys(obj);
-  let sorted = true;
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i]!;
-    if (isArrayIndex(k)) throw NEEDS_GENERAL_WRITER;
-    if (i > 0 && keys[i - 1]! > k) sorted = false;
-  }
-  if (sorted) {
+  if (inOrder(keys)) {
     // Copy only when a child changed; most receipt objects are built in key order already.
     let copy: Record<string, unknown> | undefined;
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
       const v = obj[k];
+      if (typeof v !== 'object' || v === null) {
+        checkPrimitive(v, path);
+        if (copy !== undefined) copy[k] = v;
+        continue;
+      }
       const o = ordered(v, path);
       if (o !== v && copy === undefined) {
         copy = newObjectFor(keys);
