@@ -19,7 +19,6 @@ import { executeTool } from '../src/eval/execute.js';
 import { HealthReportRequest } from '../src/eval/tools/health-report/schema.js';
 import { lcg } from '../src/eval/math/lcg.testing.js';
 import { LeakageRequest } from '../src/eval/tools/leakage/schema.js';
-import { fromBinary } from '../src/core/receipt.js';
 
 // ---- deterministic text generation -------------------------------------------------------
 
@@ -195,7 +194,7 @@ const validateHealth = compileValidator(HealthReportRequest);
 function runOk(tool: string, body: string): Record<string, any> {
   const out = executeTool(tool, body);
   if (!out.ok) throw new Error(`${tool}: ${JSON.stringify(out.problem).slice(0, 500)}`);
-  return JSON.parse(fromBinary(out.binary)) as Record<string, any>;
+  return JSON.parse(out.body) as Record<string, any>;
 }
 
 const f1 = (x: number): string => x.toFixed(1);

@@ -128,7 +128,7 @@ function kernel(id: ToolId, body: string, rounds: number): KernelFigures {
   return {
     id,
     bodyKiB: body.length / 1024,
-    receiptKiB: first.binary.length / 1024,
+    receiptKiB: first.body.length / 1024,
     status: first.status,
     baselineMs: median(base),
     toolMs: median(full),

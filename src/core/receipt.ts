@@ -63,37 +63,14 @@ export interface SealedReceipt {
   text: string;
 }
 
-export interface SealedBinary {
-  receipt: Receipt;
-  /**
-   * The receipt's canonical JSON as a binary string: one character per UTF-8 byte, so
-   * `Buffer.from(binary, 'latin1')` is the body served. For an ASCII receipt (the usual
-   * case) this is the JSON text itself, and no encoding happens anywhere on the way out.
-   */
-  binary: string;
-}
-
-/** `text` as a binary string of its UTF-8 bytes: `text` itself when it is ASCII. */
-export function toBinary(text: string): string {
-  return Buffer.byteLength(text, 'utf8') === text.length
-    ? text
-    : Buffer.from(text, 'utf8').toString('latin1');
-}
-
-/** The UTF-8 text a binary string holds. */
-export function fromBinary(binary: string): string {
-  return Buffer.from(binary, 'latin1').toString('utf8');
-}
-
 /**
  * Seals a receipt body: adds the envelope and the hashes. `requestSha256` is the hash of the
  * canonical request after defaults (see src/eval/request-hash.ts). Each top-level field is
  * canonicalised once and the pieces reused for the field hashes, the receipt hash and the
- * served body: a 5000-item receipt is several hundred kilobytes, and serialising and hashing
- * it dominate the cost of cheap tools. Pieces are binary strings, hashed as latin1 (their
- * bytes exactly), so an ASCII receipt is never encoded.
+ * served text: a 5000-item receipt is several hundred kilobytes, and serialising and hashing
+ * it dominate the cost of cheap tools.
  */
-export function sealReceipt(tool: string, requestSha256: string, body: ReceiptBody): SealedBinary {
+export function sealReceipt(tool: string, requestSha256: string, body: ReceiptBody): SealedReceipt {
   const fields: Record<string, unknown> = {
     receipt_version: RECEIPT_VERSION,
     tool,
@@ -107,34 +84,33 @@ export function sealReceipt(tool: string, requestSha256: string, body: ReceiptBo
     next_action: body.next_action,
   };
   const parts = new Map<string, string>();
-  for (const [k, v] of Object.entries(fields)) parts.set(k, toBinary(canonicalJson(v)));
+  for (const [k, v] of Object.entries(fields)) parts.set(k, canonicalJson(v));
   const hashesWithout: Omit<ReceiptHashes, 'receipt_sha256'> = {
     canonicalization: 'RFC8785',
     algorithm: 'sha256',
     request_sha256: requestSha256,
     ...(body.items.length > 0 ? { items_sha256: itemsSha256(body.items) } : {}),
-    result_sha256: createHash('sha256').update(parts.get('result')!, 'latin1').digest('hex'),
+    result_sha256: sha256Hex(parts.get('result')!),
   };
   // The receipt hash covers the canonical text with `hashes` lacking receipt_sha256; the
-  // served body is the same pieces with it. Hash the pieces in order instead of building
-  // that text too. Keys and hashes are ASCII.
+  // served text is the same pieces with it. Hash the pieces in order instead of building
+  // that text too.
   const keys = [...parts.keys(), 'hashes'].sort();
   const pieces = (hashesJson: string): string[] =>
     keys.map(
       (k, i) => `${i === 0 ? '{' : ','}${JSON.stringify(k)}:${k === 'hashes' ? hashesJson : parts.get(k)!}`,
     );
   const digest = createHash('sha256');
-  for (const piece of pieces(canonicalJson(hashesWithout))) digest.update(piece, 'latin1');
+  for (const piece of pieces(canonicalJson(hashesWithout))) digest.update(piece, 'utf8');
   digest.update('}');
   const hashes: ReceiptHashes = { ...hashesWithout, receipt_sha256: digest.digest('hex') };
-  const binary = pieces(canonicalJson(hashes)).join('') + '}';
-  return { receipt: { ...(fields as unknown as Omit<Receipt, 'hashes'>), hashes }, binary };
+  const text = pieces(canonicalJson(hashes)).join('') + '}';
+  return { receipt: { ...(fields as unknown as Omit<Receipt, 'hashes'>), hashes }, text };
 }
 
-/** `sealReceipt` for a request object (hashed here, in TypeScript), with the body as text. */
+/** `sealReceipt` for a request object, hashed here in TypeScript (tests, benchmarks). */
 export function sealWithText(tool: string, request: unknown, body: ReceiptBody): SealedReceipt {
-  const { receipt, binary } = sealReceipt(tool, canonicalSha256(request), body);
-  return { receipt, text: fromBinary(binary) };
+  return sealReceipt(tool, canonicalSha256(request), body);
 }
 
 export interface HashMismatch {

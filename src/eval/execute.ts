@@ -15,8 +15,8 @@ import type { ToolDefinition } from './tool-types.js';
 
 export interface ToolSuccess {
   ok: true;
-  /** The response body: the receipt's UTF-8 bytes as a binary string (see sealReceipt). */
-  binary: string;
+  /** The response body: the receipt's canonical JSON text. */
+  body: string;
   status: string;
   verdict?: Verdict;
 }
@@ -115,10 +115,10 @@ export function executeTool(toolId: string, bytes: Uint8Array | string): ToolOut
   try {
     const request = validatorFor(toolId).assert(parseJsonBody(bytes));
     const requestHash = hashRequest(tool, bytes, request);
-    const { receipt, binary } = sealReceipt(tool.id, requestHash, tool.run(request));
+    const { receipt, text } = sealReceipt(tool.id, requestHash, tool.run(request));
     return {
       ok: true,
-      binary,
+      body: text,
       status: receipt.status,
       ...(receipt.verdict ? { verdict: receipt.verdict } : {}),
     };

@@ -56,6 +56,7 @@ const verdicts = new WeakMap<FastifyRequest, string>();
 function sendOutcome(reply: FastifyReply, outcome: ToolOutcome): FastifyReply {
   if (!outcome.ok) return sendProblem(reply, outcome.problem);
   void reply.header('x-receipt-status', outcome.status);
-  const payload = Buffer.from(outcome.binary, 'latin1');
+  // Encoded here, once: fastify would otherwise measure the string and encode it again.
+  const payload = Buffer.from(outcome.body, 'utf8');
   return reply.code(200).type('application/json; charset=utf-8').send(payload);
 }

@@ -6,11 +6,10 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { expect } from 'vitest';
 import type { ToolOutcome } from '../execute.js';
-import { fromBinary } from '../../core/receipt.js';
 
 export function ok(outcome: ToolOutcome): any {
   if (!outcome.ok) throw new Error(`expected 200, got ${JSON.stringify(outcome.problem)}`);
-  return JSON.parse(fromBinary(outcome.binary));
+  return JSON.parse(outcome.body);
 }
 
 export function problem(outcome: ToolOutcome): any {

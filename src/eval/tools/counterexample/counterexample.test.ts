@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromBinary, sealWithText, verifyReceipt } from '../../../core/receipt.js';
+import { sealWithText, verifyReceipt } from '../../../core/receipt.js';
 import { executeTool } from '../../execute.js';
 import { fromGraph6 } from '../../graph/graph6.js';
 import { featureRecord } from '../../graph/features.js';
@@ -164,7 +164,7 @@ describe('requests through executeTool', () => {
     const out = call({ expression: 'is_tree => max_degree <= 3' });
     expect(out.ok).toBe(true);
     if (!out.ok) return;
-    const receipt = JSON.parse(fromBinary(out.binary));
+    const receipt = JSON.parse(out.body);
     expect(receipt.result.budget).toMatchObject({ ns: [8, 9, 10, 11], restarts: 4, seed: 0, steps: 800 });
     expect(verifyReceipt(receipt, { expression: 'is_tree => max_degree <= 3', ...defaults })).toEqual([]);
   });

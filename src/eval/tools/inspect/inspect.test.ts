@@ -185,7 +185,7 @@ describe('inspect: determinism', () => {
     const a = run(inspectExample);
     const b = run(JSON.parse(JSON.stringify(inspectExample)));
     expect(a.ok && b.ok).toBe(true);
-    if (a.ok && b.ok) expect(a.binary).toBe(b.binary);
+    if (a.ok && b.ok) expect(a.body).toBe(b.body);
   });
 });
 

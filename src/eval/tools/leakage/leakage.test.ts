@@ -257,6 +257,6 @@ describe('leakage: defaults and determinism', () => {
     const a = run(leakageExample);
     const b = run(JSON.parse(JSON.stringify(leakageExample)));
     expect(a.ok && b.ok).toBe(true);
-    if (a.ok && b.ok) expect(a.binary).toBe(b.binary);
+    if (a.ok && b.ok) expect(a.body).toBe(b.body);
   });
 });

@@ -4,7 +4,6 @@ import { memoryExample } from './example.js';
 import { runMemory } from './memory.js';
 import type { MemoryRecord, MemoryRequest } from './schema.js';
 import { greedyFill, spearman } from './selection.js';
-import { fromBinary } from '../../../core/receipt.js';
 
 const mem = (content: string, extra: Partial<MemoryRecord> = {}): MemoryRecord => ({
   content,
@@ -148,7 +147,7 @@ describe('memory rankings', () => {
     const a = executeTool('memory', body);
     const b = executeTool('memory', body);
     expect(a.ok).toBe(true);
-    expect(a.ok && b.ok && a.binary === b.binary).toBe(true);
+    expect(a.ok && b.ok && a.body === b.body).toBe(true);
   });
 });
 
@@ -203,7 +202,7 @@ describe('prototype names in request text', () => {
   const receipt = (body: unknown): Receipt => {
     const out = executeTool('memory', JSON.stringify(body));
     if (!out.ok) throw new Error(`expected 200, got ${JSON.stringify(out.problem)}`);
-    return JSON.parse(fromBinary(out.binary)) as Receipt;
+    return JSON.parse(out.body) as Receipt;
   };
   const request = (questionKind: string, memoryKind: string) => ({
     objective: 'What is the retry policy of the billing service?',

@@ -3,7 +3,6 @@ import { executeTool } from '../../execute.js';
 import { runSafepatch } from './safepatch.js';
 import type { PatchOperation } from './schema.js';
 import { splitSections } from './sections.js';
-import { fromBinary } from '../../../core/receipt.js';
 
 const DOC = [
   'Intro text before any heading.',
@@ -171,7 +170,7 @@ describe('safepatch operations', () => {
     const body = JSON.stringify({ document: DOC, operations: [op('Install', 'the installer', 'it')] });
     const a = executeTool('safepatch', body);
     const b = executeTool('safepatch', body);
-    expect(a.ok && b.ok && a.binary === b.binary).toBe(true);
+    expect(a.ok && b.ok && a.body === b.body).toBe(true);
   });
 });
 
@@ -220,7 +219,7 @@ describe('the patched document stays within the 200,000-character document bound
   const bodyOf = (document: string, operations: PatchOperation[]) => {
     const out = executeTool('safepatch', JSON.stringify({ document, operations }));
     if (!out.ok) throw new Error(`expected 200, got ${JSON.stringify(out.problem)}`);
-    return JSON.parse(fromBinary(out.binary)) as ReturnType<typeof runSafepatch> & { decision_path: Step[] };
+    return JSON.parse(out.body) as ReturnType<typeof runSafepatch> & { decision_path: Step[] };
   };
   // ROOT text plus one section; `pad` sets the total length.
   const docOf = (pad: number) => `${'x'.repeat(pad)}\n\n# Notes\n\nKEEP one.\n\nKEEP two.\n`;
@@ -311,7 +310,7 @@ describe('prototype names in request text', () => {
       const out = executeTool('safepatch', JSON.stringify({ document, operations }));
       if (!out.ok) throw new Error(`expected 200, got ${JSON.stringify(out.problem)}`);
       expect(out.status).toBe('APPLIED');
-      const r = JSON.parse(fromBinary(out.binary)) as ReturnType<typeof runSafepatch>;
+      const r = JSON.parse(out.body) as ReturnType<typeof runSafepatch>;
       expect(r.result.document).toContain(`Call ${name} at v1.2.4`);
       // An unknown target or a removal the list does not allow is a stated rejection, not an exception.
       const refused = executeTool(
