@@ -52,9 +52,18 @@ export interface Receipt extends ReceiptBody {
 
 /** SHA-256 of the canonical JSON array of the item ids, sorted by UTF-16 code units. */
 export function itemsSha256(items: readonly ItemDecision[]): string {
-  const ids = items.map((i) => i.item_id);
-  ids.sort();
-  return canonicalSha256(ids);
+  const ids = new Array<string>(items.length);
+  let sorted = true;
+  for (let i = 0; i < items.length; i++) {
+    const id = items[i]!.item_id;
+    if (typeof id !== 'string') throw new TypeError(`items[${i}].item_id is not a string`);
+    ids[i] = id;
+    if (i > 0 && ids[i - 1]! > id) sorted = false;
+  }
+  // Most tools list items in id order already; an array of strings needs no key ordering,
+  // so JSON.stringify writes its canonical form directly.
+  if (!sorted) ids.sort();
+  return sha256Hex(JSON.stringify(ids));
 }
 
 export interface SealedReceipt {
