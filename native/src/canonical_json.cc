@@ -360,6 +360,8 @@ void Canonicalizer::trim(size_t keepBytes) {
   if (keys_.capacity() > keepBytes) keys_.release();
   if (scratch_.capacity() > keepBytes) scratch_.release();
   if (members_.capacity() * sizeof(Member) > keepBytes) std::vector<Member>().swap(members_);
+  if (sortKeys_.capacity() * sizeof(SortKey) > keepBytes) std::vector<SortKey>().swap(sortKeys_);
+  if (present_.capacity() > keepBytes) std::vector<uint8_t>().swap(present_);
 }
 
 bool Canonicalizer::value(const PlanNode* node) {

@@ -1,6 +1,8 @@
 // N-API surface of the canonicaliser (typed in src/core/canonical-native.ts).
 #include <napi.h>
 
+#include <new>
+
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -148,7 +150,14 @@ Napi::Value Canonicalize(const Napi::CallbackInfo& info) {
     root = info[1].As<Napi::External<cj::Plan>>().Data()->root;
   }
   ThreadState& st = state();
-  const bool ok = st.canon.run(bytes.Data(), bytes.ByteLength(), root, st.out);
+  bool ok;
+  try {
+    ok = st.canon.run(bytes.Data(), bytes.ByteLength(), root, st.out);
+  } catch (const std::bad_alloc&) {
+    // Out of memory on a huge document: decline, and let the TypeScript path answer (or fail
+    // with a JavaScript error) instead of terminating the process.
+    ok = false;
+  }
   Napi::Value result = ok ? Napi::Value(Napi::Buffer<char>::Copy(env, st.out.data(), st.out.size())) : env.Null();
   st.canon.trim(KEEP_BYTES);
   if (st.out.capacity() > KEEP_BYTES) st.out.release();

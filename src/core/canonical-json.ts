@@ -54,8 +54,9 @@ function newObjectFor(keys: readonly string[]): Record<string, unknown> {
 
 /**
  * The key list last found sorted and free of array indexes. Receipts hold thousands of
- * objects of one shape (items); their key lists are the same internalised strings, so
- * comparing by identity skips re-checking the order of every one.
+ * objects of one shape (items); their keys are the same internalised strings, which V8
+ * compares by pointer first, so matching the previous list is cheaper than re-checking the
+ * order and the array-index rule for every one.
  */
 let lastSortedKeys: readonly string[] = [];
 

@@ -68,6 +68,10 @@ function planFor(schema: unknown): PlanNode | undefined {
   if (!isRecord(schema)) return undefined;
   for (const k of OPAQUE) if (k in schema && hasDefault(schema[k])) throw new Unplannable(k);
   const node: PlanNode = {};
+  const additional = planFor(schema.additionalProperties);
+  // ajv applies additionalProperties to undeclared keys only, and neither to keys matched by
+  // patternProperties, which the plan cannot express next to `additional`.
+  if (additional && 'patternProperties' in schema) throw new Unplannable('patternProperties');
   if (isRecord(schema.properties)) {
     const props: Record<string, PlanProp> = {};
     for (const [name, sub] of Object.entries(schema.properties)) {
@@ -75,12 +79,18 @@ function planFor(schema: unknown): PlanNode | undefined {
       const entry: PlanProp = {};
       const child = planFor(sub);
       if (child) entry.node = child;
-      if ('default' in sub) entry.default = effectiveDefault(sub);
-      if (entry.node || entry.default !== undefined) props[name] = entry;
+      if ('default' in sub) {
+        // ajv fills a default when `data[name] === undefined`, which is never the case for a
+        // name Object.prototype provides ("constructor", "toString", ...).
+        if (name in Object.prototype) throw new Unplannable(`default for "${name}"`);
+        entry.default = effectiveDefault(sub);
+      }
+      // With `additional`, every declared key needs an entry, even an empty one, so the
+      // canonicaliser does not apply `additional` to it.
+      if (entry.node || entry.default !== undefined || additional) props[name] = entry;
     }
     if (Object.keys(props).length > 0) node.props = props;
   }
-  const additional = planFor(schema.additionalProperties);
   if (additional) node.additional = additional;
   if (Array.isArray(schema.items)) {
     if (hasDefault(schema.items)) throw new Unplannable('items (tuple)');

@@ -3,6 +3,7 @@
  * TypeScript reference on the validated request, for every tool, with and without the
  * defaults being exercised.
  */
+import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, canonicalSha256 } from '../core/canonical-json.js';
 import { nativeCanonicalizer, nativeCanonicalRequired } from '../core/canonical-native.js';
@@ -106,6 +107,38 @@ describe('defaults plan', () => {
     });
     expect(plan.props!.policy!.node!.props!.min_gains!.default).toBe('1');
     expect(plan.props!.baseline).toBeUndefined();
+  });
+
+  it('matches ajv where additionalProperties carries defaults: declared keys are not additional', () => {
+    const schema = {
+      type: 'object',
+      properties: { x: { type: 'object' }, n: { type: 'number', default: 3 } },
+      additionalProperties: { type: 'object', properties: { d: { type: 'number', default: 1 } } },
+    };
+    const plan = defaultsPlan(schema)!;
+    expect(plan.props!.x).toEqual({});
+    const validate = new Ajv({ strict: false, useDefaults: true }).compile(schema);
+    for (const text of ['{"x":{},"y":{}}', '{"y":{"d":5},"x":{"e":1},"z":{}}', '{}']) {
+      const request: unknown = JSON.parse(text);
+      expect(validate(request)).toBe(true);
+      if (native) {
+        const out = native.canonicalize(Buffer.from(text), native.compilePlan(plan));
+        expect(out?.toString('utf8'), text).toBe(canonicalJson(request));
+      }
+    }
+  });
+
+  it('gives up where ajv would not fill a default the plan would: inherited names, patternProperties', () => {
+    expect(
+      defaultsPlan({ type: 'object', properties: { constructor: { type: 'string', default: 'x' } } }),
+    ).toBeNull();
+    expect(
+      defaultsPlan({
+        type: 'object',
+        patternProperties: { '^p': { type: 'object' } },
+        additionalProperties: { type: 'object', properties: { d: { type: 'number', default: 1 } } },
+      }),
+    ).toBeNull();
   });
 
   it('follows items and additionalProperties, and gives up on defaults under combinators', () => {

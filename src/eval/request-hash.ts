@@ -19,7 +19,11 @@ function planFor(tool: ToolDefinition): CompiledPlan | null {
   if (plan === undefined) {
     const native = nativeCanonicalizer();
     const node = native ? defaultsPlan(tool.schema) : null;
-    plan = native && node ? native.compilePlan(node) : null;
+    try {
+      plan = native && node ? native.compilePlan(node) : null;
+    } catch {
+      plan = null; // a plan the addon rejects: this tool hashes in TypeScript
+    }
     plans.set(tool.id, plan);
   }
   return plan;
