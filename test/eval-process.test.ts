@@ -101,30 +101,45 @@ describe('eval process', () => {
     expect(output()).toContain('shut down cleanly');
   });
 
-  it('on SIGTERM lets a pooled task finish whose client already left, logging no error', async () => {
+  it('on SIGTERM finishes pooled work, running and queued, whose clients already left, logging no error', async () => {
     const port = await freePort();
+    // One thread and the TypeScript kernel: five searches of ~0.2 s each, one running and four
+    // queued when the signal arrives.
     const { child, output } = startEval({ EVAL_PORT: String(port), LOG_LEVEL: 'info', GRAPH_KERNEL: 'ts' });
     await untilListening(port, output);
-    // A search long enough to be running in the pool when the signal arrives.
-    const body = JSON.stringify({ expression: 'is_tree => m == n - 1', seed: 1, restarts: 8, steps: 20000 });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const req = http.request({
-      host: '127.0.0.1',
-      port,
-      method: 'POST',
-      path: '/api/counterexample',
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    const body = JSON.stringify({
+      expression: 'is_tree => m == n - 1',
+      ns: [12, 12, 12, 12, 12],
+      restarts: 6,
+      steps: 1500,
+      seed: 1,
     });
-    req.on('error', () => {}); // the client hangs up on purpose
-    req.end(body);
-    await expect
-      .poll(() => output(), { timeout: 10_000, interval: 20 })
-      .toContain('"path":"/api/counterexample"');
-    req.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const requests = Array.from({ length: 5 }, () => {
+      const req = http.request({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/api/counterexample',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      });
+      req.on('error', () => {}); // the clients hang up on purpose
+      req.end(body);
+      return req;
+    });
+    const incoming = (): number => output().split('"path":"/api/counterexample"').length - 1;
+    await expect.poll(incoming, { timeout: 10_000, interval: 20 }).toBeGreaterThanOrEqual(5);
+    for (const req of requests) req.destroy();
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(output()).toContain('shut down cleanly');
     expect(output()).not.toMatch(/"level":(50|60)/);
+    // The searches still pending at the signal all ran to their end; none was cut off.
+    const closed = output()
+      .split('\n')
+      .find((l) => l.includes('verifier pool closed'));
+    expect(closed, output()).toBeDefined();
+    expect(JSON.parse(closed!)).toMatchObject({ cutOff: 0 });
+    expect(JSON.parse(closed!).pending).toBeGreaterThanOrEqual(4);
   });
 });

@@ -58,9 +58,13 @@ export async function buildEvalApp(
 
   app.addHook('onClose', async () => {
     await stats.close();
-    // Requests whose clients already left are still running in the pool; let them finish
-    // rather than fail them mid-task (fastify's close does not wait for them).
-    if (!overrides.pool) await pool.close();
+    // Requests whose clients already left are still in the pool, running or queued; let
+    // them finish rather than fail them (fastify's close does not wait for them), within half
+    // the shutdown deadline so the rest of the shutdown still fits.
+    if (!overrides.pool) {
+      const { pending, cutOff } = await pool.close(config.shutdownTimeoutMs / 2);
+      if (pending > 0) app.log[cutOff > 0 ? 'warn' : 'info']({ pending, cutOff }, 'verifier pool closed');
+    }
     if (redis) await redis.quit().catch(() => redis.disconnect());
   });
 

@@ -33,8 +33,12 @@ export interface VerifierPool {
   readonly size: number;
   run(toolId: string, bytes: Uint8Array): Promise<PooledOutcome>;
   stats(): PoolStats;
-  /** Lets running tasks finish (bounded by the task timeout), then stops the threads. */
-  close(): Promise<void>;
+  /**
+   * Lets every submitted task finish, queued ones included, for at most `graceMs`; then
+   * stops the threads, failing whatever is left. Returns how many tasks were still pending
+   * when it was called and how many of those it had to cut off.
+   */
+  close(graceMs: number): Promise<{ pending: number; cutOff: number }>;
   destroy(): Promise<void>;
 }
 
@@ -65,11 +69,10 @@ export function createVerifierPool(options: VerifierPoolOptions): VerifierPool {
     // Waiting tasks are bounded by the HTTP body limit times concurrent connections; an
     // unbounded queue is fine because rate limits bound the arrival rate.
     idleTimeout: 60_000,
-    closeTimeout: timeoutMs,
   });
-  // close() reports a task still running at closeTimeout as an 'error' event, then destroys
-  // the pool anyway; without a listener that event would crash the process mid-shutdown.
-  piscina.on('error', () => {});
+  // Every submitted task until it settles: piscina's own close() waits only for tasks already
+  // on a thread and fails the queued ones.
+  const inFlight = new Set<Promise<unknown>>();
   return {
     size: options.size,
     run(toolId, bytes) {
@@ -82,7 +85,7 @@ export function createVerifierPool(options: VerifierPoolOptions): VerifierPool {
           ? bytes
           : new Uint8Array(bytes);
       const task: VerifierTask = { toolId, bytes: owned };
-      return piscina
+      const running = piscina
         .run(task, { transferList: [owned.buffer as ArrayBuffer], signal: AbortSignal.timeout(timeoutMs) })
         .catch((err: unknown) => {
           if ((err as Error).name === 'AbortError' || (err as Error).name === 'TimeoutError') {
@@ -96,6 +99,12 @@ export function createVerifierPool(options: VerifierPoolOptions): VerifierPool {
           }
           throw err;
         });
+      inFlight.add(running);
+      void running.then(
+        () => inFlight.delete(running),
+        () => inFlight.delete(running),
+      );
+      return running;
     },
     stats() {
       return {
@@ -105,8 +114,17 @@ export function createVerifierPool(options: VerifierPoolOptions): VerifierPool {
         utilization: Number(piscina.utilization.toFixed(4)),
       };
     },
-    async close() {
-      await piscina.close();
+    async close(graceMs) {
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      });
+      const pending = inFlight.size;
+      await Promise.race([Promise.allSettled([...inFlight]), grace]);
+      clearTimeout(timer);
+      const cutOff = inFlight.size;
+      await piscina.destroy();
+      return { pending, cutOff };
     },
     async destroy() {
       await piscina.destroy();
