@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, canonicalSha256 } from './canonical-json.js';
-import { sealReceipt, sealWithText, verifyReceipt, type ReceiptBody } from './receipt.js';
+import { sealReceipt, sealWithText, verifyReceipt, type Receipt, type ReceiptBody } from './receipt.js';
 
 const body: ReceiptBody = {
   verdict: 'HOLD',
@@ -50,7 +50,8 @@ describe('receipt sealing', () => {
 describe('non-ASCII receipts', () => {
   it('seal text whose hashes cover its UTF-8 bytes', () => {
     const nonAscii: ReceiptBody = { ...body, summary: { name: 'Ω — 𝄞 ü' } };
-    const { receipt, text } = sealReceipt('gate', 'f'.repeat(64), nonAscii);
+    const { text } = sealReceipt('gate', 'f'.repeat(64), nonAscii);
+    const receipt = JSON.parse(text) as Receipt;
     expect(text).toBe(canonicalJson(receipt));
     expect(verifyReceipt(receipt)).toEqual([]);
   });

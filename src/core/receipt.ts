@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { canonicalJson, canonicalSha256, sha256Hex } from './canonical-json.js';
+import { ItemsWriter, type ItemDecision } from './items-writer.js';
 
 export const RECEIPT_VERSION = 1;
 export const SERVICE_VERSION = '0.8.0';
@@ -17,19 +18,15 @@ export interface DecisionStep {
   detail: string;
 }
 
-export interface ItemDecision {
-  item_id: string;
-  decision: string;
-  reasons: string[];
-  [extra: string]: unknown;
-}
+export type { ItemDecision };
 
-export interface ReceiptBody {
+/** What a tool computes. `Items`: objects, or an ItemsWriter's canonical JSON (large receipts). */
+export interface ReceiptBody<Items extends ItemDecision[] | ItemsWriter = ItemDecision[]> {
   verdict?: Verdict;
   status: string;
   summary: Record<string, unknown>;
   decision_path: DecisionStep[];
-  items: ItemDecision[];
+  items: Items;
   result: Record<string, unknown>;
   next_action: string;
 }
@@ -43,7 +40,11 @@ export interface ReceiptHashes {
   receipt_sha256: string;
 }
 
-export interface Receipt extends ReceiptBody {
+export type AnyReceiptBody = ReceiptBody<ItemDecision[] | ItemsWriter>;
+
+/** A receipt as served (and as parsed back from its text). */
+export interface Receipt extends Omit<ReceiptBody, 'items'> {
+  items: ItemDecision[];
   receipt_version: number;
   tool: string;
   service_version: string;
@@ -51,14 +52,20 @@ export interface Receipt extends ReceiptBody {
 }
 
 /** SHA-256 of the canonical JSON array of the item ids, sorted by UTF-16 code units. */
-export function itemsSha256(items: readonly ItemDecision[]): string {
-  const ids = new Array<string>(items.length);
+export function itemsSha256(items: readonly ItemDecision[] | ItemsWriter): string {
+  let ids: string[];
   let sorted = true;
-  for (let i = 0; i < items.length; i++) {
-    const id = items[i]!.item_id;
-    if (typeof id !== 'string') throw new TypeError(`items[${i}].item_id is not a string`);
-    ids[i] = id;
-    if (i > 0 && ids[i - 1]! > id) sorted = false;
+  if (items instanceof ItemsWriter) {
+    ids = [...items.ids];
+    sorted = items.sortedById;
+  } else {
+    ids = new Array<string>(items.length);
+    for (let i = 0; i < items.length; i++) {
+      const id = items[i]!.item_id;
+      if (typeof id !== 'string') throw new TypeError(`items[${i}].item_id is not a string`);
+      ids[i] = id;
+      if (i > 0 && ids[i - 1]! > id) sorted = false;
+    }
   }
   // Most tools list items in id order already; an array of strings needs no key ordering,
   // so JSON.stringify writes its canonical form directly.
@@ -67,9 +74,10 @@ export function itemsSha256(items: readonly ItemDecision[]): string {
 }
 
 export interface SealedReceipt {
-  receipt: Receipt;
-  /** The receipt's canonical JSON: the bytes it is served as. */
+  /** The receipt's canonical JSON: what is served. */
   text: string;
+  status: string;
+  verdict?: Verdict;
 }
 
 /**
@@ -79,7 +87,7 @@ export interface SealedReceipt {
  * served text: a 5000-item receipt is several hundred kilobytes, and serialising and hashing
  * it dominate the cost of cheap tools.
  */
-export function sealReceipt(tool: string, requestSha256: string, body: ReceiptBody): SealedReceipt {
+export function sealReceipt(tool: string, requestSha256: string, body: AnyReceiptBody): SealedReceipt {
   const fields: Record<string, unknown> = {
     receipt_version: RECEIPT_VERSION,
     tool,
@@ -93,7 +101,8 @@ export function sealReceipt(tool: string, requestSha256: string, body: ReceiptBo
     next_action: body.next_action,
   };
   const parts = new Map<string, string>();
-  for (const [k, v] of Object.entries(fields)) parts.set(k, canonicalJson(v));
+  for (const [k, v] of Object.entries(fields))
+    parts.set(k, v instanceof ItemsWriter ? v.json() : canonicalJson(v));
   const hashesWithout: Omit<ReceiptHashes, 'receipt_sha256'> = {
     canonicalization: 'RFC8785',
     algorithm: 'sha256',
@@ -114,12 +123,20 @@ export function sealReceipt(tool: string, requestSha256: string, body: ReceiptBo
   digest.update('}');
   const hashes: ReceiptHashes = { ...hashesWithout, receipt_sha256: digest.digest('hex') };
   const text = pieces(canonicalJson(hashes)).join('') + '}';
-  return { receipt: { ...(fields as unknown as Omit<Receipt, 'hashes'>), hashes }, text };
+  return { text, status: body.status, ...(body.verdict !== undefined ? { verdict: body.verdict } : {}) };
 }
 
-/** `sealReceipt` for a request object, hashed here in TypeScript (tests, benchmarks). */
-export function sealWithText(tool: string, request: unknown, body: ReceiptBody): SealedReceipt {
-  return sealReceipt(tool, canonicalSha256(request), body);
+/**
+ * `sealReceipt` for a request object, hashed here in TypeScript, with the receipt parsed
+ * back from its text (tests, benchmarks, tools).
+ */
+export function sealWithText(
+  tool: string,
+  request: unknown,
+  body: AnyReceiptBody,
+): { receipt: Receipt; text: string } {
+  const { text } = sealReceipt(tool, canonicalSha256(request), body);
+  return { receipt: JSON.parse(text) as Receipt, text };
 }
 
 export interface HashMismatch {

@@ -115,12 +115,12 @@ export function executeTool(toolId: string, bytes: Uint8Array | string): ToolOut
   try {
     const request = validatorFor(toolId).assert(parseJsonBody(bytes));
     const requestHash = hashRequest(tool, bytes, request);
-    const { receipt, text } = sealReceipt(tool.id, requestHash, tool.run(request));
+    const sealed = sealReceipt(tool.id, requestHash, tool.run(request));
     return {
       ok: true,
-      body: text,
-      status: receipt.status,
-      ...(receipt.verdict ? { verdict: receipt.verdict } : {}),
+      body: sealed.text,
+      status: sealed.status,
+      ...(sealed.verdict ? { verdict: sealed.verdict } : {}),
     };
   } catch (thrown) {
     const err = isStackOverflow(thrown) ? tooDeeplyNested(bytes) : thrown;

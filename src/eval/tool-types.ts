@@ -3,7 +3,7 @@
  * the examples, OpenAPI and stats need to know, and nothing that does I/O.
  */
 import type { TSchema } from '@sinclair/typebox';
-import type { ReceiptBody } from '../core/receipt.js';
+import type { AnyReceiptBody } from '../core/receipt.js';
 
 export interface ToolDefinition<Req = unknown> {
   /** Catalog id, also the `tool` field of its receipts. */
@@ -25,7 +25,7 @@ export interface ToolDefinition<Req = unknown> {
    * Pure: request (validated, defaults applied) -> receipt body. Throws `invalidInput(...)`
    * (core/errors) for semantic input errors the schema cannot express.
    */
-  run: (request: Req) => ReceiptBody;
+  run: (request: Req) => AnyReceiptBody;
   /**
    * Where it runs: `pool` when its work can exceed a few milliseconds (the raw request bytes
    * go to a worker thread, which parses, validates, runs and seals); `inline` otherwise.

@@ -4,7 +4,8 @@
  */
 import { invalidInput, type FieldError } from '../../../core/errors.js';
 import { mapKeys } from '../../../core/uniform-map.js';
-import type { DecisionStep, ItemDecision, ReceiptBody, Verdict } from '../../../core/receipt.js';
+import { ItemsWriter, jsonString } from '../../../core/items-writer.js';
+import type { DecisionStep, ReceiptBody, Verdict } from '../../../core/receipt.js';
 import { logUpperTail, signTest, upperTail } from '../../math/binomial.js';
 import { round12, wilson, type Proportion } from '../../math/wilson.js';
 import {
@@ -29,6 +30,20 @@ const REASONS: Record<PairOutcome, string[]> = {
   both_fail: [],
 };
 
+// One item's canonical JSON, keys in order: decision, domain (when labelled), item_id,
+// reasons. gate.test.ts checks it against canonicalJson of the same items as objects.
+const ITEM_HEAD = Object.fromEntries(
+  Object.keys(REASONS).map((o) => [o, `{"decision":${JSON.stringify(o)},`]),
+) as Record<PairOutcome, string>;
+const ITEM_TAIL = Object.fromEntries(
+  Object.entries(REASONS).map(([o, r]) => [o, `,"reasons":${JSON.stringify(r)}}`]),
+) as Record<PairOutcome, string>;
+
+function itemJson(outcome: PairOutcome, domain: string | undefined, id: string): string {
+  const labelled = domain === undefined ? '' : `"domain":${jsonString(domain)},`;
+  return `${ITEM_HEAD[outcome]}${labelled}"item_id":${jsonString(id)}${ITEM_TAIL[outcome]}`;
+}
+
 interface DomainTally {
   items: number;
   baselinePasses: number;
@@ -46,7 +61,7 @@ export interface DomainFigures {
   candidate_pass_rate: Proportion;
 }
 
-export function runGate(request: GateRequest): ReceiptBody {
+export function runGate(request: GateRequest): ReceiptBody<ItemsWriter> {
   const { baseline, candidate, policy } = request;
   // A copy: it is sorted below, and the validator's key list is shared.
   const ids = [...mapKeys(baseline)];
@@ -63,7 +78,8 @@ export function runGate(request: GateRequest): ReceiptBody {
   assertProbe(request.retained_probe);
 
   ids.sort();
-  const items: ItemDecision[] = new Array<ItemDecision>(ids.length);
+  // Written straight to canonical JSON: up to 5000 items (see ItemsWriter).
+  const items = new ItemsWriter();
   const tallies = new Map<string, DomainTally>();
   let gains = 0;
   let regressions = 0;
@@ -79,11 +95,7 @@ export function runGate(request: GateRequest): ReceiptBody {
     else if (outcome === 'both_pass') bothPass++;
     else bothFail++;
     const domain = ownValue(request.domains, id);
-    // Keys in canonical (sorted) order, so sealing need not copy 5000 objects to sort them.
-    items[i] =
-      domain === undefined
-        ? { decision: outcome, item_id: id, reasons: REASONS[outcome] }
-        : { decision: outcome, domain, item_id: id, reasons: REASONS[outcome] };
+    items.add(id, itemJson(outcome, domain, id));
     const key = domain ?? UNLABELLED_DOMAIN;
     let t = tallies.get(key);
     if (!t) {

@@ -5,6 +5,7 @@
  */
 import type { DecisionStep, ItemDecision, ReceiptBody } from '../../../core/receipt.js';
 import { assertDomainsInCohort, emptyMap, ownValue } from '../gate/cohort.js';
+import type { ItemsWriter } from '../../../core/items-writer.js';
 import { assertProbe, runGate } from '../gate/gate.js';
 import type { GateRequest } from '../gate/schema.js';
 import { auditLeakage, type ItemAudit } from '../leakage/audit.js';
@@ -88,7 +89,7 @@ export function runInspect(request: InspectRequest): ReceiptBody {
   const gate = check.complete ? runGate(gateRequest(request, audit.items, check)) : null;
   const verdict = gate?.verdict ?? 'HOLD';
 
-  const gateItems = new Map<string, ItemDecision>((gate?.items ?? []).map((i) => [i.item_id, i]));
+  const gateItems = new Map<string, ItemDecision>((gate?.items.decisions() ?? []).map((i) => [i.item_id, i]));
   const missingBase = new Set(check.missing_from_baseline);
   const missingCand = new Set(check.missing_from_candidate);
   const items: ItemDecision[] = audit.items.map((it) => {
@@ -182,7 +183,7 @@ export function runInspect(request: InspectRequest): ReceiptBody {
 
 function nextAction(
   check: CohortCheck,
-  gate: ReceiptBody | null,
+  gate: ReceiptBody<ItemsWriter> | null,
   quarantined: number,
   request: InspectRequest,
 ): string {
