@@ -114,10 +114,13 @@ export function sealReceipt(tool: string, requestSha256: string, body: AnyReceip
   // served text is the same pieces with it. Hash the pieces in order instead of building
   // that text too.
   const keys = [...parts.keys(), 'hashes'].sort();
+  // Separators/keys and values as separate pieces: joining a key to a 300 KB value only to
+  // hash it would copy the value once more.
   const pieces = (hashesJson: string): string[] =>
-    keys.map(
-      (k, i) => `${i === 0 ? '{' : ','}${JSON.stringify(k)}:${k === 'hashes' ? hashesJson : parts.get(k)!}`,
-    );
+    keys.flatMap((k, i) => [
+      `${i === 0 ? '{' : ','}${JSON.stringify(k)}:`,
+      k === 'hashes' ? hashesJson : parts.get(k)!,
+    ]);
   const digest = createHash('sha256');
   for (const piece of pieces(canonicalJson(hashesWithout))) digest.update(piece, 'utf8');
   digest.update('}');
