@@ -5,10 +5,7 @@
  * `canonicalJson(JSON.parse(text))` (with the defaults applied) from ./canonical-json.ts, or
  * null whenever it cannot be sure of that; the TypeScript path is then the answer.
  */
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ciPromisesAddons, loadAddon } from './native-addon.js';
 
 /**
  * Where schema defaults go, mirroring ajv's `useDefaults`: a property with a `default` is
@@ -52,7 +49,6 @@ interface Addon extends NativeCanonicalizer {
   version: number;
 }
 
-export const CANONICAL_ADDON_FILE = join('native', 'build', 'Release', 'canonical_json.node');
 export const CANONICAL_ABI_VERSION = 1;
 
 /**
@@ -60,51 +56,15 @@ export const CANONICAL_ABI_VERSION = 1;
  * comparing it with the TypeScript reference must then fail, not skip, when it is missing.
  */
 export function nativeCanonicalRequired(env: NodeJS.ProcessEnv = process.env): boolean {
-  const ci = (env.CI ?? '').trim().toLowerCase();
-  return ci !== '' && ci !== 'false' && ci !== '0';
+  return ciPromisesAddons(env);
 }
-
-/** The first native/build/Release/canonical_json.node above this file. */
-export function findCanonicalAddon(): string | null {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 8; i++) {
-    const candidate = join(dir, CANONICAL_ADDON_FILE);
-    if (existsSync(candidate)) return candidate;
-    const up = dirname(dir);
-    if (up === dir) break;
-    dir = up;
-  }
-  return null;
-}
-
-let cached: { canonicalizer: NativeCanonicalizer | null; reason: string } | null = null;
 
 function load(): { canonicalizer: NativeCanonicalizer | null; reason: string } {
-  if (cached) return cached;
-  const path = findCanonicalAddon();
-  if (!path) {
-    cached = {
-      canonicalizer: null,
-      reason: `${CANONICAL_ADDON_FILE} is not built (run: node scripts/build-native.mjs)`,
-    };
-    return cached;
-  }
-  try {
-    const mod = createRequire(import.meta.url)(path) as Addon;
-    if (mod.version !== CANONICAL_ABI_VERSION)
-      cached = {
-        canonicalizer: null,
-        reason: `${path} is version ${mod.version}, expected ${CANONICAL_ABI_VERSION}: rebuild it`,
-      };
-    else
-      cached = {
-        canonicalizer: { canonicalize: mod.canonicalize, compilePlan: mod.compilePlan },
-        reason: `loaded ${path}`,
-      };
-  } catch (err) {
-    cached = { canonicalizer: null, reason: `${path} failed to load: ${(err as Error).message}` };
-  }
-  return cached;
+  const { addon, reason } = loadAddon<Addon>('canonical_json', CANONICAL_ABI_VERSION);
+  return {
+    canonicalizer: addon && { canonicalize: addon.canonicalize, compilePlan: addon.compilePlan },
+    reason,
+  };
 }
 
 /** The addon, or null when it is not built, fails to load or has the wrong version. */

@@ -56,11 +56,12 @@ function hasDefault(schema: unknown): boolean {
 
 // A default is written as ajv would leave it: inserted, then validated (which fills the
 // defaults nested inside it). strict: false because subschemas are compiled on their own.
-const ajv = new Ajv({ strict: false, useDefaults: true, validateFormats: false });
+// Made on first use: only schemas with defaults need it, once per tool.
+let ajv: Ajv | undefined;
 
 function effectiveDefault(schema: Record<string, unknown>): string {
   const value: unknown = structuredClone(schema.default);
-  ajv.compile(schema)(value);
+  (ajv ??= new Ajv({ strict: false, useDefaults: true, validateFormats: false })).compile(schema)(value);
   return canonicalJson(value);
 }
 

@@ -57,7 +57,7 @@ export class ItemsWriter {
     return `[${this.parts.join(',')}]`;
   }
 
-  /** The items as objects (tests and tools that inspect them; not the serving path). */
+  /** The items as objects, parsed back from the text (for tests; not the serving path). */
   decisions(): ItemDecision[] {
     return JSON.parse(this.json()) as ItemDecision[];
   }

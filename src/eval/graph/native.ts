@@ -3,10 +3,7 @@
  * picks the kernel: `auto` (default) uses the addon when it is built and the TypeScript
  * kernel otherwise, `native` requires the addon, `ts` never loads it.
  */
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ciPromisesAddons, loadAddon } from '../../core/native-addon.js';
 
 export interface NativeAnnealResult {
   found: boolean;
@@ -44,7 +41,6 @@ export interface NativeGraphKernel {
   ): NativeExhaustiveResult;
 }
 
-export const ADDON_FILE = join('native', 'build', 'Release', 'graph_kernel.node');
 export const NATIVE_ABI_VERSION = 1;
 
 export type KernelChoice = 'auto' | 'native' | 'ts';
@@ -61,43 +57,11 @@ export function kernelChoice(env: NodeJS.ProcessEnv = process.env): KernelChoice
  * missing; only a developer without a compiler, with neither set, may skip them.
  */
 export function nativeKernelRequired(env: NodeJS.ProcessEnv = process.env): boolean {
-  const ci = (env.CI ?? '').trim().toLowerCase();
-  return (ci !== '' && ci !== 'false' && ci !== '0') || kernelChoice(env) === 'native';
+  return ciPromisesAddons(env) || kernelChoice(env) === 'native';
 }
-
-/** The addon's path: the first native/build/Release/graph_kernel.node above this file. */
-export function findAddon(): string | null {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 8; i++) {
-    const candidate = join(dir, ADDON_FILE);
-    if (existsSync(candidate)) return candidate;
-    const up = dirname(dir);
-    if (up === dir) break;
-    dir = up;
-  }
-  return null;
-}
-
-let cached: { kernel: NativeGraphKernel | null; reason: string } | null = null;
 
 /** The addon, or null with the reason (not built, failed to load, wrong version). */
 export function loadNativeKernel(): { kernel: NativeGraphKernel | null; reason: string } {
-  if (cached) return cached;
-  const path = findAddon();
-  if (!path) {
-    cached = { kernel: null, reason: `${ADDON_FILE} is not built (run: node scripts/build-native.mjs)` };
-    return cached;
-  }
-  try {
-    const mod = createRequire(import.meta.url)(path) as NativeGraphKernel;
-    if (mod.version !== NATIVE_ABI_VERSION)
-      cached = {
-        kernel: null,
-        reason: `${path} is version ${mod.version}, expected ${NATIVE_ABI_VERSION}: rebuild it`,
-      };
-    else cached = { kernel: mod, reason: `loaded ${path}` };
-  } catch (err) {
-    cached = { kernel: null, reason: `${path} failed to load: ${(err as Error).message}` };
-  }
-  return cached;
+  const { addon, reason } = loadAddon<NativeGraphKernel>('graph_kernel', NATIVE_ABI_VERSION);
+  return { kernel: addon, reason };
 }

@@ -39,6 +39,11 @@ const ITEM_TAIL = Object.fromEntries(
   Object.entries(REASONS).map(([o, r]) => [o, `,"reasons":${JSON.stringify(r)}}`]),
 ) as Record<PairOutcome, string>;
 
+/** The reasons the gate lists for an item with this outcome. */
+export function pairReasons(outcome: PairOutcome): readonly string[] {
+  return REASONS[outcome];
+}
+
 function itemJson(outcome: PairOutcome, domain: string | undefined, id: string): string {
   const labelled = domain === undefined ? '' : `"domain":${jsonString(domain)},`;
   return `${ITEM_HEAD[outcome]}${labelled}"item_id":${jsonString(id)}${ITEM_TAIL[outcome]}`;

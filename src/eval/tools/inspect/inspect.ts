@@ -4,9 +4,9 @@
  * gate's, or HOLD when the clean cohort is incomplete or empty.
  */
 import type { DecisionStep, ItemDecision, ReceiptBody } from '../../../core/receipt.js';
-import { assertDomainsInCohort, emptyMap, ownValue } from '../gate/cohort.js';
+import { assertDomainsInCohort, emptyMap, ownValue, pairOutcome } from '../gate/cohort.js';
 import type { ItemsWriter } from '../../../core/items-writer.js';
-import { assertProbe, runGate } from '../gate/gate.js';
+import { assertProbe, pairReasons, runGate } from '../gate/gate.js';
 import type { GateRequest } from '../gate/schema.js';
 import { auditLeakage, type ItemAudit } from '../leakage/audit.js';
 import { leakageCounts, leakageDecisionPath, leakageTiers } from '../leakage/leakage.js';
@@ -89,7 +89,6 @@ export function runInspect(request: InspectRequest): ReceiptBody {
   const gate = check.complete ? runGate(gateRequest(request, audit.items, check)) : null;
   const verdict = gate?.verdict ?? 'HOLD';
 
-  const gateItems = new Map<string, ItemDecision>((gate?.items.decisions() ?? []).map((i) => [i.item_id, i]));
   const missingBase = new Set(check.missing_from_baseline);
   const missingCand = new Set(check.missing_from_candidate);
   const items: ItemDecision[] = audit.items.map((it) => {
@@ -116,9 +115,10 @@ export function runInspect(request: InspectRequest): ReceiptBody {
         ...(missingCand.has(id) ? [`no result from ${request.candidate_name} (candidate)`] : []),
       ];
     } else if (gate) {
-      const g = gateItems.get(id)!;
-      decision = g.decision;
-      reasons = [...g.reasons, ...(it.decision === 'review' ? it.reasons : [])];
+      // A clean item with both results: the gate decided it from exactly this pair.
+      const outcome = pairOutcome(results.baseline!, results.candidate!);
+      decision = outcome;
+      reasons = [...pairReasons(outcome), ...(it.decision === 'review' ? it.reasons : [])];
     } else {
       decision = 'not_gated';
       reasons = ['the gate did not run: the clean cohort is incomplete'];
