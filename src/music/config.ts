@@ -45,6 +45,11 @@ const EnvSchema = Type.Object({
     description: 'a redis:// URL',
   }),
   MUSIC_CACHE_KEY_PREFIX: Type.String({ default: 'music:', maxLength: 200 }),
+  QUEUE_PREFIX: Type.String({
+    default: 'bull',
+    pattern: '^[A-Za-z0-9_-]{1,64}$',
+    description: 'BullMQ key prefix: letters, digits, _ and -',
+  }),
   OBJECT_STORE_ENDPOINT: Type.Optional(
     Type.String({
       pattern: '^https?://',
@@ -112,6 +117,8 @@ export interface MusicConfig {
   databaseUrl: string;
   cacheUrl: string;
   cacheKeyPrefix: string;
+  /** BullMQ key prefix of every job queue (src/music/jobs). */
+  queuePrefix: string;
   objectStore: { kind: 'filesystem'; root: string } | ({ kind: 's3' } & S3Settings);
   jwt: { secret: string; expiresInSeconds: number };
   secureLink: { secret: string; ttlSeconds: number };
@@ -207,6 +214,7 @@ export function loadMusicConfig(env: NodeJS.ProcessEnv = process.env): Readonly<
     databaseUrl: e.DATABASE_URL,
     cacheUrl: e.CACHE_URL,
     cacheKeyPrefix: e.MUSIC_CACHE_KEY_PREFIX,
+    queuePrefix: e.QUEUE_PREFIX,
     objectStore:
       endpoint === undefined
         ? { kind: 'filesystem', root: resolve(dataDir, 'objects') }

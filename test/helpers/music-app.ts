@@ -15,7 +15,7 @@ import { loadMusicConfig, type MusicConfig } from '../../src/music/config.js';
 import { ensureObjectStores } from '../../src/music/repositories/object-store/index.js';
 import type { ObjectStore } from '../../src/music/repositories/object-store/object-store.js';
 import { createMusicResources, type MusicResources } from '../../src/music/resources.js';
-import { testDatabaseUrl, testKeyPrefix } from './music-env.js';
+import { testDatabaseUrl, testKeyPrefix, testQueuePrefix } from './music-env.js';
 
 export const TEST_SECURE_LINK_SECRET = 'test-secure-link-secret-0123456789';
 export const TEST_JWT_SECRET = 'test-jwt-secret-0123456789abcdefghijklmnop';
@@ -39,6 +39,7 @@ export async function createMusicTestApp(
     DATABASE_URL: testDatabaseUrl(),
     CACHE_URL: process.env.TEST_CACHE_URL ?? 'redis://127.0.0.1:6379',
     MUSIC_CACHE_KEY_PREFIX: options.keyPrefix ?? testKeyPrefix(),
+    QUEUE_PREFIX: testQueuePrefix(),
     DATA_DIR: dataDir,
     JWT_SECRET: TEST_JWT_SECRET,
     SECURE_LINK_SECRET: TEST_SECURE_LINK_SECRET,

@@ -35,3 +35,8 @@ export function s3Settings(bucketPrefix: string): S3Settings {
     bucketPrefix,
   };
 }
+
+/** A BullMQ prefix unique to this run and this call (letters, digits, _ and -). */
+export function testQueuePrefix(): string {
+  return `test-${required('TEST_RUN_ID')}-${uniqueSuffix()}`;
+}

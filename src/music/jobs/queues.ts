@@ -1,0 +1,68 @@
+/**
+ * The job contract between music-api (which enqueues) and music-worker (which processes):
+ * queue names and the payload each queue carries. The worker's registry maps every name here
+ * to a processor, so the compiler demands one per queue.
+ */
+
+/** The four media jobs of a version's flow; each reads the version's original. */
+export const MEDIA_QUEUES = ['transcode', 'waveform', 'artwork-extract', 'loudness'] as const;
+export type MediaQueueName = (typeof MEDIA_QUEUES)[number];
+
+/** Every queue the music-worker consumes. `version-finalize` is the parent step of a flow. */
+export const QUEUE_NAMES = [
+  ...MEDIA_QUEUES,
+  'version-finalize',
+  'analytics-rollup',
+  'upload-cleanup',
+] as const;
+export type QueueName = (typeof QUEUE_NAMES)[number];
+
+/** What every media job of one version needs: where the original is and whose it is. */
+export interface MediaJobData {
+  versionId: string;
+  trackId: string;
+  assetId: string;
+  /** Key of the original in the `originals` store. */
+  sourceKey: string;
+}
+
+/** The parent of a version's flow: runs once every media job has succeeded. */
+export interface VersionFinalizeData {
+  versionId: string;
+  trackId: string;
+}
+
+/** Repeatable (fixed job id): rolls raw plays into daily stats and recomputes trending. */
+export interface AnalyticsRollupData {
+  /** Set only by tests and the CLI: the instant the rollup treats as now (ms since epoch). */
+  nowMs?: number;
+}
+
+/** Repeatable (fixed job id): aborts multipart uploads left unfinished for 24 h. */
+export interface UploadCleanupData {
+  nowMs?: number;
+}
+
+export interface JobPayloads {
+  transcode: MediaJobData;
+  waveform: MediaJobData;
+  'artwork-extract': MediaJobData;
+  loudness: MediaJobData;
+  'version-finalize': VersionFinalizeData;
+  'analytics-rollup': AnalyticsRollupData;
+  'upload-cleanup': UploadCleanupData;
+}
+
+/**
+ * BullMQ key prefix: every queue lives under `<prefix>:<queue>`; tests give each run its own
+ * (QUEUE_PREFIX), so concurrent runs never take each other's jobs.
+ */
+export interface QueueNaming {
+  prefix: string;
+}
+
+/** Job ids of a version's flow: deterministic, so enqueueing twice adds nothing (BullMQ dedups by id). */
+export function versionJobId(queue: MediaQueueName | 'version-finalize', versionId: string): string {
+  // BullMQ refuses ':' in custom ids.
+  return `${queue}-${versionId}`;
+}
