@@ -3,18 +3,42 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := start
 NPM_STAMP := node_modules/.install-stamp
 
-.PHONY: setup system deps build start start-eval start-music start-worker test check bench clean
+# Node.js 24 for every target: when the system's node is older (or missing), `make setup`
+# provides the pinned build in .runtime/ (scripts/setup-node.sh, docs/runtime.md) and it comes
+# first on PATH for every recipe, with its headers for node-gyp. NODE_RUNTIME=system opts out.
+include scripts/node-runtime.env
+NODE_RUNTIME ?= auto
+NODE_RUNTIME_DIR := $(CURDIR)/.runtime/node-v$(NODE_RUNTIME_VERSION)-linux-x64
+SYSTEM_NODE_MAJOR := $(shell node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+ifeq ($(NODE_RUNTIME),system)
+USE_NODE_RUNTIME := no
+else ifeq ($(shell test "$(SYSTEM_NODE_MAJOR)" -ge 24 && echo yes),yes)
+USE_NODE_RUNTIME := no
+else
+USE_NODE_RUNTIME := yes
+export PATH := $(NODE_RUNTIME_DIR)/bin:$(PATH)
+export npm_config_nodedir := $(NODE_RUNTIME_DIR)
+endif
 
-setup: system deps
+.PHONY: setup system node deps build start start-eval start-music start-worker test check bench clean
+
+setup: system node deps
 
 system:
 	@bash scripts/setup-system.sh
+
+node:
+ifeq ($(USE_NODE_RUNTIME),yes)
+	@bash scripts/setup-node.sh
+else
+	@echo "setup: using the system's node $$(node --version) ($$(command -v node))"
+endif
 
 # Installs the lockfile's pinned versions, only when it changed since the last install.
 # `npm install` rather than `npm ci`: the registry these machines reach lacks some other
 # platforms' optional binaries (msgpackr-extract for macOS/Windows), which `npm ci` reports as
 # a lockfile mismatch; `npm install` installs exactly the locked tree and leaves the lock as is.
-deps: $(NPM_STAMP)
+deps: node $(NPM_STAMP)
 $(NPM_STAMP): package-lock.json package.json
 	npm install --no-audit --no-fund
 	@touch $(NPM_STAMP)
@@ -36,9 +60,10 @@ start-worker: setup build
 	node dist/src/main/music-worker.js
 
 test: setup build
+	@echo "tests run on Node $$(node --version) ($$(command -v node))"
 	npx vitest run
 
-check: deps
+check: node deps
 	npx prettier --check .
 	npx eslint .
 	npx tsc --noEmit -p tsconfig.json

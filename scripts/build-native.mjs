@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // Builds the optional C++ addons in native/ (the graph kernel and the canonical-JSON
 // canonicaliser) with node-gyp against the Node headers that are already installed with this
-// Node (no download: these machines are offline), e.g.
+// Node (no download: these machines are offline); rebuilt when the running Node is not the one
+// they were built with (native/build/runtime.json), e.g.
 //   node scripts/build-native.mjs            build when sources changed since the last build
 //   node scripts/build-native.mjs --force    always rebuild
 //   node scripts/build-native.mjs --strict   exit 1 instead of 0 when the addons cannot be built
 // Without a C++ toolchain it prints why and exits 0: the TypeScript implementations are used.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +20,15 @@ const addons = [
   { file: join(nativeDir, 'build', 'Release', 'graph_kernel.node'), version: 1 },
   { file: join(nativeDir, 'build', 'Release', 'canonical_json.node'), version: 1 },
 ];
+// What the addons were built with. A build for another runtime (e.g. Node 20's build after the
+// switch to 24) is rebuilt, even when it would still load: its headers and ABI are another's.
+const stampFile = join(nativeDir, 'build', 'runtime.json');
+const runtime = {
+  node: process.versions.node,
+  modules: process.versions.modules,
+  napi: process.versions.napi,
+  arch: process.arch,
+};
 const args = new Set(process.argv.slice(2));
 const strict = args.has('--strict') || process.env.GRAPH_KERNEL === 'native';
 const force = args.has('--force');
@@ -38,7 +48,13 @@ function runs(cmd, cmdArgs = ['--version']) {
   return r.status === 0;
 }
 
-/** The directory holding include/node/node_api.h for the running Node. */
+/** NODE_MAJOR_VERSION from a node_version.h. */
+function headerMajor(file) {
+  const m = /#define NODE_MAJOR_VERSION (\d+)/.exec(readFileSync(file, 'utf8'));
+  return m ? m[1] : null;
+}
+
+/** The directory holding include/node/node_api.h of the running Node's major version. */
 function findNodeDir() {
   const candidates = [
     process.env.npm_config_nodedir,
@@ -50,7 +66,12 @@ function findNodeDir() {
   for (const dir of candidates) {
     const header = join(dir, 'include', 'node', 'node_api.h');
     const version = join(dir, 'include', 'node', 'node_version.h');
-    if (existsSync(header) && existsSync(version)) return dir;
+    if (existsSync(header) && existsSync(version)) {
+      if (headerMajor(version) === process.versions.node.split('.')[0]) return dir;
+      log(
+        `skipping ${dir}/include/node: headers of Node ${headerMajor(version)}, running ${process.version}`,
+      );
+    }
   }
   return null;
 }
@@ -72,9 +93,28 @@ function addonsLoad() {
   return r.status === 0;
 }
 
+/** Why the built addons were built for another runtime, or null when they match this one. */
+function runtimeChange() {
+  let built = null;
+  try {
+    built = JSON.parse(readFileSync(stampFile, 'utf8'));
+  } catch {
+    return `no record of the runtime they were built with (${stampFile})`;
+  }
+  const differs = Object.keys(runtime).filter((k) => built[k] !== runtime[k]);
+  if (differs.length === 0) return null;
+  return `built with Node ${built.node} (ABI ${built.modules}), running Node ${runtime.node} (ABI ${runtime.modules})`;
+}
+
 function upToDate() {
   const newest = newestSource();
-  return addons.every(({ file }) => existsSync(file) && statSync(file).mtimeMs >= newest) && addonsLoad();
+  if (!addons.every(({ file }) => existsSync(file) && statSync(file).mtimeMs >= newest)) return false;
+  const changed = runtimeChange();
+  if (changed) {
+    log(`rebuilding: ${changed}`);
+    return false;
+  }
+  return addonsLoad();
 }
 
 if (!existsSync(join(nativeDir, 'binding.gyp'))) giveUp(`no ${join(nativeDir, 'binding.gyp')}`);
@@ -118,4 +158,5 @@ if (!addonsLoad()) {
   rmSync(join(nativeDir, 'build'), { recursive: true, force: true });
   giveUp('a built addon does not load');
 }
-log(`built ${addons.map((a) => a.file).join(', ')}`);
+writeFileSync(stampFile, `${JSON.stringify({ ...runtime, nodedir }, null, 2)}\n`);
+log(`built ${addons.map((a) => a.file).join(', ')} for Node ${runtime.node} (ABI ${runtime.modules})`);

@@ -49,6 +49,7 @@ describe('service endpoints', () => {
     const res = await app.inject('/api/health');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ status: 'ok', version: '0.8.0', pool: { size: 2 } });
+    expect(res.json().runtime).toEqual({ name: 'node', version: process.versions.node });
     expect(res.headers['x-request-id']).toBeTruthy();
   });
 

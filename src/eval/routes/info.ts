@@ -42,6 +42,7 @@ export function registerInfoRoutes(app: FastifyInstance, deps: InfoRouteDeps): v
     service: 'eval-tools',
     version: SERVICE_VERSION,
     uptime_seconds: Math.round((Date.now() - deps.startedAt) / 1000),
+    runtime: { name: 'node', version: process.versions.node },
     tools: TOOLS.length,
     pool: deps.pool.stats(),
     shared_state: deps.cache,
