@@ -13,6 +13,7 @@ export default tseslint.config(
       'data/**',
       'web/dist/**',
       '.tmp/**',
+      '.runtime/**',
     ],
   },
   js.configs.recommended,
