@@ -5,6 +5,7 @@ import { adminCommand } from '../src/main/commands/admin.js';
 import { TokenService } from '../src/music/services/tokens.js';
 import { createMusicTestApp, TEST_JWT_SECRET, type MusicTestApp } from './helpers/music-app.js';
 import { testDatabaseUrl } from './helpers/music-env.js';
+import { legacyScryptHash } from './helpers/legacy-password.js';
 
 const unique = (): string => randomBytes(4).toString('hex');
 const PASSWORD = 'a long enough passphrase';
@@ -32,7 +33,7 @@ describe('auth', () => {
     const created = res.json();
     expect(created.user).toMatchObject({ handle, email, role: 'user' });
     expect(created.user).not.toHaveProperty('passwordHash');
-    expect(JSON.stringify(created)).not.toContain('scrypt');
+    expect(JSON.stringify(created)).not.toContain('argon2');
 
     const login = await post('/api/v1/auth/login', { login: handle, password: PASSWORD });
     expect(login.statusCode).toBe(200);
@@ -112,6 +113,26 @@ describe('auth', () => {
       for (const e of problem.errors) expect(e.message.length).toBeGreaterThan(5);
     }
     expect((await post('/api/v1/auth/login', { login: 'someone' })).statusCode).toBe(400);
+  });
+
+  it('re-hashes an old scrypt hash with Argon2id on the next successful login only', async () => {
+    const { res, handle } = await signup();
+    const id = res.json().user.id as string;
+    const stored = async () =>
+      (await t.resources.prisma.user.findUniqueOrThrow({ where: { id } })).passwordHash;
+    expect(await stored()).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    const old = legacyScryptHash(PASSWORD);
+    await t.resources.prisma.user.update({ where: { id }, data: { passwordHash: old } });
+
+    expect((await post('/api/v1/auth/login', { login: handle, password: `${PASSWORD}!` })).statusCode).toBe(
+      401,
+    );
+    expect(await stored()).toBe(old);
+    expect((await post('/api/v1/auth/login', { login: handle, password: PASSWORD })).statusCode).toBe(200);
+    const upgraded = await stored();
+    expect(upgraded).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect((await post('/api/v1/auth/login', { login: handle, password: PASSWORD })).statusCode).toBe(200);
+    expect(await stored()).toBe(upgraded);
   });
 
   it('gives the same answer for a wrong password and an unknown user', async () => {

@@ -29,6 +29,8 @@ export interface UserRepository {
   /** By handle or email (both lower-case). */
   findByLogin(login: string): Promise<UserRecord | undefined>;
   setRole(id: string, role: Role): Promise<UserRecord>;
+  /** Replaces the stored hash (a login re-hashes an outdated one). */
+  setPasswordHash(id: string, passwordHash: string): Promise<void>;
 }
 
 export class PrismaUserRepository implements UserRepository {
@@ -65,5 +67,9 @@ export class PrismaUserRepository implements UserRepository {
 
   async setRole(id: string, role: Role): Promise<UserRecord> {
     return this.prisma.user.update({ where: { id }, data: { role } });
+  }
+
+  async setPasswordHash(id: string, passwordHash: string): Promise<void> {
+    await this.prisma.user.update({ where: { id }, data: { passwordHash } });
   }
 }

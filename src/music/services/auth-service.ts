@@ -6,7 +6,7 @@
 import { AppError } from '../../core/errors.js';
 import type { TokenRevocationRepository } from '../repositories/token-revocation-repository.js';
 import type { UserRecord, UserRepository } from '../repositories/user-repository.js';
-import { decoyHash, hashPassword, verifyPassword } from './passwords.js';
+import { decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import type { TokenClaims, TokenService } from './tokens.js';
 
 export interface SignupInput {
@@ -100,6 +100,9 @@ export class AuthService {
     const user = await this.users.findByLogin(login);
     const ok = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
     if (!user || !ok) throw unauthorized(LOGIN_FAILED);
+    // The password is known only now: an outdated hash (scrypt, older parameters) is replaced.
+    if (needsRehash(user.passwordHash))
+      await this.users.setPasswordHash(user.id, await hashPassword(input.password));
     return this.session(user);
   }
 

@@ -1,16 +1,63 @@
 import { describe, expect, it } from 'vitest';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import { TokenService } from './tokens.js';
+import { legacyScryptHash } from '../../../test/helpers/legacy-password.js';
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 describe('passwords', () => {
-  it('hash with a random salt and verify only the right password', async () => {
+  it('hash with Argon2id at OWASP parameters in PHC format, random salt; verify only the right password', async () => {
     const a = await hashPassword('correct horse battery');
     const b = await hashPassword('correct horse battery');
-    expect(a).toMatch(/^scrypt\$15\$8\$1\$/);
+    expect(a).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
     expect(a).not.toBe(b);
     expect(await verifyPassword('correct horse battery', a)).toBe(true);
     expect(await verifyPassword('correct horse batterY', a)).toBe(false);
     expect(await verifyPassword('anything', 'not-a-hash')).toBe(false);
+    expect(needsRehash(a)).toBe(false);
+  });
+
+  it('verifies PHC strings made by the Argon2 reference implementation', async () => {
+    // `echo -n password | argon2 somesalt -id -t 2 -m 16 -p 1 -l 32 -e` (Debian's argon2).
+    const reference =
+      '$argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc';
+    expect(await verifyPassword('password', reference)).toBe(true);
+    expect(await verifyPassword('Password', reference)).toBe(false);
+    expect(needsRehash(reference)).toBe(true);
+  });
+
+  it('still verifies the earlier scrypt hashes, and marks them for re-hashing', async () => {
+    const old = legacyScryptHash('an old passphrase');
+    expect(await verifyPassword('an old passphrase', old)).toBe(true);
+    expect(await verifyPassword('an old passphrasE', old)).toBe(false);
+    expect(needsRehash(old)).toBe(true);
+  });
+
+  it('refuses stored strings asking for absurd costs without computing them', async () => {
+    const huge =
+      '$argon2id$v=19$m=99999999,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc';
+    expect(await verifyPassword('password', huge)).toBe(false);
+  });
+
+  it('makes the unknown-user decoy cost what a real verify costs', async () => {
+    const real = await hashPassword('a real passphrase');
+    const decoy = await decoyHash();
+    expect(decoy.split('$').slice(0, 4)).toEqual(real.split('$').slice(0, 4));
+    // Interleaved, CPU time of this process (the hash runs on libuv's pool, inside it): less
+    // disturbed than wall time by the other processes of a shared machine.
+    const cost = async (stored: string): Promise<number> => {
+      const before = process.cpuUsage();
+      await verifyPassword('a wrong passphrase', stored);
+      const used = process.cpuUsage(before);
+      return used.user + used.system;
+    };
+    const realCosts: number[] = [];
+    const decoyCosts: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      realCosts.push(await cost(real));
+      decoyCosts.push(await cost(decoy));
+    }
+    expect(Math.abs(median(decoyCosts) / median(realCosts) - 1)).toBeLessThan(0.1);
   });
 });
 

@@ -1,16 +1,63 @@
 /**
- * Password hashes with scrypt from node:crypto (memory-hard, no native addon to build), run on
- * libuv's thread pool so the event loop keeps serving. Stored as
- * `scrypt$<log2 N>$<r>$<p>$<salt>$<hash>` (base64url), so parameters can be raised later and
- * old hashes still verify.
+ * Password hashes: Argon2id from node:crypto (Node >= 24.7) at OWASP's first recommendation
+ * (m = 19 MiB, t = 2, p = 1), stored in the standard PHC string format
+ * `$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>` (unpadded base64), run on libuv's thread pool
+ * so the event loop keeps serving. Hashes of the earlier format (`scrypt$<log2 N>$<r>$<p>$...`)
+ * still verify; `needsRehash` tells the login to replace them (and any Argon2id hash made with
+ * other parameters) with a current one.
  */
-import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import {
+  argon2 as argon2Cb,
+  randomBytes,
+  scrypt as scryptCb,
+  timingSafeEqual,
+  type Argon2Parameters,
+  type ScryptOptions,
+} from 'node:crypto';
 
-const LOG2_N = 15;
-const R = 8;
-const P = 1;
+/** OWASP Password Storage Cheat Sheet, Argon2id's first configuration. */
+export const ARGON2_PARAMS = { memory: 19_456, passes: 2, parallelism: 1 } as const;
+const ARGON2_VERSION = 19;
 const KEY_LENGTH = 32;
 const SALT_LENGTH = 16;
+
+function argon2(
+  password: string,
+  salt: Buffer,
+  params: Omit<Argon2Parameters, 'message' | 'nonce'>,
+): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    argon2Cb('argon2id', { ...params, message: password.normalize('NFKC'), nonce: salt }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
+  );
+}
+
+const b64 = (buf: Buffer): string => buf.toString('base64').replace(/=+$/, '');
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(SALT_LENGTH);
+  const { memory, passes, parallelism } = ARGON2_PARAMS;
+  const key = await argon2(password, salt, { memory, passes, parallelism, tagLength: KEY_LENGTH });
+  return `$argon2id$v=${ARGON2_VERSION}$m=${memory},t=${passes},p=${parallelism}$${b64(salt)}$${b64(key)}`;
+}
+
+// Bounds keep a corrupt or hostile stored string from asking for gigabytes or hours.
+const PHC =
+  /^\$argon2id\$v=19\$m=(\d{1,7}),t=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]{11,})\$([A-Za-z0-9+/]{6,})$/;
+const SCRYPT = /^scrypt\$(\d{1,2})\$(\d{1,2})\$(\d{1,2})\$([A-Za-z0-9_-]+)\$([A-Za-z0-9_-]+)$/;
+
+async function verifyArgon2(password: string, m: RegExpExecArray): Promise<boolean> {
+  const [, memory, passes, parallelism, salt, hash] = m;
+  const expected = Buffer.from(hash ?? '', 'base64');
+  const key = await argon2(password, Buffer.from(salt ?? '', 'base64'), {
+    memory: Number(memory),
+    passes: Number(passes),
+    parallelism: Number(parallelism),
+    tagLength: expected.length,
+  });
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}
 
 function scrypt(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>
@@ -20,36 +67,41 @@ function scrypt(password: string, salt: Buffer, keyLength: number, options: Scry
   );
 }
 
-function optionsFor(log2N: number, r: number, p: number): ScryptOptions {
-  // maxmem must exceed 128 * N * r bytes or node refuses.
-  return { N: 2 ** log2N, r, p, maxmem: 256 * 2 ** log2N * r };
-}
-
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(SALT_LENGTH);
-  const key = await scrypt(password, salt, KEY_LENGTH, optionsFor(LOG2_N, R, P));
-  return ['scrypt', LOG2_N, R, P, salt.toString('base64url'), key.toString('base64url')].join('$');
-}
-
-const FORMAT = /^scrypt\$(\d{1,2})\$(\d{1,2})\$(\d{1,2})\$([A-Za-z0-9_-]+)\$([A-Za-z0-9_-]+)$/;
-
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const m = FORMAT.exec(stored);
-  if (!m) return false;
+/** The earlier format, verified so its accounts can log in once more and be re-hashed. */
+async function verifyScrypt(password: string, m: RegExpExecArray): Promise<boolean> {
   const [, log2N, r, p, salt, hash] = m;
   const expected = Buffer.from(hash ?? '', 'base64url');
-  const key = await scrypt(
-    password,
-    Buffer.from(salt ?? '', 'base64url'),
-    expected.length,
-    optionsFor(Number(log2N), Number(r), Number(p)),
-  );
+  // maxmem must exceed 128 * N * r bytes or node refuses.
+  const N = 2 ** Number(log2N);
+  const options = { N, r: Number(r), p: Number(p), maxmem: 256 * N * Number(r) };
+  const key = await scrypt(password, Buffer.from(salt ?? '', 'base64url'), expected.length, options);
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const argon = PHC.exec(stored);
+  if (argon) return verifyArgon2(password, argon);
+  const old = SCRYPT.exec(stored);
+  if (old) return verifyScrypt(password, old);
+  return false;
+}
+
+/** Whether a stored hash is of an older format or other parameters than new hashes get. */
+export function needsRehash(stored: string): boolean {
+  const m = PHC.exec(stored);
+  if (!m) return true;
+  const { memory, passes, parallelism } = ARGON2_PARAMS;
+  return (
+    Number(m[1]) !== memory ||
+    Number(m[2]) !== passes ||
+    Number(m[3]) !== parallelism ||
+    Buffer.from(m[5] ?? '', 'base64').length !== KEY_LENGTH
+  );
+}
+
 /**
- * A hash of a random password, verified against when a login names no known user, so an
- * unknown user costs the same time as a wrong password.
+ * A current hash of a random password, verified against when a login names no known user, so
+ * an unknown user costs the same time as a wrong password (same algorithm and parameters).
  */
 let decoy: Promise<string> | undefined;
 export function decoyHash(): Promise<string> {
