@@ -5,8 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { registerRequestDecoding } from './body-decoding.js';
 import { registerErrorHandler, registerProblemNotFound } from './error-handler.js';
+import { parseAnyTypeAsJson, registerBodySchemaHints } from './json-bodies.js';
 import { registerHttpMetricsHooks, type HttpMetrics } from './metrics.js';
+import { registerResponseCompression } from './response-compression.js';
 
 export interface BaseAppOptions {
   logger: FastifyServerOptions['logger'];
@@ -54,6 +57,12 @@ export function buildBaseApp(options: BaseAppOptions): FastifyInstance {
     done();
   });
   registerErrorHandler(app);
+  // Bodies: decoded (gzip, deflate, br) within the route's limit, then read as JSON whatever
+  // their declared type; answers compressed when the client accepts it.
+  registerRequestDecoding(app);
+  parseAnyTypeAsJson(app);
+  registerBodySchemaHints(app);
+  registerResponseCompression(app);
   if (options.notFound ?? true) registerProblemNotFound(app);
   registerHttpMetricsHooks(app, options.metrics);
   return app;

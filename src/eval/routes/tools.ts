@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendProblem } from '../../core/error-handler.js';
+import { takeAnyTypeAsBytes } from '../../core/json-bodies.js';
 import { EXAMPLES_HINT, executeTool, type ToolOutcome } from '../execute.js';
 import type { VerifierPool } from '../pool.js';
 import { TOOLS } from '../registry.js';
@@ -16,14 +17,10 @@ export interface ToolRouteDeps {
 }
 
 export function registerToolRoutes(app: FastifyInstance, deps: ToolRouteDeps): void {
-  // Encapsulated: the raw-bytes JSON parser applies to tool routes only.
   void app.register((scope, _opts, done) => {
-    scope.removeAllContentTypeParsers();
-    const raw = { parseAs: 'buffer' as const, bodyLimit: deps.bodyLimit };
-    scope.addContentTypeParser('application/json', raw, (_request, body, parsed) => parsed(null, body));
-    scope.addContentTypeParser(/^application\/[a-z0-9.-]+\+json$/, raw, (_request, body, parsed) =>
-      parsed(null, body),
-    );
+    // Encapsulated: the raw-bytes parser (any declared type, decoded if compressed) applies
+    // to tool routes only.
+    takeAnyTypeAsBytes(scope, deps.bodyLimit);
     // Counted on the response so every answer counts, including 413, 415 and 429 answered
     // before the handler ran.
     scope.addHook('onResponse', (request, reply, hookDone) => {

@@ -25,7 +25,8 @@ export function registerMediaRoutes(app: FastifyInstance, delivery: MediaDeliver
       ),
     );
   });
-  app.get('/images/*', async (request, reply) =>
+  // Images are compressed already; the compressor would still take SVG (mime-db calls it text).
+  app.get('/images/*', { compress: false }, async (request, reply) =>
     send(reply, await delivery.publicObject(IMAGES_MOUNT, request.url, request.headers.range)),
   );
   app.get('/waveforms/*', async (request, reply) =>

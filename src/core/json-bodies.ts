@@ -1,0 +1,68 @@
+/**
+ * JSON routes read their body as JSON whatever Content-Type the client declared: none,
+ * text/plain, curl -d's application/x-www-form-urlencoded, application/json with or without a
+ * charset. Routes take JSON only, so the declared type carries no information, and refusing
+ * it (415) only broke copied quick-starts. A body that is not JSON is a 400 whose hint says
+ * what to send. A route that truly takes another type registers its own parser in its own
+ * scope and keeps 415 for the rest.
+ */
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import secureJson from 'secure-json-parse';
+import { AppError } from './errors.js';
+import { describeBodySchema } from './schema-hint.js';
+
+const PARSE_OPTIONS = { protoAction: 'error', constructorAction: 'error' } as const;
+
+function hasBodySchema(request: FastifyRequest): boolean {
+  return request.routeOptions.schema?.body !== undefined;
+}
+
+/** JSON.parse's own reason (it names the position), prototype-poisoning keys refused. */
+export function parseJsonText(text: string): unknown {
+  if (text.trim() === '')
+    throw new AppError('invalid_json', 'The request body is empty; a JSON object is required.');
+  try {
+    return secureJson.parse(text, undefined, PARSE_OPTIONS) as unknown;
+  } catch (err) {
+    throw new AppError('invalid_json', `The request body is not valid JSON: ${(err as Error).message}.`);
+  }
+}
+
+export function parseAnyTypeAsJson(scope: FastifyInstance): void {
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string;
+    // A route without a body schema (logout) also takes `curl -X POST -d ''`.
+    if (text.length === 0 && !hasBodySchema(request)) return done(null, undefined);
+    try {
+      done(null, parseJsonText(text));
+    } catch (err) {
+      done(err as AppError, undefined);
+    }
+  });
+}
+
+/**
+ * The tool routes: the body's bytes as they arrived (decoded if compressed), any content
+ * type; the worker that runs the tool parses them (src/eval/execute.ts).
+ */
+export function takeAnyTypeAsBytes(scope: FastifyInstance, bodyLimit: number): void {
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, body, done) =>
+    done(null, body),
+  );
+}
+
+/**
+ * Every route with a body schema and no hint of its own answers its 4xx with a one-line
+ * description of the body it takes (the error handler adds `config.problemHint`).
+ */
+export function registerBodySchemaHints(app: FastifyInstance): void {
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const body = route.schema?.body;
+    const config = (route.config ?? {}) as { problemHint?: string };
+    if (body === undefined || config.problemHint !== undefined) return;
+    const methods = Array.isArray(route.method) ? route.method.join('/') : route.method;
+    route.config = { ...config, problemHint: `${methods} ${route.url} takes ${describeBodySchema(body)}` };
+  });
+}
