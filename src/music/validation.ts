@@ -7,7 +7,7 @@
 import { Ajv } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
-import { createAjv } from '../../core/validation.js';
+import { createAjv } from '../core/validation.js';
 
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
 
