@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { registerErrorHandler, registerProblemNotFound } from './error-handler.js';
+import { registerErrorHandler, registerProblemNotFound, type ErrorClassifier } from './error-handler.js';
 import { registerHttpMetricsHooks, type HttpMetrics } from './metrics.js';
 
 export interface BaseAppOptions {
@@ -17,6 +17,8 @@ export interface BaseAppOptions {
   notFound?: boolean;
   /** TLS: when given, the app serves HTTPS (key, cert, minVersion ...). */
   https?: HttpsServerOptions;
+  /** Maps a service's own dependency errors (e.g. database outage -> 503) before the 500 fallback. */
+  classifyError?: ErrorClassifier;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -53,7 +55,7 @@ export function buildBaseApp(options: BaseAppOptions): FastifyInstance {
     void reply.header('x-request-id', request.id);
     done();
   });
-  registerErrorHandler(app);
+  registerErrorHandler(app, options.classifyError);
   if (options.notFound ?? true) registerProblemNotFound(app);
   registerHttpMetricsHooks(app, options.metrics);
   return app;

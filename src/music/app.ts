@@ -12,8 +12,10 @@ import { registerRateLimits, type RateLimitScope } from '../core/rate-limit/plug
 import { RedisRateLimitStore } from '../core/rate-limit/redis-store.js';
 import type { RateLimitStore } from '../core/rate-limit/store.js';
 import { registerSecurityHeaders } from '../core/security-headers.js';
+import { TrustedProxies } from '../core/trusted-proxies.js';
 import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import type { MusicConfig } from './config.js';
+import { databaseUnavailable } from './repositories/database-errors.js';
 import { cacheProbe, databaseProbe, objectStoreProbe } from './repositories/health-repository.js';
 import { RedisTokenRevocationRepository } from './repositories/token-revocation-repository.js';
 import { PrismaTrackRepository } from './repositories/track-repository.js';
@@ -71,20 +73,25 @@ export function buildMusicApp(
   const nowSeconds = options.nowSeconds ?? (() => Date.now() / 1000);
   const app = buildBaseApp({
     logger: loggerOptions(config.logLevel, 'music-api'),
-    bodyLimit: config.bodyLimit,
+    // The default of every route; upload part routes set config.bodyLimit on themselves.
+    bodyLimit: config.jsonBodyLimit,
     metrics,
+    classifyError: databaseUnavailable,
     notFound: false,
     ...(options.https ? { https: options.https } : {}),
   });
   registerMusicValidators(app);
   // First hook: the headers are on every answer, including 429s and other errors.
   registerSecurityHeaders(app, config.domain);
+  const proxies = new TrustedProxies(config.trustedProxies);
+  // Host names (a compose service such as "nginx") are resolved before the app listens.
+  app.addHook('onReady', () => proxies.resolve());
   if (config.rateLimits) {
     registerRateLimits(app, {
       store:
         options.rateLimitStore ?? new RedisRateLimitStore(connections.redis, `${config.cacheKeyPrefix}rl:`),
       scopes: MUSIC_RATE_LIMIT_SCOPES,
-      clientAddress: (request) => clientAddress(request, config.trustedProxies),
+      clientAddress: (request) => clientAddress(request, proxies),
     });
   }
 
