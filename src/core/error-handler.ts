@@ -51,7 +51,11 @@ export function toAppError(error: FastifyError | Error, request?: FastifyRequest
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new AppError('invalid_json', 'The request body is empty; a JSON object is required.');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new AppError('invalid_json', `The request body is not valid JSON: ${e.message}.`);
+      // Fastify's default parser drops the reason; a prototype key is the one valid-JSON cause.
+      return new AppError(
+        'invalid_json',
+        'The request body is not valid JSON, or it has a "__proto__" or "constructor.prototype" key, which is refused (it could alter objects on the server).',
+      );
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError('invalid_input', 'Content-Length does not match the body.');
     default:

@@ -15,9 +15,12 @@ function codePoint(ch: string): string {
   return 'U+' + (ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
 }
 
+/** A UTF-16 surrogate without its pair: no character at all, and PostgreSQL refuses it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /** The first refused character of `text`, as "U+XXXX", or undefined. */
 export function refusedCharacter(text: string): string | undefined {
-  const m = REFUSED.exec(text);
+  const m = REFUSED.exec(text) ?? LONE_SURROGATE.exec(text);
   return m ? codePoint(m[0]) : undefined;
 }
 
