@@ -28,7 +28,7 @@ import pg from 'pg';
 import { buildMusicApp } from '../src/music/app.js';
 import { loadMusicConfig } from '../src/music/config.js';
 import { ensureObjectStores } from '../src/music/repositories/object-store/index.js';
-import { createMusicResources } from '../src/music/resources.js';
+import { createMusicConnections } from '../src/music/connections.js';
 import { signedUrl } from '../src/music/services/secure-link.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -111,18 +111,18 @@ async function serve(): Promise<void> {
       SECURE_LINK_SECRET: randomBytes(32).toString('hex'),
       IP_HASH_SALT: randomBytes(16).toString('hex'),
     });
-    const resources = createMusicResources(config);
-    await ensureObjectStores(resources.stores);
-    const music = buildMusicApp(config, resources);
+    const connections = createMusicConnections(config);
+    await ensureObjectStores(connections.stores);
+    const music = buildMusicApp(config, connections);
     const bare = Fastify({ logger: false });
     bare.get('/static/seg0.m4s', (_request, reply) => reply.type('video/iso.segment').send(segment));
     try {
-      await resources.stores.transcodes.put('v1/r0/seg0.m4s', segment);
-      const user = await resources.prisma.user.create({
+      await connections.stores.transcodes.put('v1/r0/seg0.m4s', segment);
+      const user = await connections.prisma.user.create({
         data: { handle: 'bench_user', email: 'bench@example.org', passwordHash: 'x', displayName: 'Bench' },
       });
       for (let i = 0; i < 20; i++) {
-        await resources.prisma.track.create({
+        await connections.prisma.track.create({
           data: { title: `Track ${i}`, ownerUserId: user.id, description: 'benchmark track' },
         });
       }
@@ -140,7 +140,7 @@ async function serve(): Promise<void> {
     } finally {
       await music.close();
       await bare.close();
-      await resources.close();
+      await connections.close();
     }
   });
   await rm(dataDir, { recursive: true, force: true });

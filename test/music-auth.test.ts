@@ -59,7 +59,7 @@ describe('auth', () => {
 
     // The revocation lives in Redis until the token's own expiry.
     const jtiKey = `${t.config.cacheKeyPrefix}revoked:${claims.jti}`;
-    const ttl = await t.resources.redis.ttl(jtiKey);
+    const ttl = await t.connections.redis.ttl(jtiKey);
     expect(ttl).toBeGreaterThan(23 * 3600);
     expect(ttl).toBeLessThanOrEqual(24 * 3600);
 
@@ -175,7 +175,7 @@ describe('auth', () => {
     const userId = res.json().user.id;
     const base = Date.parse('2026-01-01T00:00:00Z');
     for (let i = 0; i < 5; i++) {
-      await t.resources.prisma.track.create({
+      await t.connections.prisma.track.create({
         data: {
           title: `Track ${i}`,
           ownerUserId: userId,
@@ -272,7 +272,7 @@ describe('admin command', () => {
       payload: { handle, email: `${handle}@example.org`, password: PASSWORD },
     });
     expect(await runAdmin(['promote', handle])).toBe(0);
-    const user = await t.resources.prisma.user.findUnique({ where: { handle } });
+    const user = await t.connections.prisma.user.findUnique({ where: { handle } });
     expect(user?.role).toBe('admin');
     expect(await runAdmin(['promote', `ghost_${unique()}`])).toBe(1);
     expect(await runAdmin(['promote'])).toBe(2);

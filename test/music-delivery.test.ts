@@ -41,7 +41,7 @@ describe('signed HLS delivery', () => {
 
   beforeAll(async () => {
     t = await createMusicTestApp({ RATE_LIMITS: 'off' });
-    version = await publishTestHls(t.resources.stores.transcodes);
+    version = await publishTestHls(t.connections.stores.transcodes);
     master = `/media/hls/${version}/master.m3u8`;
   });
   afterAll(async () => t.close());
@@ -164,8 +164,8 @@ describe('signed HLS delivery', () => {
 
   it('reports MISS then HIT from the in-process cache, with identical bytes', async () => {
     // A key no other test has fetched, so the first answer cannot come from the cache.
-    const original = await t.resources.stores.transcodes.get(`${version}/r1/seg1.m4s`);
-    await t.resources.stores.transcodes.put(
+    const original = await t.connections.stores.transcodes.get(`${version}/r1/seg1.m4s`);
+    await t.connections.stores.transcodes.put(
       `${version}/r1/copy.m4s`,
       Buffer.concat(await original!.body.toArray()),
     );
@@ -176,7 +176,7 @@ describe('signed HLS delivery', () => {
     expect(first.headers['x-cache-status']).toBe('MISS');
     expect(second.headers['x-cache-status']).toBe('HIT');
     expect(Buffer.compare(first.rawPayload, second.rawPayload)).toBe(0);
-    const stored = await t.resources.stores.transcodes.get(`${version}/r1/copy.m4s`);
+    const stored = await t.connections.stores.transcodes.get(`${version}/r1/copy.m4s`);
     expect(Buffer.compare(Buffer.concat(await stored!.body.toArray()), second.rawPayload)).toBe(0);
   });
 
@@ -213,7 +213,7 @@ describe('delivery of objects larger than the cache bound', () => {
   it('streams them from the store (always MISS), with ranges', async () => {
     const bytes = Buffer.alloc(100 * 1024, 7);
     bytes.write('tail', bytes.length - 4);
-    await t.resources.stores.transcodes.put('big/seg.m4s', bytes);
+    await t.connections.stores.transcodes.put('big/seg.m4s', bytes);
     const url = signedUrl('/media/hls/big/seg.m4s', TEST_SECURE_LINK_SECRET, 60, now());
     const a = await t.app.inject({ url });
     const b = await t.app.inject({ url, headers: { range: 'bytes=-4' } });
@@ -231,10 +231,10 @@ describe('public images and waveforms', () => {
 
   beforeAll(async () => {
     t = await createMusicTestApp({ RATE_LIMITS: 'off' });
-    await t.resources.stores.images.put('art/cover-256.jpg', Buffer.from([0xff, 0xd8, 0xff, 0xe0]));
-    await t.resources.stores.waveforms.put('v1/peaks.json', '{"version":2}');
+    await t.connections.stores.images.put('art/cover-256.jpg', Buffer.from([0xff, 0xd8, 0xff, 0xe0]));
+    await t.connections.stores.waveforms.put('v1/peaks.json', '{"version":2}');
     // A file beside the stores that no URL may reach.
-    await t.resources.stores.originals.put('secret.txt', 'private original');
+    await t.connections.stores.originals.put('secret.txt', 'private original');
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.server.address() as AddressInfo).port;
   });

@@ -44,7 +44,7 @@ describe('security headers', () => {
   let version: string;
   beforeAll(async () => {
     t = await createMusicTestApp({ DOMAIN: 'music.example.org' });
-    version = await publishTestHls(t.resources.stores.transcodes);
+    version = await publishTestHls(t.connections.stores.transcodes);
   });
   afterAll(async () => t.close());
 

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { registerRequestDecoding } from './body-decoding.js';
-import { registerErrorHandler, registerProblemNotFound } from './error-handler.js';
+import { registerErrorHandler, registerProblemNotFound, type ErrorClassifier } from './error-handler.js';
 import { parseAnyTypeAsJson, registerBodySchemaHints } from './json-bodies.js';
 import { registerHttpMetricsHooks, type HttpMetrics } from './metrics.js';
 import { registerResponseCompression } from './response-compression.js';
@@ -20,6 +20,8 @@ export interface BaseAppOptions {
   notFound?: boolean;
   /** TLS: when given, the app serves HTTPS (key, cert, minVersion ...). */
   https?: HttpsServerOptions;
+  /** Maps a service's own dependency errors (e.g. database outage -> 503) before the 500 fallback. */
+  classifyError?: ErrorClassifier;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -56,7 +58,7 @@ export function buildBaseApp(options: BaseAppOptions): FastifyInstance {
     void reply.header('x-request-id', request.id);
     done();
   });
-  registerErrorHandler(app);
+  registerErrorHandler(app, options.classifyError);
   // Bodies: decoded (gzip, deflate, br) within the route's limit, then read as JSON whatever
   // their declared type; answers compressed when the client accepts it.
   registerRequestDecoding(app);

@@ -4,10 +4,25 @@
  * header is client-controlled and would let a client pick its own rate-limit bucket.
  */
 import type { FastifyRequest } from 'fastify';
+import { parseProxyEntry, TrustedProxies } from './trusted-proxies.js';
 
-export function clientAddress(request: FastifyRequest, trustedProxies: readonly string[]): string {
+const isValidEntry = (text: string): boolean => !('error' in parseProxyEntry(text));
+
+const fromLists = new WeakMap<readonly string[], TrustedProxies>();
+
+export function clientAddress(
+  request: FastifyRequest,
+  trustedProxies: readonly string[] | TrustedProxies,
+): string {
   const peer = normaliseAddress(request.raw.socket.remoteAddress ?? 'unknown');
-  if (trustedProxies.length === 0 || !trustedProxies.includes(peer)) return peer;
+  let trusted: TrustedProxies | undefined;
+  if (trustedProxies instanceof TrustedProxies) trusted = trustedProxies;
+  else {
+    trusted = fromLists.get(trustedProxies);
+    if (!trusted)
+      fromLists.set(trustedProxies, (trusted = new TrustedProxies(trustedProxies.filter(isValidEntry))));
+  }
+  if (trusted.empty || !trusted.has(peer)) return peer;
   const header = request.headers['x-forwarded-for'];
   const value = Array.isArray(header) ? header.join(',') : header;
   if (!value) return peer;

@@ -18,19 +18,30 @@ export function sendProblem(
   return reply.code(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
 }
 
-/** Maps fastify's own errors (body parsing, schema validation, limits) onto the catalogue. */
-export function toAppError(error: FastifyError | Error): AppError | undefined {
+/**
+ * Maps fastify's own errors (body parsing, schema validation, limits) onto the catalogue.
+ * `request` lets validation messages quote the value that failed (ajv reports where, not what).
+ */
+export function toAppError(error: FastifyError | Error, request?: FastifyRequest): AppError | undefined {
   if (error instanceof AppError) return error;
   const e = error as FastifyError & { validation?: unknown[]; validationContext?: string };
   if (e.validation) {
     const context = e.validationContext ?? 'body';
-    const errors: FieldError[] = formatAjvErrors(e.validation as Parameters<typeof formatAjvErrors>[0]).map(
-      (fe) => ({
-        path: context === 'body' ? fe.path : `${context}:${fe.path}`,
-        message: fe.message,
-      }),
-    );
+    const root = request ? validatedPart(request, context) : undefined;
+    const errors: FieldError[] = formatAjvErrors(
+      e.validation as Parameters<typeof formatAjvErrors>[0],
+      root,
+    ).map((fe) => ({
+      path: context === 'body' ? fe.path : `${context}:${fe.path}`,
+      message: fe.message,
+    }));
     return new AppError('invalid_input', `The request ${context} is invalid; see errors[].`, { errors });
+  }
+  if (/forbidden prototype property/.test(e.message)) {
+    return new AppError(
+      'invalid_json',
+      'The request body has a "__proto__" or "constructor.prototype" key, which is refused (it could alter objects on the server); remove it.',
+    );
   }
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -40,7 +51,11 @@ export function toAppError(error: FastifyError | Error): AppError | undefined {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new AppError('invalid_json', 'The request body is empty; a JSON object is required.');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new AppError('invalid_json', `The request body is not valid JSON: ${e.message}.`);
+      // Fastify's default parser drops the reason; a prototype key is the one valid-JSON cause.
+      return new AppError(
+        'invalid_json',
+        'The request body is not valid JSON, or it has a "__proto__" or "constructor.prototype" key, which is refused (it could alter objects on the server).',
+      );
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError('invalid_input', 'Content-Length does not match the body.');
     default:
@@ -63,9 +78,27 @@ export function toAppError(error: FastifyError | Error): AppError | undefined {
   return undefined;
 }
 
-export function registerErrorHandler(app: FastifyInstance): void {
+function validatedPart(request: FastifyRequest, context: string): unknown {
+  switch (context) {
+    case 'body':
+      return request.body;
+    case 'querystring':
+      return request.query;
+    case 'params':
+      return request.params;
+    case 'headers':
+      return request.headers;
+    default:
+      return undefined;
+  }
+}
+
+/** A service's mapping of its dependencies' errors onto the catalogue (undefined: not mine). */
+export type ErrorClassifier = (error: unknown) => AppError | undefined;
+
+export function registerErrorHandler(app: FastifyInstance, classify?: ErrorClassifier): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const appError = toAppError(error);
+    const appError = toAppError(error, request) ?? classify?.(error);
     if (appError && appError.status < 500) {
       // Routes may name where a client finds a valid request (the tool routes do).
       const hint = (request.routeOptions.config as { problemHint?: string } | undefined)?.problemHint;

@@ -141,6 +141,7 @@ function article(type: string): string {
 }
 
 function describeType(v: unknown): string {
+  if (v === undefined) return 'nothing';
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'number' && Number.isInteger(v)) return `the number ${v}`;

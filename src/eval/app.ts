@@ -2,7 +2,6 @@
  * The evaluation service app: core plumbing plus the tool, info, OpenAPI and metrics routes.
  * Owns its pool, stats store and Redis connection, and closes them with the app.
  */
-import { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import { buildBaseApp } from '../core/app.js';
 import { clientAddress } from '../core/client-address.js';
@@ -12,6 +11,7 @@ import { MemoryRateLimitStore } from '../core/rate-limit/memory-store.js';
 import { registerRateLimits } from '../core/rate-limit/plugin.js';
 import { RedisRateLimitStore } from '../core/rate-limit/redis-store.js';
 import { ConfigError } from '../core/env.js';
+import { createRedis } from '../core/redis.js';
 import type { EvalConfig } from './config.js';
 import { loadNativeKernel } from './graph/native.js';
 import { buildOpenApi } from './openapi.js';
@@ -47,9 +47,7 @@ export async function buildEvalApp(
     bodyLimit: config.bodyLimit,
     metrics,
   });
-  const redis = config.cacheUrl
-    ? new Redis(config.cacheUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true })
-    : undefined;
+  const redis = config.cacheUrl ? createRedis(config.cacheUrl) : undefined;
   const pool =
     overrides.pool ?? createVerifierPool({ size: config.poolSize, taskTimeoutMs: config.taskTimeoutMs });
   const stats: StatsStore = redis

@@ -8,7 +8,7 @@ import { buildMusicApp } from '../music/app.js';
 import { loadMusicConfig } from '../music/config.js';
 import { createHttpsRedirectServer } from '../music/https-redirect.js';
 import { ensureObjectStores } from '../music/repositories/object-store/index.js';
-import { createMusicResources } from '../music/resources.js';
+import { createMusicConnections } from '../music/connections.js';
 import { tlsServerOptions } from '../music/tls.js';
 
 async function main(): Promise<void> {
@@ -22,16 +22,16 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const resources = createMusicResources(config);
+  const connections = createMusicConnections(config);
   const https = config.tls ? tlsServerOptions(config.tls) : undefined;
-  const app = buildMusicApp(config, resources, https ? { https } : {});
+  const app = buildMusicApp(config, connections, https ? { https } : {});
   for (const name of config.generatedSecrets) {
     app.log.warn(
       { variable: name },
       `${name} is not set: using a random secret for this run only (set it in .env; required in production)`,
     );
   }
-  await ensureObjectStores(resources.stores);
+  await ensureObjectStores(connections.stores);
 
   let redirect: Server | undefined;
   const closeRedirect = async (): Promise<void> => {
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   };
   installGracefulShutdown({
     app,
-    closers: [closeRedirect, () => resources.close()],
+    closers: [closeRedirect, () => connections.close()],
     logger: app.log,
     timeoutMs: 15_000,
   });

@@ -12,18 +12,20 @@ import { registerRateLimits, type RateLimitScope } from '../core/rate-limit/plug
 import { RedisRateLimitStore } from '../core/rate-limit/redis-store.js';
 import type { RateLimitStore } from '../core/rate-limit/store.js';
 import { registerSecurityHeaders } from '../core/security-headers.js';
+import { TrustedProxies } from '../core/trusted-proxies.js';
 import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import type { MusicConfig } from './config.js';
+import { databaseUnavailable } from './repositories/database-errors.js';
 import { cacheProbe, databaseProbe, objectStoreProbe } from './repositories/health-repository.js';
 import { RedisTokenRevocationRepository } from './repositories/token-revocation-repository.js';
 import { PrismaTrackRepository } from './repositories/track-repository.js';
 import { PrismaUserRepository } from './repositories/user-repository.js';
-import type { MusicResources } from './resources.js';
+import type { MusicConnections } from './connections.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerMediaRoutes } from './routes/media.js';
 import { registerUserRoutes } from './routes/users.js';
-import { registerMusicValidators } from './routes/validation.js';
+import { registerMusicValidators } from './validation.js';
 import { registerWebFallback, resolveWebRoot } from './routes/web.js';
 import { AuthService } from './services/auth-service.js';
 import { HotObjectCache } from './services/hot-object-cache.js';
@@ -31,7 +33,13 @@ import { MediaDelivery } from './services/media-delivery.js';
 import { TokenService } from './services/tokens.js';
 import { UserService } from './services/user-service.js';
 
-/** The seed's limits: auth 5/min burst 3; comments 20/hour burst 5; the rest of /api/ 100/min burst 20. */
+const isHealthPath = (p: string): boolean => p === '/api/v1/health' || p.startsWith('/api/v1/health/');
+
+/**
+ * The seed's limits: auth 5/min burst 3; comments 20/hour burst 5; the rest of /api/ 100/min
+ * burst 20, except the health probes (an orchestrator polls them). Paths are policy paths
+ * (core/request-path.ts): route templates or normalised paths.
+ */
 export const MUSIC_RATE_LIMIT_SCOPES: readonly RateLimitScope[] = [
   { name: 'auth', match: (p) => p.startsWith('/api/v1/auth/'), ratePerSecond: 5 / 60, burst: 3 },
   {
@@ -40,7 +48,12 @@ export const MUSIC_RATE_LIMIT_SCOPES: readonly RateLimitScope[] = [
     ratePerSecond: 20 / 3600,
     burst: 5,
   },
-  { name: 'api', match: (p) => p.startsWith('/api/'), ratePerSecond: 100 / 60, burst: 20 },
+  {
+    name: 'api',
+    match: (p) => p.startsWith('/api/') && !isHealthPath(p),
+    ratePerSecond: 100 / 60,
+    burst: 20,
+  },
 ];
 
 export interface MusicAppOptions {
@@ -53,57 +66,62 @@ export interface MusicAppOptions {
 
 export function buildMusicApp(
   config: MusicConfig,
-  resources: MusicResources,
+  connections: MusicConnections,
   options: MusicAppOptions = {},
 ): FastifyInstance {
   const metrics = options.metrics ?? createHttpMetrics();
   const nowSeconds = options.nowSeconds ?? (() => Date.now() / 1000);
   const app = buildBaseApp({
     logger: loggerOptions(config.logLevel, 'music-api'),
-    bodyLimit: config.bodyLimit,
+    // The default of every route; upload part routes set config.bodyLimit on themselves.
+    bodyLimit: config.jsonBodyLimit,
     metrics,
+    classifyError: databaseUnavailable,
     notFound: false,
     ...(options.https ? { https: options.https } : {}),
   });
   registerMusicValidators(app);
   // First hook: the headers are on every answer, including 429s and other errors.
   registerSecurityHeaders(app, config.domain);
+  const proxies = new TrustedProxies(config.trustedProxies);
+  // Host names (a compose service such as "nginx") are resolved before the app listens.
+  app.addHook('onReady', () => proxies.resolve());
   if (config.rateLimits) {
     registerRateLimits(app, {
       store:
-        options.rateLimitStore ?? new RedisRateLimitStore(resources.redis, `${config.cacheKeyPrefix}rl:`),
+        options.rateLimitStore ?? new RedisRateLimitStore(connections.redis, `${config.cacheKeyPrefix}rl:`),
       scopes: MUSIC_RATE_LIMIT_SCOPES,
-      clientAddress: (request) => clientAddress(request, config.trustedProxies),
+      clientAddress: (request) => clientAddress(request, proxies),
     });
   }
 
-  const users = new PrismaUserRepository(resources.prisma);
+  const users = new PrismaUserRepository(connections.prisma);
   const tokens = new TokenService(config.jwt.secret, config.jwt.expiresInSeconds, () =>
     Math.floor(nowSeconds()),
   );
   const auth = new AuthService(
     users,
-    new RedisTokenRevocationRepository(resources.redis, config.cacheKeyPrefix),
+    new RedisTokenRevocationRepository(connections.redis, config.cacheKeyPrefix),
     tokens,
     () => Math.floor(nowSeconds()),
   );
   const delivery = new MediaDelivery({
-    transcodes: resources.stores.transcodes,
-    images: resources.stores.images,
-    waveforms: resources.stores.waveforms,
+    transcodes: connections.stores.transcodes,
+    images: connections.stores.images,
+    waveforms: connections.stores.waveforms,
     cache: new HotObjectCache(config.mediaCache.maxBytes, config.mediaCache.maxObjectBytes),
     secureLinkSecret: config.secureLink.secret,
     nowSeconds,
   });
 
   registerHealthRoutes(app, [
-    { service: 'database', probe: databaseProbe(resources.prisma) },
-    { service: 'cache', probe: cacheProbe(resources.redis) },
-    { service: 'object-store', probe: objectStoreProbe(resources.stores) },
+    { service: 'database', probe: databaseProbe(connections.prisma) },
+    { service: 'cache', probe: cacheProbe(connections.redis) },
+    { service: 'object-store', probe: objectStoreProbe(connections.stores) },
   ]);
   registerMetricsRoute(app, metrics.registry);
   registerAuthRoutes(app, auth);
-  registerUserRoutes(app, new UserService(users, new PrismaTrackRepository(resources.prisma)), auth);
+  registerUserRoutes(app, new UserService(users, new PrismaTrackRepository(connections.prisma)), auth);
   registerMediaRoutes(app, delivery);
   registerWebFallback(app, resolveWebRoot());
   return app;

@@ -10,6 +10,7 @@
 import { resolve } from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { ConfigError, parseByteSize, parseEnv, secretOrDev } from '../core/env.js';
+import { parseProxyEntry } from '../core/trusted-proxies.js';
 
 const MB = 1024 * 1024;
 
@@ -86,7 +87,12 @@ const EnvSchema = Type.Object({
   }),
   TRUSTED_PROXIES: Type.String({
     default: '',
-    description: 'comma-separated addresses of reverse proxies whose X-Forwarded-For is believed',
+    description:
+      'comma-separated addresses, CIDR ranges or host names (resolved at start-up) of reverse proxies whose X-Forwarded-For is believed',
+  }),
+  MUSIC_JSON_BODY_LIMIT: Type.String({
+    default: '1mb',
+    description: 'largest JSON request body, e.g. 1mb (uploads have their own 500 MB bound)',
   }),
   MEDIA_CACHE_MAX_BYTES: Type.String({
     default: '256mb',
@@ -127,8 +133,10 @@ export interface MusicConfig {
   smtp: { host: string; port: number; user: string | undefined; pass: string | undefined } | undefined;
   rateLimits: boolean;
   trustedProxies: string[];
-  /** 500 MB: the seed's request body limit. */
+  /** 500 MB: the seed's request body limit, for the upload part routes only (streamed). */
   bodyLimit: number;
+  /** Every other route's body limit (JSON): small, so a huge body is a 413 before any parsing. */
+  jsonBodyLimit: number;
   mediaCache: { maxBytes: number; maxObjectBytes: number };
   /** Names of the secrets generated for this start (development only), for a warning. */
   generatedSecrets: string[];
@@ -185,7 +193,9 @@ export function loadMusicConfig(env: NodeJS.ProcessEnv = process.env): Readonly<
       `${paymentNames.filter((n) => e[n] === undefined).join(', ')}: payments need all three PAYMENT_* variables`,
     );
   }
-  const byteSize = (name: 'MEDIA_CACHE_MAX_BYTES' | 'MEDIA_CACHE_MAX_OBJECT_BYTES'): number => {
+  const byteSize = (
+    name: 'MEDIA_CACHE_MAX_BYTES' | 'MEDIA_CACHE_MAX_OBJECT_BYTES' | 'MUSIC_JSON_BODY_LIMIT',
+  ): number => {
     const n = parseByteSize(e[name]);
     if (n === undefined)
       problems.push(
@@ -197,6 +207,14 @@ export function loadMusicConfig(env: NodeJS.ProcessEnv = process.env): Readonly<
     maxBytes: byteSize('MEDIA_CACHE_MAX_BYTES'),
     maxObjectBytes: byteSize('MEDIA_CACHE_MAX_OBJECT_BYTES'),
   };
+  const jsonBodyLimit = byteSize('MUSIC_JSON_BODY_LIMIT');
+  const trustedProxies = e.TRUSTED_PROXIES.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const entry of trustedProxies) {
+    const parsed = parseProxyEntry(entry);
+    if ('error' in parsed) problems.push(`TRUSTED_PROXIES: ${parsed.error}`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const dataDir = resolve(e.DATA_DIR);
@@ -244,10 +262,9 @@ export function loadMusicConfig(env: NodeJS.ProcessEnv = process.env): Readonly<
         ? { host: e.SMTP_HOST, port: e.SMTP_PORT, user: e.SMTP_USER, pass: e.SMTP_PASS }
         : undefined,
     rateLimits: e.RATE_LIMITS === 'on',
-    trustedProxies: e.TRUSTED_PROXIES.split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
+    trustedProxies,
     bodyLimit: BODY_LIMIT_BYTES,
+    jsonBodyLimit,
     mediaCache,
     generatedSecrets,
   };

@@ -14,7 +14,7 @@ import { buildMusicApp, type MusicAppOptions } from '../../src/music/app.js';
 import { loadMusicConfig, type MusicConfig } from '../../src/music/config.js';
 import { ensureObjectStores } from '../../src/music/repositories/object-store/index.js';
 import type { ObjectStore } from '../../src/music/repositories/object-store/object-store.js';
-import { createMusicResources, type MusicResources } from '../../src/music/resources.js';
+import { createMusicConnections, type MusicConnections } from '../../src/music/connections.js';
 import { testDatabaseUrl, testKeyPrefix, testQueuePrefix } from './music-env.js';
 
 export const TEST_SECURE_LINK_SECRET = 'test-secure-link-secret-0123456789';
@@ -23,7 +23,7 @@ export const TEST_JWT_SECRET = 'test-jwt-secret-0123456789abcdefghijklmnop';
 export interface MusicTestApp {
   app: FastifyInstance;
   config: MusicConfig;
-  resources: MusicResources;
+  connections: MusicConnections;
   dataDir: string;
   close(): Promise<void>;
 }
@@ -46,18 +46,18 @@ export async function createMusicTestApp(
     IP_HASH_SALT: 'test-ip-hash-salt-0123456789',
     ...env,
   });
-  const resources = createMusicResources(config);
-  await ensureObjectStores(resources.stores);
-  const app = buildMusicApp(config, resources, options);
+  const connections = createMusicConnections(config);
+  await ensureObjectStores(connections.stores);
+  const app = buildMusicApp(config, connections, options);
   await app.ready();
   return {
     app,
     config,
-    resources,
+    connections,
     dataDir,
     close: async () => {
       await app.close();
-      await resources.close();
+      await connections.close();
       if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -13,6 +13,7 @@ import { createPrismaClient } from '../../music/repositories/prisma.js';
 import { PrismaUserRepository } from '../../music/repositories/user-repository.js';
 import { SignupBody } from '../../music/schemas/auth.js';
 import { normaliseEmail, normaliseHandle } from '../../music/services/auth-service.js';
+import { assertPasswordPolicy } from '../../music/services/password-policy.js';
 import { hashPassword } from '../../music/services/passwords.js';
 import type { Command } from './command.js';
 
@@ -66,6 +67,11 @@ export const adminCommand: Command = {
       const password = await readPassword();
       const body = { handle: rest[0], email: rest[1], password };
       signup.assert(body, 'admin account');
+      assertPasswordPolicy(
+        password ?? '',
+        normaliseHandle(body.handle ?? ''),
+        normaliseEmail(body.email ?? ''),
+      );
       const user = await users.create({
         handle: normaliseHandle(body.handle ?? ''),
         email: normaliseEmail(body.email ?? ''),

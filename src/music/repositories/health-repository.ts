@@ -5,13 +5,18 @@
  */
 import type { Redis } from 'ioredis';
 import type { ObjectStores } from './object-store/object-store.js';
+import { databaseErrorLine } from './database-errors.js';
 import type { PrismaClient } from './prisma.js';
 
 export type HealthProbe = () => Promise<void>;
 
 export function databaseProbe(prisma: PrismaClient): HealthProbe {
   return async () => {
-    await prisma.$queryRaw`SELECT 1`;
+    try {
+      await prisma.$queryRaw`SELECT 1`;
+    } catch (err) {
+      throw new Error(databaseErrorLine(err));
+    }
   };
 }
 

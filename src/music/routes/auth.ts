@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { LoginBody, SignupBody } from '../schemas/auth.js';
 import type { AuthService } from '../services/auth-service.js';
+import { assertNoBodyFields } from '../validation.js';
 
 export function registerAuthRoutes(app: FastifyInstance, auth: AuthService): void {
   app.post<{ Body: Static<typeof SignupBody> }>(
@@ -22,6 +23,7 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService): voi
   );
 
   app.post('/api/v1/auth/logout', async (request, reply) => {
+    assertNoBodyFields(request.body);
     await auth.logout(request.headers.authorization);
     return reply.code(204).send();
   });

@@ -6,6 +6,7 @@
 import { AppError } from '../../core/errors.js';
 import type { TokenRevocationRepository } from '../repositories/token-revocation-repository.js';
 import type { UserRecord, UserRepository } from '../repositories/user-repository.js';
+import { assertPasswordPolicy } from './password-policy.js';
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import type { TokenClaims, TokenService } from './tokens.js';
 
@@ -80,12 +81,7 @@ export class AuthService {
   async signup(input: SignupInput): Promise<{ user: PrivateUser } & SessionToken> {
     const handle = normaliseHandle(input.handle);
     const email = normaliseEmail(input.email);
-    const lowered = input.password.toLowerCase();
-    if (lowered.includes(handle) || lowered === email) {
-      throw new AppError('invalid_input', 'The password must not contain the handle or be the email.', {
-        errors: [{ path: '/password', message: 'must not contain the handle or equal the email' }],
-      });
-    }
+    assertPasswordPolicy(input.password, handle, email);
     const user = await this.users.create({
       handle,
       email,
@@ -108,7 +104,7 @@ export class AuthService {
 
   /** The claims of a presented bearer token, or a 401. */
   async authenticate(authorization: string | undefined): Promise<TokenClaims & { token: string }> {
-    const m = authorization ? /^Bearer ([A-Za-z0-9._~+/=-]+)$/i.exec(authorization.trim()) : null;
+    const m = authorization ? /^Bearer +([A-Za-z0-9._~+/=-]+)$/i.exec(authorization.trim()) : null;
     if (!m?.[1])
       throw unauthorized('Send an access token: "Authorization: Bearer <token>" (from /api/v1/auth/login).');
     const token = m[1];

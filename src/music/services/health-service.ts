@@ -42,7 +42,9 @@ export async function checkHealth(
         return { service, healthy: true };
       } catch (err) {
         const message = err instanceof Error ? err.message || err.name : String(err);
-        return { service, healthy: false, error: message.split('\n', 1)[0]!.slice(0, 500) };
+        // One line, and never an empty one (some libraries start their messages with a newline).
+        const line = message.split('\n').find((l) => l.trim() !== '') ?? 'failed without a message';
+        return { service, healthy: false, error: line.trim().slice(0, 500) };
       }
     }),
   );

@@ -6,21 +6,19 @@ import type { Redis } from 'ioredis';
 import type { MusicConfig } from './config.js';
 import { createObjectStores } from './repositories/object-store/index.js';
 import type { ObjectStores } from './repositories/object-store/object-store.js';
+import { createRedis } from '../core/redis.js';
 import { createPrismaClient, type PrismaClient } from './repositories/prisma.js';
-import { createRedis } from './repositories/redis.js';
 
-export interface MusicResources {
+export interface MusicConnections {
   prisma: PrismaClient;
   redis: Redis;
   stores: ObjectStores;
   close(): Promise<void>;
 }
 
-export function createMusicResources(config: MusicConfig): MusicResources {
+export function createMusicConnections(config: MusicConfig): MusicConnections {
   const prisma = createPrismaClient(config.databaseUrl);
   const redis = createRedis(config.cacheUrl);
-  // A Redis outage is reported by the health check; without a listener ioredis would crash the process.
-  redis.on('error', () => undefined);
   const objectStores = createObjectStores(config);
   return {
     prisma,

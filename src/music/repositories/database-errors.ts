@@ -1,0 +1,54 @@
+/**
+ * PostgreSQL outages as Prisma reports them (through @prisma/adapter-pg): recognised so that an
+ * endpoint needing the database answers 503 with Retry-After instead of a 500.
+ */
+import { AppError } from '../../core/errors.js';
+
+/** Prisma's codes for "cannot reach / lost / timed out / pool exhausted". */
+const OUTAGE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1011', 'P1017', 'P2024']);
+/** @prisma/driver-adapter-utils error kinds that mean the server is not usable right now. */
+const OUTAGE_KINDS = new Set([
+  'DatabaseNotReachable',
+  'DatabaseDoesNotExist',
+  'ConnectionClosed',
+  'SocketTimeout',
+  'TooManyConnections',
+  'AuthenticationFailed',
+]);
+
+export function isDatabaseOutage(err: unknown): boolean {
+  if (err === null || typeof err !== 'object') return false;
+  const e = err as {
+    name?: string;
+    code?: string;
+    message?: string;
+    meta?: { driverAdapterError?: { cause?: { kind?: string } } };
+  };
+  if (e.name === 'PrismaClientInitializationError') return true;
+  if (e.code !== undefined && OUTAGE_CODES.has(e.code)) return true;
+  const kind = e.meta?.driverAdapterError?.cause?.kind;
+  if (kind !== undefined && OUTAGE_KINDS.has(kind)) return true;
+  // $queryRaw wraps the adapter's error as P2010 with the reason only in the text.
+  return (
+    e.code === 'P2010' && /Can't reach database server|Connection terminated|timeout/i.test(e.message ?? '')
+  );
+}
+
+export function databaseUnavailable(err: unknown): AppError | undefined {
+  if (!isDatabaseOutage(err)) return undefined;
+  return new AppError('unavailable', 'The database is unavailable; retry in a few seconds.', {
+    headers: { 'retry-after': '5' },
+  });
+}
+
+/** The one line of a Prisma error that says what went wrong (its message starts with a newline). */
+export function databaseErrorLine(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const last = lines.at(-1) ?? (err instanceof Error ? err.name : 'unknown error');
+  const reason = /Message: `(.*)`$/.exec(last)?.[1] ?? last;
+  return reason.slice(0, 500);
+}

@@ -1,0 +1,62 @@
+/**
+ * Route schema compilation for the music API. Bodies: ajv strict, no coercion, and unknown
+ * properties REJECTED (fastify's default ajv silently removes them, which would hide a
+ * client's typo). Query strings and path parameters arrive as text, so they are coerced
+ * ("20" -> 20) but otherwise held to the same strictness. Every part is then checked for
+ * control and invisible formatting characters in its strings (core/text-safety.ts).
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsImport from 'ajv-formats';
+import type { FastifyInstance } from 'fastify';
+import { invalidInput, pointerToken } from '../core/errors.js';
+import { textSafetyErrors } from '../core/text-safety.js';
+import { createAjv } from '../core/validation.js';
+
+const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
+
+type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+function withTextSafety(fn: ValidateFunction): Validate {
+  const validate: Validate = (data) => {
+    if (!fn(data)) {
+      validate.errors = fn.errors ?? null;
+      return false;
+    }
+    const errors = textSafetyErrors(data);
+    validate.errors = errors.length > 0 ? errors : null;
+    return errors.length === 0;
+  };
+  return validate;
+}
+
+export function registerMusicValidators(app: FastifyInstance): void {
+  const bodyAjv = createAjv();
+  const textAjv = addFormats(
+    new Ajv({ strict: true, allErrors: true, useDefaults: true, coerceTypes: true }),
+  );
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    withTextSafety((httpPart === 'body' ? bodyAjv : textAjv).compile(schema)),
+  );
+}
+
+/**
+ * For routes that take no body (logout): none, or an empty JSON object. Anything else is a 400,
+ * as an unknown property is on every other route.
+ */
+export function assertNoBodyFields(body: unknown): void {
+  if (body === undefined || body === null) return;
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw invalidInput('This endpoint takes no request body; send none or {}.', [
+      { path: '', message: 'must be absent or an empty object' },
+    ]);
+  }
+  const keys = Object.keys(body);
+  if (keys.length > 0) {
+    throw invalidInput('This endpoint takes no request body fields; send none or {}.', [
+      ...keys.slice(0, 20).map((k) => ({
+        path: `/${pointerToken(k)}`,
+        message: `is not an allowed property here (unknown property "${k}")`,
+      })),
+    ]);
+  }
+}
