@@ -17,6 +17,7 @@ interface Schema {
   minItems?: number;
   maxItems?: number;
   items?: Schema;
+  anyOf?: Schema[];
   properties?: Record<string, Schema>;
   required?: string[];
   additionalProperties?: boolean | Schema;
@@ -25,6 +26,12 @@ interface Schema {
 function typeName(s: Schema): string {
   if (s.enum) return `one of ${s.enum.map((v) => JSON.stringify(v)).join(', ')}`;
   if (s.const !== undefined) return JSON.stringify(s.const);
+  if (s.anyOf) {
+    const consts = s.anyOf.every((o) => o.const !== undefined);
+    return consts
+      ? `one of ${s.anyOf.map((o) => JSON.stringify(o.const)).join(', ')}`
+      : s.anyOf.map(typeName).join(' or ');
+  }
   const type = Array.isArray(s.type) ? s.type.join(' or ') : (s.type ?? 'any value');
   return type === 'array' && s.items ? `array of ${typeName(s.items)}` : type;
 }
