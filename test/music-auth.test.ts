@@ -119,10 +119,10 @@ describe('auth', () => {
     const { res, handle } = await signup();
     const id = res.json().user.id as string;
     const stored = async () =>
-      (await t.resources.prisma.user.findUniqueOrThrow({ where: { id } })).passwordHash;
+      (await t.connections.prisma.user.findUniqueOrThrow({ where: { id } })).passwordHash;
     expect(await stored()).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     const old = legacyScryptHash(PASSWORD);
-    await t.resources.prisma.user.update({ where: { id }, data: { passwordHash: old } });
+    await t.connections.prisma.user.update({ where: { id }, data: { passwordHash: old } });
 
     expect((await post('/api/v1/auth/login', { login: handle, password: `${PASSWORD}!` })).statusCode).toBe(
       401,

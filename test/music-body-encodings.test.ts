@@ -120,10 +120,10 @@ describe('compressed answers', () => {
   });
 
   it('sends HLS segments, audio and images as they are', async () => {
-    const version = await publishTestHls(t.resources.stores.transcodes);
+    const version = await publishTestHls(t.connections.stores.transcodes);
     const now = Math.floor(Date.now() / 1000);
     const accept = { 'accept-encoding': 'gzip, br' };
-    const keys = await t.resources.stores.transcodes.list(`${version}/`);
+    const keys = await t.connections.stores.transcodes.list(`${version}/`);
     const segment = keys.find((k) => k.endsWith('.m4s'))!;
     expect(segment).toBeTruthy();
     const seg = await rawRequest(
@@ -136,7 +136,7 @@ describe('compressed answers', () => {
     expect(seg.wire.length).toBeGreaterThan(1024);
     expect(seg.headers['content-encoding']).toBeUndefined();
 
-    await t.resources.stores.transcodes.put(`${version}/track.m4a`, randomBytes(8192));
+    await t.connections.stores.transcodes.put(`${version}/track.m4a`, randomBytes(8192));
     const audio = await rawRequest(
       base + signedUrl(`/media/hls/${version}/track.m4a`, TEST_SECURE_LINK_SECRET, 600, now),
       { headers: accept },
@@ -145,11 +145,11 @@ describe('compressed answers', () => {
     expect(audio.headers['content-encoding']).toBeUndefined();
 
     // SVG is text that mime-db calls compressible; the images route still sends it as stored.
-    await t.resources.stores.images.put(
+    await t.connections.stores.images.put(
       'art/logo.svg',
       `<svg xmlns="http://www.w3.org/2000/svg">${' '.repeat(4096)}</svg>`,
     );
-    await t.resources.stores.images.put('art/cover.png', randomBytes(4096));
+    await t.connections.stores.images.put('art/cover.png', randomBytes(4096));
     for (const path of ['/images/art/logo.svg', '/images/art/cover.png']) {
       const img = await rawRequest(base + path, { headers: accept });
       expect(img.status, path).toBe(200);
