@@ -13,6 +13,7 @@ import { RedisRateLimitStore } from '../core/rate-limit/redis-store.js';
 import type { RateLimitStore } from '../core/rate-limit/store.js';
 import { registerSecurityHeaders } from '../core/security-headers.js';
 import type { ServerOptions as HttpsServerOptions } from 'node:https';
+import { registerAuthHooks } from './auth-hook.js';
 import type { MusicConfig } from './config.js';
 import { cacheProbe, databaseProbe, objectStoreProbe } from './repositories/health-repository.js';
 import { RedisTokenRevocationRepository } from './repositories/token-revocation-repository.js';
@@ -102,8 +103,9 @@ export function buildMusicApp(
     { service: 'object-store', probe: objectStoreProbe(resources.stores) },
   ]);
   registerMetricsRoute(app, metrics.registry);
-  registerAuthRoutes(app, auth);
-  registerUserRoutes(app, new UserService(users, new PrismaTrackRepository(resources.prisma)), auth);
+  const hooks = registerAuthHooks(app, auth);
+  registerAuthRoutes(app, auth, hooks);
+  registerUserRoutes(app, new UserService(users, new PrismaTrackRepository(resources.prisma)), auth, hooks);
   registerMediaRoutes(app, delivery);
   registerWebFallback(app, resolveWebRoot());
   return app;

@@ -2,7 +2,7 @@
 import { AppError } from '../../core/errors.js';
 import type { PrismaClient } from './prisma.js';
 import { uniqueViolation } from './prisma.js';
-import type { Role } from '../services/tokens.js';
+import type { Role } from '../domain.js';
 
 export interface UserRecord {
   id: string;
@@ -29,6 +29,7 @@ export interface UserRepository {
   /** By handle or email (both lower-case). */
   findByLogin(login: string): Promise<UserRecord | undefined>;
   setRole(id: string, role: Role): Promise<UserRecord>;
+  update(id: string, changes: { displayName?: string; passwordHash?: string }): Promise<UserRecord>;
 }
 
 export class PrismaUserRepository implements UserRepository {
@@ -65,5 +66,9 @@ export class PrismaUserRepository implements UserRepository {
 
   async setRole(id: string, role: Role): Promise<UserRecord> {
     return this.prisma.user.update({ where: { id }, data: { role } });
+  }
+
+  async update(id: string, changes: { displayName?: string; passwordHash?: string }): Promise<UserRecord> {
+    return this.prisma.user.update({ where: { id }, data: changes });
   }
 }
