@@ -3,6 +3,7 @@
  * profiles, media delivery and the web front-end fallback. Takes its connections from the
  * caller (entry point or test) and owns none of them.
  */
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildBaseApp } from '../core/app.js';
 import { clientAddress } from '../core/client-address.js';
@@ -16,11 +17,14 @@ import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import { registerAuthHooks } from './auth-hook.js';
 import type { MusicConfig } from './config.js';
 import { cacheProbe, databaseProbe, objectStoreProbe } from './repositories/health-repository.js';
+import { AssetRepository } from './repositories/asset-repository.js';
+import { spoolAndProbe } from './repositories/ffprobe.js';
 import { RedisTokenRevocationRepository } from './repositories/token-revocation-repository.js';
 import { PrismaTrackRepository } from './repositories/track-repository.js';
 import { PrismaUserRepository } from './repositories/user-repository.js';
 import type { MusicResources } from './resources.js';
 import { registerAuthRoutes } from './routes/auth.js';
+import { registerUploadRoutes } from './routes/uploads.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerMediaRoutes } from './routes/media.js';
 import { registerUserRoutes } from './routes/users.js';
@@ -30,6 +34,7 @@ import { AuthService } from './services/auth-service.js';
 import { HotObjectCache } from './services/hot-object-cache.js';
 import { MediaDelivery } from './services/media-delivery.js';
 import { TokenService } from './services/tokens.js';
+import { UploadService } from './services/upload-service.js';
 import { UserService } from './services/user-service.js';
 
 /** The seed's limits: auth 5/min burst 3; comments 20/hour burst 5; the rest of /api/ 100/min burst 20. */
@@ -106,6 +111,12 @@ export function buildMusicApp(
   const hooks = registerAuthHooks(app, auth);
   registerAuthRoutes(app, auth, hooks);
   registerUserRoutes(app, new UserService(users, new PrismaTrackRepository(resources.prisma)), auth, hooks);
+  const uploads = new UploadService(
+    new AssetRepository(resources.prisma),
+    resources.stores.originals,
+    (body) => spoolAndProbe(body, join(config.dataDir, 'tmp')),
+  );
+  registerUploadRoutes(app, uploads, hooks);
   registerMediaRoutes(app, delivery);
   registerWebFallback(app, resolveWebRoot());
   return app;
