@@ -15,6 +15,7 @@ import type { RateLimitStore } from '../core/rate-limit/store.js';
 import { registerSecurityHeaders } from '../core/security-headers.js';
 import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import { registerAuthHooks } from './auth-hook.js';
+import { BullVersionFlowStarter, type VersionFlowStarter } from './jobs/flow.js';
 import type { MusicConfig } from './config.js';
 import { cacheProbe, databaseProbe, objectStoreProbe } from './repositories/health-repository.js';
 import { AssetRepository } from './repositories/asset-repository.js';
@@ -24,6 +25,7 @@ import { PrismaTrackRepository } from './repositories/track-repository.js';
 import { PrismaUserRepository } from './repositories/user-repository.js';
 import type { MusicResources } from './resources.js';
 import { registerAuthRoutes } from './routes/auth.js';
+import { registerTrackRoutes } from './routes/tracks.js';
 import { registerUploadRoutes } from './routes/uploads.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerMediaRoutes } from './routes/media.js';
@@ -34,6 +36,7 @@ import { AuthService } from './services/auth-service.js';
 import { HotObjectCache } from './services/hot-object-cache.js';
 import { MediaDelivery } from './services/media-delivery.js';
 import { TokenService } from './services/tokens.js';
+import { TrackService } from './services/track-service.js';
 import { UploadService } from './services/upload-service.js';
 import { UserService } from './services/user-service.js';
 
@@ -55,6 +58,8 @@ export interface MusicAppOptions {
   rateLimitStore?: RateLimitStore;
   https?: HttpsServerOptions;
   nowSeconds?: () => number;
+  /** Tests of other parts may pass their own; by default versions are enqueued on BullMQ. */
+  flowStarter?: VersionFlowStarter;
 }
 
 export function buildMusicApp(
@@ -111,12 +116,24 @@ export function buildMusicApp(
   const hooks = registerAuthHooks(app, auth);
   registerAuthRoutes(app, auth, hooks);
   registerUserRoutes(app, new UserService(users, new PrismaTrackRepository(resources.prisma)), auth, hooks);
-  const uploads = new UploadService(
-    new AssetRepository(resources.prisma),
-    resources.stores.originals,
-    (body) => spoolAndProbe(body, join(config.dataDir, 'tmp')),
+  const assets = new AssetRepository(resources.prisma);
+  const uploads = new UploadService(assets, resources.stores.originals, (body) =>
+    spoolAndProbe(body, join(config.dataDir, 'tmp')),
   );
   registerUploadRoutes(app, uploads, hooks);
+  const flows =
+    options.flowStarter ?? new BullVersionFlowStarter(resources.redis, { prefix: config.queuePrefix });
+  if (!options.flowStarter) app.addHook('onClose', () => flows.close());
+  const tracks = new PrismaTrackRepository(resources.prisma);
+  registerTrackRoutes(
+    app,
+    new TrackService(tracks, assets, resources.stores, flows, {
+      secret: config.secureLink.secret,
+      ttlSeconds: config.secureLink.ttlSeconds,
+      nowSeconds,
+    }),
+    hooks,
+  );
   registerMediaRoutes(app, delivery);
   registerWebFallback(app, resolveWebRoot());
   return app;
