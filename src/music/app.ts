@@ -19,12 +19,14 @@ import { BullVersionFlowStarter, type VersionFlowStarter } from './jobs/flow.js'
 import type { MusicConfig } from './config.js';
 import { cacheProbe, databaseProbe, objectStoreProbe } from './repositories/health-repository.js';
 import { AssetRepository } from './repositories/asset-repository.js';
+import { CommentRepository } from './repositories/comment-repository.js';
 import { spoolAndProbe } from './repositories/ffprobe.js';
 import { RedisTokenRevocationRepository } from './repositories/token-revocation-repository.js';
 import { PrismaTrackRepository } from './repositories/track-repository.js';
 import { PrismaUserRepository } from './repositories/user-repository.js';
 import type { MusicResources } from './resources.js';
 import { registerAuthRoutes } from './routes/auth.js';
+import { registerCommentRoutes } from './routes/comments.js';
 import { registerTrackRoutes } from './routes/tracks.js';
 import { registerUploadRoutes } from './routes/uploads.js';
 import { registerHealthRoutes } from './routes/health.js';
@@ -36,6 +38,7 @@ import { AuthService } from './services/auth-service.js';
 import { HotObjectCache } from './services/hot-object-cache.js';
 import { MediaDelivery } from './services/media-delivery.js';
 import { TokenService } from './services/tokens.js';
+import { CommentService } from './services/comment-service.js';
 import { TrackService } from './services/track-service.js';
 import { UploadService } from './services/upload-service.js';
 import { UserService } from './services/user-service.js';
@@ -125,13 +128,15 @@ export function buildMusicApp(
     options.flowStarter ?? new BullVersionFlowStarter(resources.redis, { prefix: config.queuePrefix });
   if (!options.flowStarter) app.addHook('onClose', () => flows.close());
   const tracks = new PrismaTrackRepository(resources.prisma);
-  registerTrackRoutes(
+  const trackService = new TrackService(tracks, assets, resources.stores, flows, {
+    secret: config.secureLink.secret,
+    ttlSeconds: config.secureLink.ttlSeconds,
+    nowSeconds,
+  });
+  registerTrackRoutes(app, trackService, hooks);
+  registerCommentRoutes(
     app,
-    new TrackService(tracks, assets, resources.stores, flows, {
-      secret: config.secureLink.secret,
-      ttlSeconds: config.secureLink.ttlSeconds,
-      nowSeconds,
-    }),
+    new CommentService(new CommentRepository(resources.prisma), trackService),
     hooks,
   );
   registerMediaRoutes(app, delivery);
