@@ -20,11 +20,13 @@ import type { MusicConfig } from './config.js';
 import { cacheProbe, databaseProbe, objectStoreProbe } from './repositories/health-repository.js';
 import { AssetRepository } from './repositories/asset-repository.js';
 import { CommentRepository } from './repositories/comment-repository.js';
+import { PlayRepository } from './repositories/play-repository.js';
 import { spoolAndProbe } from './repositories/ffprobe.js';
 import { RedisTokenRevocationRepository } from './repositories/token-revocation-repository.js';
 import { PrismaTrackRepository } from './repositories/track-repository.js';
 import { PrismaUserRepository } from './repositories/user-repository.js';
 import type { MusicResources } from './resources.js';
+import { registerAnalyticsRoutes } from './routes/analytics.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerCommentRoutes } from './routes/comments.js';
 import { registerTrackRoutes } from './routes/tracks.js';
@@ -38,6 +40,7 @@ import { AuthService } from './services/auth-service.js';
 import { HotObjectCache } from './services/hot-object-cache.js';
 import { MediaDelivery } from './services/media-delivery.js';
 import { TokenService } from './services/tokens.js';
+import { AnalyticsService } from './services/analytics-service.js';
 import { CommentService } from './services/comment-service.js';
 import { TrackService } from './services/track-service.js';
 import { UploadService } from './services/upload-service.js';
@@ -139,6 +142,14 @@ export function buildMusicApp(
     new CommentService(new CommentRepository(resources.prisma), trackService),
     hooks,
   );
+  const analytics = new AnalyticsService(
+    new PlayRepository(resources.prisma, resources.redis, config.cacheKeyPrefix),
+    tracks,
+    trackService,
+    config.ipHashSalt,
+    () => nowSeconds() * 1000,
+  );
+  registerAnalyticsRoutes(app, analytics, hooks, (request) => clientAddress(request, config.trustedProxies));
   registerMediaRoutes(app, delivery);
   registerWebFallback(app, resolveWebRoot());
   return app;
