@@ -170,6 +170,55 @@ describe('auth', () => {
     expect((await t.app.inject({ url: '/api/v1/users/me' })).statusCode).toBe(401);
   });
 
+  it('PATCH /me changes the display name, and a password change revokes every older token', async () => {
+    const { res, handle } = await signup();
+    const first = res.json().token as string;
+    const login = await post('/api/v1/auth/login', { login: handle, password: PASSWORD });
+    const second = login.json().token as string;
+    const patch = (token: string, payload: unknown) =>
+      t.app.inject({
+        method: 'PATCH',
+        url: '/api/v1/me',
+        payload: payload as object,
+        headers: { authorization: `Bearer ${token}` },
+      });
+
+    const renamed = await patch(first, { display_name: 'New Name' });
+    expect(renamed.statusCode).toBe(200);
+    expect(renamed.json().user.display_name).toBe('New Name');
+    expect(renamed.json()).not.toHaveProperty('token');
+    expect(
+      (await t.app.inject({ url: '/api/v1/me', headers: { authorization: `Bearer ${second}` } })).json(),
+    ).toMatchObject({ display_name: 'New Name' });
+
+    const wrong = await patch(first, {
+      current_password: 'not it at all',
+      new_password: 'another long passphrase',
+    });
+    expect(wrong.statusCode).toBe(403);
+    expect(wrong.json().errors[0].path).toBe('/current_password');
+    for (const bad of [{}, { display_name: 'a\u0007b' }, { role: 'admin' }, { new_password: 'short' }]) {
+      expect((await patch(first, bad)).statusCode, JSON.stringify(bad)).toBe(400);
+    }
+
+    const changed = await patch(first, {
+      current_password: PASSWORD,
+      new_password: 'another long passphrase',
+    });
+    expect(changed.statusCode).toBe(200);
+    const fresh = changed.json().token as string;
+    for (const old of [first, second]) {
+      const refused = await me(old);
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json().detail).toMatch(/revoked/);
+    }
+    expect((await me(fresh)).statusCode).toBe(200);
+    expect((await post('/api/v1/auth/login', { login: handle, password: PASSWORD })).statusCode).toBe(401);
+    expect(
+      (await post('/api/v1/auth/login', { login: handle, password: 'another long passphrase' })).statusCode,
+    ).toBe(200);
+  });
+
   it('serves public profiles with public tracks only, cursor-paginated', async () => {
     const { res, handle } = await signup();
     const userId = res.json().user.id;

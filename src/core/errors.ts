@@ -21,6 +21,7 @@ export const ERROR_CATALOGUE = {
   payload_too_large: { status: 413, title: 'Request body too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   range_not_satisfiable: { status: 416, title: 'Range not satisfiable' },
+  unprocessable: { status: 422, title: 'Unprocessable content' },
   rate_limited: { status: 429, title: 'Too many requests' },
   internal: { status: 500, title: 'Internal error' },
   unavailable: { status: 503, title: 'Service unavailable' },

@@ -3,8 +3,15 @@ import type { Command } from './commands/command.js';
 import { receiptVerifyCommand } from './commands/receipt-verify.js';
 import { adminCommand } from './commands/admin.js';
 import { signUrlCommand } from './commands/sign-url.js';
+import { analyticsCommand, uploadsCommand } from './commands/domain-jobs.js';
 
-const COMMANDS: Command[] = [receiptVerifyCommand, adminCommand, signUrlCommand];
+const COMMANDS: Command[] = [
+  receiptVerifyCommand,
+  adminCommand,
+  signUrlCommand,
+  analyticsCommand,
+  uploadsCommand,
+];
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;

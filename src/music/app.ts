@@ -3,6 +3,7 @@
  * profiles, media delivery and the web front-end fallback. Takes its connections from the
  * caller (entry point or test) and owns none of them.
  */
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildBaseApp } from '../core/app.js';
 import { clientAddress } from '../core/client-address.js';
@@ -14,14 +15,24 @@ import type { RateLimitStore } from '../core/rate-limit/store.js';
 import { registerSecurityHeaders } from '../core/security-headers.js';
 import { TrustedProxies } from '../core/trusted-proxies.js';
 import type { ServerOptions as HttpsServerOptions } from 'node:https';
+import { registerAuthHooks } from './auth-hook.js';
+import { BullVersionFlowStarter, type VersionFlowStarter } from './jobs/flow.js';
 import type { MusicConfig } from './config.js';
 import { databaseUnavailable } from './repositories/database-errors.js';
 import { cacheProbe, databaseProbe, objectStoreProbe } from './repositories/health-repository.js';
+import { AssetRepository } from './repositories/asset-repository.js';
+import { CommentRepository } from './repositories/comment-repository.js';
+import { PlayRepository } from './repositories/play-repository.js';
+import { spoolAndProbe } from './repositories/ffprobe.js';
 import { RedisTokenRevocationRepository } from './repositories/token-revocation-repository.js';
 import { PrismaTrackRepository } from './repositories/track-repository.js';
 import { PrismaUserRepository } from './repositories/user-repository.js';
 import type { MusicConnections } from './connections.js';
+import { registerAnalyticsRoutes } from './routes/analytics.js';
 import { registerAuthRoutes } from './routes/auth.js';
+import { registerCommentRoutes } from './routes/comments.js';
+import { registerTrackRoutes } from './routes/tracks.js';
+import { registerUploadRoutes } from './routes/uploads.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerMediaRoutes } from './routes/media.js';
 import { registerUserRoutes } from './routes/users.js';
@@ -31,6 +42,10 @@ import { AuthService } from './services/auth-service.js';
 import { HotObjectCache } from './services/hot-object-cache.js';
 import { MediaDelivery } from './services/media-delivery.js';
 import { TokenService } from './services/tokens.js';
+import { AnalyticsService } from './services/analytics-service.js';
+import { CommentService } from './services/comment-service.js';
+import { TrackService } from './services/track-service.js';
+import { UploadService } from './services/upload-service.js';
 import { UserService } from './services/user-service.js';
 
 const isHealthPath = (p: string): boolean => p === '/api/v1/health' || p.startsWith('/api/v1/health/');
@@ -62,6 +77,8 @@ export interface MusicAppOptions {
   rateLimitStore?: RateLimitStore;
   https?: HttpsServerOptions;
   nowSeconds?: () => number;
+  /** Tests of other parts may pass their own; by default versions are enqueued on BullMQ. */
+  flowStarter?: VersionFlowStarter;
 }
 
 export function buildMusicApp(
@@ -120,8 +137,37 @@ export function buildMusicApp(
     { service: 'object-store', probe: objectStoreProbe(connections.stores) },
   ]);
   registerMetricsRoute(app, metrics.registry);
-  registerAuthRoutes(app, auth);
-  registerUserRoutes(app, new UserService(users, new PrismaTrackRepository(connections.prisma)), auth);
+  const hooks = registerAuthHooks(app, auth);
+  registerAuthRoutes(app, auth, hooks);
+  registerUserRoutes(app, new UserService(users, new PrismaTrackRepository(connections.prisma)), auth, hooks);
+  const assets = new AssetRepository(connections.prisma);
+  const uploads = new UploadService(assets, connections.stores.originals, (body) =>
+    spoolAndProbe(body, join(config.dataDir, 'tmp')),
+  );
+  registerUploadRoutes(app, uploads, hooks);
+  const flows =
+    options.flowStarter ?? new BullVersionFlowStarter(connections.redis, { prefix: config.queuePrefix });
+  if (!options.flowStarter) app.addHook('onClose', () => flows.close());
+  const tracks = new PrismaTrackRepository(connections.prisma);
+  const trackService = new TrackService(tracks, assets, connections.stores, flows, {
+    secret: config.secureLink.secret,
+    ttlSeconds: config.secureLink.ttlSeconds,
+    nowSeconds,
+  });
+  registerTrackRoutes(app, trackService, hooks);
+  registerCommentRoutes(
+    app,
+    new CommentService(new CommentRepository(connections.prisma), trackService),
+    hooks,
+  );
+  const analytics = new AnalyticsService(
+    new PlayRepository(connections.prisma, connections.redis, config.cacheKeyPrefix),
+    tracks,
+    trackService,
+    config.ipHashSalt,
+    () => nowSeconds() * 1000,
+  );
+  registerAnalyticsRoutes(app, analytics, hooks, (request) => clientAddress(request, config.trustedProxies));
   registerMediaRoutes(app, delivery);
   registerWebFallback(app, resolveWebRoot());
   return app;

@@ -1,4 +1,8 @@
-/** Revoked token ids in Redis, each kept until the token would have expired anyway. */
+/**
+ * Revoked tokens in Redis, each entry kept until the tokens it covers would have expired
+ * anyway: single tokens by jti (logout), and every token of a user issued before an instant
+ * (password change).
+ */
 import type { Redis } from 'ioredis';
 import { AppError } from '../../core/errors.js';
 
@@ -11,7 +15,9 @@ function unavailable(): AppError {
 
 export interface TokenRevocationRepository {
   revoke(jti: string, ttlSeconds: number): Promise<void>;
-  isRevoked(jti: string): Promise<boolean>;
+  /** Revokes every token of the user issued before `beforeSeconds` (iat < before). */
+  revokeIssuedBefore(userId: string, beforeSeconds: number, ttlSeconds: number): Promise<void>;
+  isRevoked(token: { jti: string; userId: string; iat: number }): Promise<boolean>;
 }
 
 export class RedisTokenRevocationRepository implements TokenRevocationRepository {
@@ -28,11 +34,30 @@ export class RedisTokenRevocationRepository implements TokenRevocationRepository
     }
   }
 
-  async isRevoked(jti: string): Promise<boolean> {
+  async revokeIssuedBefore(userId: string, beforeSeconds: number, ttlSeconds: number): Promise<void> {
     try {
-      return (await this.redis.exists(`${this.keyPrefix}revoked:${jti}`)) === 1;
+      await this.redis.set(
+        `${this.keyPrefix}tokens-valid-after:${userId}`,
+        String(beforeSeconds),
+        'EX',
+        Math.max(1, Math.ceil(ttlSeconds)),
+      );
     } catch {
       throw unavailable();
     }
+  }
+
+  async isRevoked(token: { jti: string; userId: string; iat: number }): Promise<boolean> {
+    let answers: (string | null)[];
+    try {
+      answers = await this.redis.mget(
+        `${this.keyPrefix}revoked:${token.jti}`,
+        `${this.keyPrefix}tokens-valid-after:${token.userId}`,
+      );
+    } catch {
+      throw unavailable();
+    }
+    const [revoked, validAfter] = answers;
+    return revoked !== null || (validAfter != null && token.iat < Number(validAfter));
   }
 }

@@ -2,7 +2,7 @@
 import { AppError } from '../../core/errors.js';
 import type { PrismaClient } from './prisma.js';
 import { uniqueViolation } from './prisma.js';
-import type { Role } from '../services/tokens.js';
+import type { Role } from '../domain.js';
 
 export interface UserRecord {
   id: string;
@@ -29,8 +29,7 @@ export interface UserRepository {
   /** By handle or email (both lower-case). */
   findByLogin(login: string): Promise<UserRecord | undefined>;
   setRole(id: string, role: Role): Promise<UserRecord>;
-  /** Replaces the stored hash (a login re-hashes an outdated one). */
-  setPasswordHash(id: string, passwordHash: string): Promise<void>;
+  update(id: string, changes: { displayName?: string; passwordHash?: string }): Promise<UserRecord>;
 }
 
 export class PrismaUserRepository implements UserRepository {
@@ -69,7 +68,7 @@ export class PrismaUserRepository implements UserRepository {
     return this.prisma.user.update({ where: { id }, data: { role } });
   }
 
-  async setPasswordHash(id: string, passwordHash: string): Promise<void> {
-    await this.prisma.user.update({ where: { id }, data: { passwordHash } });
+  async update(id: string, changes: { displayName?: string; passwordHash?: string }): Promise<UserRecord> {
+    return this.prisma.user.update({ where: { id }, data: changes });
   }
 }

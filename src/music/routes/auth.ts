@@ -1,11 +1,12 @@
 /** POST /api/v1/auth/signup, /login, /logout. */
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
+import { caller, type AuthHooks } from '../auth-hook.js';
 import { LoginBody, SignupBody } from '../schemas/auth.js';
 import type { AuthService } from '../services/auth-service.js';
 import { assertNoBodyFields } from '../validation.js';
 
-export function registerAuthRoutes(app: FastifyInstance, auth: AuthService): void {
+export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, hooks: AuthHooks): void {
   app.post<{ Body: Static<typeof SignupBody> }>(
     '/api/v1/auth/signup',
     { schema: { body: SignupBody } },
@@ -22,9 +23,9 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService): voi
     async (request, reply) => reply.header('cache-control', 'no-store').send(await auth.login(request.body)),
   );
 
-  app.post('/api/v1/auth/logout', async (request, reply) => {
+  app.post('/api/v1/auth/logout', { onRequest: hooks.requireAuth }, async (request, reply) => {
     assertNoBodyFields(request.body);
-    await auth.logout(request.headers.authorization);
+    await auth.logout(caller(request));
     return reply.code(204).send();
   });
 }

@@ -1,14 +1,30 @@
-/** GET /api/v1/users/me (own account) and /api/v1/users/:handle (public profile). */
+/** GET/PATCH /api/v1/me (own account; also GET /api/v1/users/me) and GET /api/v1/users/:handle. */
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
-import { HandleParams, ProfileQuery } from '../schemas/users.js';
+import { caller, type AuthHooks } from '../auth-hook.js';
+import { HandleParams, ProfileQuery, UpdateMeBody } from '../schemas/users.js';
 import type { AuthService } from '../services/auth-service.js';
 import type { UserService } from '../services/user-service.js';
 
-export function registerUserRoutes(app: FastifyInstance, users: UserService, auth: AuthService): void {
-  // "me" cannot be a handle (handles have at least 3 characters), so the two routes never collide.
-  app.get('/api/v1/users/me', async (request, reply) =>
-    reply.header('cache-control', 'no-store').send(await auth.me(request.headers.authorization)),
+export function registerUserRoutes(
+  app: FastifyInstance,
+  users: UserService,
+  auth: AuthService,
+  hooks: AuthHooks,
+): void {
+  const me = { onRequest: hooks.requireAuth };
+  // "me" cannot be a handle (handles have at least 3 characters), so the routes never collide.
+  for (const url of ['/api/v1/me', '/api/v1/users/me']) {
+    app.get(url, me, async (request, reply) =>
+      reply.header('cache-control', 'no-store').send(await auth.me(caller(request))),
+    );
+  }
+
+  app.patch<{ Body: Static<typeof UpdateMeBody> }>(
+    '/api/v1/me',
+    { ...me, schema: { body: UpdateMeBody } },
+    async (request, reply) =>
+      reply.header('cache-control', 'no-store').send(await auth.updateMe(caller(request), request.body)),
   );
 
   app.get<{ Params: Static<typeof HandleParams>; Querystring: Static<typeof ProfileQuery> }>(

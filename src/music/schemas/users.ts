@@ -1,15 +1,29 @@
 import { Type } from '@sinclair/typebox';
 import { HANDLE_PATTERN } from './auth.js';
+import { LINE_PATTERN } from './text.js';
 
 export const HandleParams = Type.Object(
   { handle: Type.String({ pattern: HANDLE_PATTERN }) },
   { additionalProperties: false },
 );
 
-export const ProfileQuery = Type.Object(
+export const PageQuery = Type.Object(
   {
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   },
   { additionalProperties: false },
+);
+
+export const ProfileQuery = PageQuery;
+
+export const UpdateMeBody = Type.Object(
+  {
+    display_name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: LINE_PATTERN })),
+    current_password: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    new_password: Type.Optional(
+      Type.String({ minLength: 10, maxLength: 256, description: 'at least 10 characters' }),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
 );

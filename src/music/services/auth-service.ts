@@ -4,11 +4,12 @@
  * password verification too, so neither the answer nor its timing tells them apart.
  */
 import { AppError } from '../../core/errors.js';
+import type { AuthContext } from '../domain.js';
 import type { TokenRevocationRepository } from '../repositories/token-revocation-repository.js';
 import type { UserRecord, UserRepository } from '../repositories/user-repository.js';
 import { assertPasswordPolicy } from './password-policy.js';
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords.js';
-import type { TokenClaims, TokenService } from './tokens.js';
+import type { TokenService } from './tokens.js';
 
 export interface SignupInput {
   handle: string;
@@ -20,6 +21,12 @@ export interface SignupInput {
 export interface LoginInput {
   login: string;
   password: string;
+}
+
+export interface UpdateMeInput {
+  display_name?: string;
+  current_password?: string;
+  new_password?: string;
 }
 
 export interface PrivateUser {
@@ -98,17 +105,17 @@ export class AuthService {
     if (!user || !ok) throw unauthorized(LOGIN_FAILED);
     // The password is known only now: an outdated hash (scrypt, older parameters) is replaced.
     if (needsRehash(user.passwordHash))
-      await this.users.setPasswordHash(user.id, await hashPassword(input.password));
+      await this.users.update(user.id, { passwordHash: await hashPassword(input.password) });
     return this.session(user);
   }
 
-  /** The claims of a presented bearer token, or a 401. */
-  async authenticate(authorization: string | undefined): Promise<TokenClaims & { token: string }> {
+  /** Who presented this bearer token, or a 401 (missing, invalid, expired or revoked). */
+  async authenticate(authorization: string | undefined): Promise<AuthContext> {
+    // RFC 6750 allows one or more spaces after the scheme.
     const m = authorization ? /^Bearer +([A-Za-z0-9._~+/=-]+)$/i.exec(authorization.trim()) : null;
     if (!m?.[1])
       throw unauthorized('Send an access token: "Authorization: Bearer <token>" (from /api/v1/auth/login).');
-    const token = m[1];
-    const result = await this.tokens.verify(token);
+    const result = await this.tokens.verify(m[1]);
     if (!result.ok) {
       throw unauthorized(
         result.reason === 'expired'
@@ -116,20 +123,64 @@ export class AuthService {
           : 'The access token is not valid.',
       );
     }
-    if (await this.revocations.isRevoked(result.claims.jti))
-      throw unauthorized('The access token was revoked (logged out); log in again.');
-    return { ...result.claims, token };
+    const { sub, handle, role, jti, iat, exp } = result.claims;
+    if (await this.revocations.isRevoked({ jti, userId: sub, iat }))
+      throw unauthorized('The access token was revoked (logged out or password changed); log in again.');
+    return { userId: sub, handle, role, jti, exp };
   }
 
-  async logout(authorization: string | undefined): Promise<void> {
-    const claims = await this.authenticate(authorization);
-    await this.revocations.revoke(claims.jti, claims.exp - this.nowSeconds());
+  async logout(auth: AuthContext): Promise<void> {
+    await this.revocations.revoke(auth.jti, auth.exp - this.nowSeconds());
   }
 
-  async me(authorization: string | undefined): Promise<PrivateUser> {
-    const claims = await this.authenticate(authorization);
-    const user = await this.users.findById(claims.sub);
+  async me(auth: AuthContext): Promise<PrivateUser> {
+    const user = await this.users.findById(auth.userId);
     if (!user) throw unauthorized('The account of this token no longer exists.');
     return privateUser(user);
+  }
+
+  /**
+   * Display name and/or password. A new password needs the current one and revokes every
+   * token issued before this second; the answer carries a fresh token.
+   */
+  async updateMe(
+    auth: AuthContext,
+    input: UpdateMeInput,
+  ): Promise<{ user: PrivateUser } & Partial<SessionToken>> {
+    const user = await this.users.findById(auth.userId);
+    if (!user) throw unauthorized('The account of this token no longer exists.');
+    let passwordHash: string | undefined;
+    if (input.new_password !== undefined) {
+      if (
+        input.current_password === undefined ||
+        !(await verifyPassword(input.current_password, user.passwordHash))
+      ) {
+        throw new AppError('forbidden', 'The current password is wrong.', {
+          errors: [{ path: '/current_password', message: 'does not match the account' }],
+        });
+      }
+      const lowered = input.new_password.toLowerCase();
+      if (lowered.includes(user.handle) || lowered === user.email) {
+        throw new AppError('invalid_input', 'The password must not contain the handle or be the email.', {
+          errors: [{ path: '/new_password', message: 'must not contain the handle or equal the email' }],
+        });
+      }
+      passwordHash = await hashPassword(input.new_password);
+    }
+    const updated = await this.users.update(user.id, {
+      ...(input.display_name !== undefined ? { displayName: input.display_name.trim() } : {}),
+      ...(passwordHash !== undefined ? { passwordHash } : {}),
+    });
+    if (passwordHash === undefined) return { user: privateUser(updated) };
+    // Tokens carry whole seconds: the fresh one is issued one second after the cut-off.
+    const now = this.nowSeconds();
+    await this.revocations.revokeIssuedBefore(user.id, now + 1, this.tokens.lifetime);
+    const issued = await this.tokens.issue(updated, now + 1);
+    return {
+      user: privateUser(updated),
+      token: issued.token,
+      token_type: 'Bearer',
+      expires_at: new Date(issued.claims.exp * 1000).toISOString(),
+    };
   }
 }

@@ -5,8 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
-
-export type Role = 'user' | 'admin';
+import type { Role } from '../domain.js';
 
 export interface TokenClaims {
   sub: string;
@@ -29,21 +28,22 @@ export class TokenService {
 
   constructor(
     secret: string,
-    private readonly lifetimeSeconds: number,
+    readonly lifetime: number,
     private readonly nowSeconds: () => number = () => Math.floor(Date.now() / 1000),
   ) {
     this.key = new TextEncoder().encode(secret);
   }
 
-  async issue(user: { id: string; handle: string; role: Role }): Promise<IssuedToken> {
-    const iat = this.nowSeconds();
+  /** `issuedAt` (seconds) defaults to now; a password change issues its token just after the cut-off. */
+  async issue(user: { id: string; handle: string; role: Role }, issuedAt?: number): Promise<IssuedToken> {
+    const iat = issuedAt ?? this.nowSeconds();
     const claims: TokenClaims = {
       sub: user.id,
       handle: user.handle,
       role: user.role,
       jti: randomUUID(),
       iat,
-      exp: iat + this.lifetimeSeconds,
+      exp: iat + this.lifetime,
     };
     const token = await new SignJWT({ handle: claims.handle, role: claims.role })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })

@@ -23,6 +23,7 @@ import {
   type ObjectInfo,
   type ObjectStore,
   type StoreName,
+  type UploadedPart,
 } from './object-store.js';
 
 const UPLOAD_ID = /^[0-9a-f-]{36}$/;
@@ -187,9 +188,32 @@ export class FilesystemObjectStore implements ObjectStore {
     assertParts([{ partNumber, etag: '' }]);
     const dir = await this.openUpload(key, uploadId);
     const { tmp, md5 } = await this.spool(data);
+    // The digest is written first: a listed part (by its .md5) always has its bytes in place.
+    await rm(join(dir, `part-${partNumber}.md5`), { force: true });
     await rename(tmp, join(dir, `part-${partNumber}`));
     await writeFile(join(dir, `part-${partNumber}.md5`), md5);
     return md5;
+  }
+
+  async listParts(key: string, uploadId: string): Promise<UploadedPart[]> {
+    const dir = await this.openUpload(key, uploadId);
+    const parts: UploadedPart[] = [];
+    for (const name of await readdir(dir)) {
+      const m = /^part-(\d+)\.md5$/.exec(name);
+      if (!m) continue;
+      const partNumber = Number(m[1]);
+      try {
+        const [etag, info] = await Promise.all([
+          readFile(join(dir, name), 'utf8'),
+          stat(join(dir, `part-${partNumber}`)),
+        ]);
+        parts.push({ partNumber, etag, size: info.size });
+      } catch (err) {
+        // A part being re-sent right now: its previous copy was just replaced.
+        if (!isMissing(err)) throw err;
+      }
+    }
+    return parts.sort((a, b) => a.partNumber - b.partNumber);
   }
 
   presignUploadPart(): Promise<string | undefined> {

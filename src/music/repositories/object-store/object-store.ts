@@ -38,6 +38,13 @@ export interface CompletedPart {
   etag: string;
 }
 
+/** A part a multipart upload has received so far. */
+export interface UploadedPart {
+  partNumber: number;
+  etag: string;
+  size: number;
+}
+
 export type ObjectData = Buffer | Uint8Array | string | Readable;
 
 export interface ObjectStore {
@@ -62,7 +69,16 @@ export interface ObjectStore {
   /** Replaces `to` with `from` (used to publish job output written under a temporary key). */
   move(from: string, to: string): Promise<void>;
   createMultipartUpload(key: string, contentType: string): Promise<string>;
-  uploadPart(key: string, uploadId: string, partNumber: number, data: ObjectData): Promise<string>;
+  /** `size` (when known) lets a driver stream the part instead of measuring it first. */
+  uploadPart(
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    data: ObjectData,
+    size?: number,
+  ): Promise<string>;
+  /** The parts received so far, by part number (resuming an upload). */
+  listParts(key: string, uploadId: string): Promise<UploadedPart[]>;
   /** A URL a client PUTs the part to directly, or undefined when parts go through the API. */
   presignUploadPart(
     key: string,

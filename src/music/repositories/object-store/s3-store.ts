@@ -15,6 +15,7 @@ import {
   HeadBucketCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
+  ListPartsCommand,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
@@ -36,6 +37,7 @@ import {
   type ObjectInfo,
   type ObjectStore,
   type StoreName,
+  type UploadedPart,
 } from './object-store.js';
 
 export function createS3Client(settings: S3Settings): S3Client {
@@ -214,12 +216,18 @@ export class S3ObjectStore implements ObjectStore {
     return out.UploadId;
   }
 
-  async uploadPart(key: string, uploadId: string, partNumber: number, data: ObjectData): Promise<string> {
+  async uploadPart(
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    data: ObjectData,
+    size?: number,
+  ): Promise<string> {
     assertValidKey(key);
     assertParts([{ partNumber, etag: '' }]);
-    // UploadPart needs a known length: buffer the part (parts are bounded by the upload's part size).
+    // UploadPart needs a known length: a stream of unknown size is buffered (parts are bounded).
     const Body =
-      data instanceof Readable
+      data instanceof Readable && size === undefined
         ? Buffer.concat(await data.toArray())
         : typeof data === 'string'
           ? Buffer.from(data)
@@ -232,6 +240,7 @@ export class S3ObjectStore implements ObjectStore {
           UploadId: uploadId,
           PartNumber: partNumber,
           Body,
+          ...(size !== undefined ? { ContentLength: size } : {}),
         }),
       );
       return unquote(out.ETag) ?? '';
@@ -240,6 +249,34 @@ export class S3ObjectStore implements ObjectStore {
         throw new AppError('not_found', 'No such multipart upload (completed, aborted or never started).');
       throw err;
     }
+  }
+
+  async listParts(key: string, uploadId: string): Promise<UploadedPart[]> {
+    assertValidKey(key);
+    const parts: UploadedPart[] = [];
+    let marker: string | undefined;
+    try {
+      do {
+        const out = await this.client.send(
+          new ListPartsCommand({
+            Bucket: this.bucket,
+            Key: key,
+            UploadId: uploadId,
+            PartNumberMarker: marker,
+          }),
+        );
+        for (const p of out.Parts ?? []) {
+          if (p.PartNumber !== undefined)
+            parts.push({ partNumber: p.PartNumber, etag: unquote(p.ETag) ?? '', size: p.Size ?? 0 });
+        }
+        marker = out.IsTruncated ? out.NextPartNumberMarker : undefined;
+      } while (marker);
+    } catch (err) {
+      if (isNotFound(err))
+        throw new AppError('not_found', 'No such multipart upload (completed, aborted or never started).');
+      throw err;
+    }
+    return parts.sort((a, b) => a.partNumber - b.partNumber);
   }
 
   async presignUploadPart(

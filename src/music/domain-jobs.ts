@@ -1,0 +1,53 @@
+/**
+ * The processor logic of the domain's two repeatable jobs, callable by the music-worker's
+ * job registry and by the CLI: `analytics-rollup` and `upload-cleanup` (src/music/jobs/queues.ts).
+ */
+import { join } from 'node:path';
+import type { MusicConfig } from './config.js';
+import type { AnalyticsRollupData, UploadCleanupData } from './jobs/queues.js';
+import { AssetRepository } from './repositories/asset-repository.js';
+import { spoolAndProbe } from './repositories/ffprobe.js';
+import { PlayRepository } from './repositories/play-repository.js';
+import { PrismaTrackRepository } from './repositories/track-repository.js';
+import type { MusicConnections } from './connections.js';
+import { AnalyticsService } from './services/analytics-service.js';
+import { TrackService } from './services/track-service.js';
+import { UploadService } from './services/upload-service.js';
+
+const NO_FLOWS = {
+  start: () => Promise.reject(new Error('the rollup never adds versions')),
+  close: () => Promise.resolve(),
+};
+
+export function runAnalyticsRollup(
+  config: MusicConfig,
+  resources: MusicConnections,
+  data: AnalyticsRollupData = {},
+): ReturnType<AnalyticsService['rollup']> {
+  const tracks = new PrismaTrackRepository(resources.prisma);
+  const access = new TrackService(tracks, new AssetRepository(resources.prisma), resources.stores, NO_FLOWS, {
+    secret: config.secureLink.secret,
+    ttlSeconds: config.secureLink.ttlSeconds,
+    nowSeconds: () => Date.now() / 1000,
+  });
+  const analytics = new AnalyticsService(
+    new PlayRepository(resources.prisma, resources.redis, config.cacheKeyPrefix),
+    tracks,
+    access,
+    config.ipHashSalt,
+  );
+  return analytics.rollup(data.nowMs ?? Date.now());
+}
+
+export function runUploadCleanup(
+  config: MusicConfig,
+  resources: MusicConnections,
+  data: UploadCleanupData = {},
+): Promise<{ aborted: number; failed: number }> {
+  const uploads = new UploadService(
+    new AssetRepository(resources.prisma),
+    resources.stores.originals,
+    (body) => spoolAndProbe(body, join(config.dataDir, 'tmp')),
+  );
+  return uploads.cleanup(data.nowMs ?? Date.now());
+}

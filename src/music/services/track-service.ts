@@ -1,0 +1,159 @@
+/**
+ * Tracks and versions. Who sees what: public and unlisted tracks to anyone, private ones to
+ * their owner and admins; a track one may not see is a 404 (never 403), so ids do not leak.
+ * Changing or deleting a visible track that is not one's own is a 403. See docs/music-domain.md.
+ */
+import { AppError } from '../../core/errors.js';
+import { isUuid, type AuthContext, type Visibility } from '../domain.js';
+import type { AssetRepository } from '../repositories/asset-repository.js';
+import type { ObjectStores } from '../repositories/object-store/object-store.js';
+import type { PrismaTrackRepository, TrackSummary } from '../repositories/track-repository.js';
+import type { VersionFlowStarter } from '../jobs/flow.js';
+import type { AudioProbe, AudioTags } from './audio-probe.js';
+import {
+  tagColumns,
+  trackSummaryView,
+  trackView,
+  versionView,
+  type MediaSigner,
+  type VersionView,
+} from './track-views.js';
+
+export interface CreateTrackInput {
+  title: string;
+  description?: string;
+  visibility?: Visibility;
+}
+
+export interface UpdateTrackInput {
+  title?: string;
+  description?: string;
+  visibility?: Visibility;
+  tags?: Partial<AudioTags>;
+}
+
+const noTrack = (): AppError => new AppError('not_found', 'No track with this id (or it is private).');
+
+export function canSee(track: TrackSummary, auth: AuthContext | undefined): boolean {
+  return (
+    track.visibility !== 'private' ||
+    (auth !== undefined && (auth.userId === track.ownerUserId || auth.role === 'admin'))
+  );
+}
+
+export class TrackService {
+  constructor(
+    private readonly tracks: PrismaTrackRepository,
+    private readonly assets: AssetRepository,
+    private readonly stores: ObjectStores,
+    private readonly flows: VersionFlowStarter,
+    private readonly signer: MediaSigner,
+  ) {}
+
+  /** The track if `auth` may see it, else a 404. */
+  async visible(auth: AuthContext | undefined, id: string): Promise<TrackSummary> {
+    if (!isUuid(id)) throw noTrack();
+    const track = await this.tracks.findById(id.toLowerCase());
+    if (!track || !canSee(track, auth)) throw noTrack();
+    return track;
+  }
+
+  private async changeable(auth: AuthContext, id: string, ownerOnly = false): Promise<TrackSummary> {
+    const track = await this.visible(auth, id);
+    const allowed = auth.userId === track.ownerUserId || (!ownerOnly && auth.role === 'admin');
+    if (!allowed)
+      throw new AppError(
+        'forbidden',
+        `Only the track's owner${ownerOnly ? '' : ' or an admin'} may do this.`,
+      );
+    return track;
+  }
+
+  async create(auth: AuthContext, input: CreateTrackInput) {
+    const track = await this.tracks.create({
+      ownerUserId: auth.userId,
+      title: input.title.trim(),
+      description: input.description ?? '',
+      visibility: input.visibility ?? 'public',
+    });
+    return trackView(track, [], this.signer);
+  }
+
+  async get(auth: AuthContext | undefined, id: string) {
+    const track = await this.visible(auth, id);
+    return trackView(track, await this.tracks.listVersions(track.id), this.signer);
+  }
+
+  async update(auth: AuthContext, id: string, input: UpdateTrackInput) {
+    const existing = await this.changeable(auth, id);
+    const { tags, ...fields } = input;
+    const track = Object.keys(fields).length > 0 ? await this.tracks.update(existing.id, fields) : existing;
+    let versions = await this.tracks.listVersions(track.id);
+    if (tags !== undefined) {
+      const shown = trackView(track, versions, this.signer);
+      const target = versions.find((v) => v.id === (shown.current_version?.id ?? versions[0]?.id));
+      if (!target) {
+        throw new AppError('conflict', 'This track has no version yet: add one before editing its tags.', {
+          errors: [{ path: '/tags', message: 'needs a version' }],
+        });
+      }
+      await this.tracks.updateVersionTags(target.id, tagColumns(tags));
+      versions = await this.tracks.listVersions(track.id);
+    }
+    return trackView(track, versions, this.signer);
+  }
+
+  /** The track, its versions, and every stored object they alone use. */
+  async delete(auth: AuthContext, id: string): Promise<void> {
+    const track = await this.changeable(auth, id);
+    const versions = await this.tracks.delete(track.id);
+    for (const v of versions) {
+      for (const key of await this.stores.transcodes.list(`${v.id}/`))
+        await this.stores.transcodes.delete(key);
+      if (v.progressiveKey) await this.stores.transcodes.delete(v.progressiveKey);
+      if (v.waveformKey) await this.stores.waveforms.delete(v.waveformKey);
+      if (v.artworkKey) await this.stores.images.delete(v.artworkKey);
+    }
+    for (const assetId of new Set(versions.map((v) => v.assetId))) {
+      if ((await this.tracks.countVersionsOfAsset(assetId)) > 0) continue;
+      const asset = await this.assets.findById(assetId);
+      if (asset) await this.stores.originals.delete(asset.objectKey);
+      await this.tracks.deleteAsset(assetId);
+    }
+  }
+
+  /** A new version in `pending` from one of the owner's uploaded assets, its flow enqueued. */
+  async addVersion(auth: AuthContext, trackId: string, assetId: string): Promise<VersionView> {
+    const track = await this.changeable(auth, trackId, true);
+    const asset = isUuid(assetId) ? await this.assets.findById(assetId.toLowerCase()) : undefined;
+    if (!asset || asset.ownerUserId !== auth.userId || asset.status !== 'uploaded') {
+      throw new AppError('not_found', 'No completed upload of yours with this asset_id.', {
+        errors: [{ path: '/asset_id', message: 'names no completed upload of yours' }],
+      });
+    }
+    const probe = asset.probe as unknown as AudioProbe | null;
+    const version = await this.tracks.createVersion({
+      trackId: track.id,
+      assetId: asset.id,
+      durationMs: probe?.duration_ms ?? null,
+      codec: probe?.codec ?? null,
+      bitRate: probe?.bit_rate ?? null,
+      channels: probe?.channels ?? null,
+      sampleRate: probe?.sample_rate ?? null,
+      ...(tagColumns(probe?.tags ?? {}) as Required<ReturnType<typeof tagColumns>>),
+    });
+    await this.flows.start({
+      versionId: version.id,
+      trackId: track.id,
+      assetId: asset.id,
+      sourceKey: asset.objectKey,
+    });
+    return versionView(version, this.signer);
+  }
+
+  async listVersions(auth: AuthContext | undefined, trackId: string) {
+    const track = await this.visible(auth, trackId);
+    const versions = await this.tracks.listVersions(track.id);
+    return { track: trackSummaryView(track), items: versions.map((v) => versionView(v, this.signer)) };
+  }
+}

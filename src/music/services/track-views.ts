@@ -1,0 +1,113 @@
+/** Answers of the track API: tracks, versions (with signed media URLs) and tags. */
+import type { TrackSummary, VersionRecord, VersionTagColumns } from '../repositories/track-repository.js';
+import type { AudioTags } from './audio-probe.js';
+import { signedUrl } from './secure-link.js';
+
+export interface MediaSigner {
+  secret: string;
+  ttlSeconds: number;
+  nowSeconds: () => number;
+}
+
+const TAG_COLUMNS: Record<keyof AudioTags, keyof VersionTagColumns> = {
+  title: 'tagTitle',
+  artist: 'tagArtist',
+  album_artist: 'tagAlbumArtist',
+  album: 'tagAlbum',
+  genre: 'tagGenre',
+  track_number: 'tagTrackNumber',
+  disc_number: 'tagDiscNumber',
+  year: 'tagYear',
+  date: 'tagDate',
+  musicbrainz_recording_id: 'mbRecordingId',
+  musicbrainz_track_id: 'mbTrackId',
+  musicbrainz_album_id: 'mbAlbumId',
+  musicbrainz_artist_id: 'mbArtistId',
+  musicbrainz_album_artist_id: 'mbAlbumArtistId',
+};
+
+export function tagsOf(v: VersionTagColumns): AudioTags {
+  const out = {} as Record<keyof AudioTags, string | number | null>;
+  for (const [name, column] of Object.entries(TAG_COLUMNS) as [keyof AudioTags, keyof VersionTagColumns][])
+    out[name] = v[column];
+  return out as unknown as AudioTags;
+}
+
+export function tagColumns(tags: Partial<AudioTags>): Partial<VersionTagColumns> {
+  const out: Record<string, string | number | null> = {};
+  for (const [name, value] of Object.entries(tags) as [keyof AudioTags, string | number | null][])
+    out[TAG_COLUMNS[name]] = value;
+  return out;
+}
+
+export function hlsMasterKey(hlsKey: string): string {
+  return hlsKey.endsWith('.m3u8') ? hlsKey : `${hlsKey.replace(/\/$/, '')}/master.m3u8`;
+}
+
+export function versionView(v: VersionRecord, signer: MediaSigner) {
+  const ready = v.status === 'ready';
+  const sign = (uri: string): string => signedUrl(uri, signer.secret, signer.ttlSeconds, signer.nowSeconds());
+  return {
+    id: v.id,
+    number: v.number,
+    status: v.status,
+    error: v.error,
+    duration_ms: v.durationMs,
+    codec: v.codec,
+    bit_rate: v.bitRate,
+    channels: v.channels,
+    sample_rate: v.sampleRate,
+    loudness:
+      v.loudnessIntegrated === null
+        ? null
+        : {
+            integrated_lufs: v.loudnessIntegrated,
+            range_lu: v.loudnessRange,
+            true_peak_dbtp: v.truePeak,
+            replay_gain_db: v.replayGain,
+          },
+    tags: tagsOf(v),
+    hls_url: ready && v.hlsKey ? sign(`/media/hls/${hlsMasterKey(v.hlsKey)}`) : null,
+    progressive_url: ready && v.progressiveKey ? sign(`/media/hls/${v.progressiveKey}`) : null,
+    waveform_url: ready && v.waveformKey ? `/waveforms/${v.waveformKey}` : null,
+    artwork_url: ready && v.artworkKey ? `/images/${v.artworkKey}` : null,
+    created_at: v.createdAt.toISOString(),
+  };
+}
+
+export type VersionView = ReturnType<typeof versionView>;
+
+export function trackSummaryView(t: TrackSummary) {
+  return {
+    id: t.id,
+    title: t.title,
+    description: t.description,
+    visibility: t.visibility,
+    owner_user_id: t.ownerUserId,
+    created_at: t.createdAt.toISOString(),
+    updated_at: t.updatedAt.toISOString(),
+  };
+}
+
+/** The version a track shows: its current one, else its newest ready one. */
+export function shownVersion(track: TrackSummary, versions: VersionRecord[]): VersionRecord | undefined {
+  return (
+    versions.find((v) => v.id === track.currentVersionId && v.status === 'ready') ??
+    versions.find((v) => v.status === 'ready')
+  );
+}
+
+export function trackView(track: TrackSummary, versions: VersionRecord[], signer: MediaSigner) {
+  const current = shownVersion(track, versions);
+  const newest = versions[0];
+  const pending = newest && newest.status !== 'ready' && newest !== current ? newest : undefined;
+  const tagged = current ?? newest;
+  return {
+    ...trackSummaryView(track),
+    tags: tagged ? tagsOf(tagged) : null,
+    current_version: current ? versionView(current, signer) : null,
+    processing: pending
+      ? { version_id: pending.id, number: pending.number, status: pending.status, error: pending.error }
+      : null,
+  };
+}

@@ -1,0 +1,338 @@
+/**
+ * Multipart uploads of originals. State of an asset: `uploading` (parts arriving) ->
+ * `uploaded` (complete, checked and probed) | `aborted` (by its owner, by a failed check, or
+ * by upload-cleanup after 24 h). Parts go to presigned store URLs when the store gives them
+ * (S3), else through the API's part route, streamed. See docs/music-domain.md.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Prisma } from '../../../generated/prisma/client.js';
+import { AppError, type FieldError } from '../../core/errors.js';
+import { BODY_LIMIT_BYTES } from '../config.js';
+import { isUuid, type AuthContext } from '../domain.js';
+import type { AssetRecord, AssetRepository } from '../repositories/asset-repository.js';
+import type { SpooledProbe } from '../repositories/ffprobe.js';
+import type { ObjectStore } from '../repositories/object-store/object-store.js';
+import type { Readable } from 'node:stream';
+import { ACCEPTED_AUDIO, judgeProbe, type AudioProbe } from './audio-probe.js';
+
+const MiB = 1024 * 1024;
+export const UPLOAD_LIMITS = {
+  maxBytes: BODY_LIMIT_BYTES,
+  minPartSize: 5 * MiB,
+  maxPartSize: 100 * MiB,
+  defaultPartSize: 5 * MiB,
+  maxParts: 10_000,
+  maxUnfinishedPerUser: 5,
+  staleAfterMs: 24 * 3600_000,
+  presignSeconds: 6 * 3600,
+} as const;
+
+export interface InitUploadInput {
+  filename: string;
+  content_type: string;
+  size: number;
+  sha256?: string;
+  part_size?: number;
+}
+
+export interface PartUrl {
+  part_number: number;
+  url: string;
+}
+
+export interface InitUploadAnswer {
+  upload_id: string;
+  asset_id: string;
+  part_size: number;
+  part_count: number;
+  /** `direct`: PUT to the store (presigned); `api`: PUT to this API (streamed). */
+  transport: 'direct' | 'api';
+  parts: PartUrl[];
+}
+
+export interface CompleteUploadInput {
+  upload_id: string;
+  asset_id: string;
+  parts: { part_number: number; etag: string }[];
+}
+
+export interface AssetView {
+  asset_id: string;
+  filename: string;
+  content_type: string;
+  size: number;
+  sha256: string | null;
+  status: string;
+  probe: AudioProbe | null;
+  created_at: string;
+}
+
+/** Reads a stored object once: sha256 and ffprobe (repositories/ffprobe.ts). */
+export type ObjectProber = (body: Readable) => Promise<SpooledProbe>;
+
+const noUpload = (): AppError =>
+  new AppError('not_found', 'No unfinished upload with this id (completed, aborted or not yours).');
+
+function partCount(asset: { size: bigint; partSize: number | null }): number {
+  return Math.ceil(Number(asset.size) / (asset.partSize ?? UPLOAD_LIMITS.defaultPartSize));
+}
+
+function expectedPartSize(asset: AssetRecord, n: number): number {
+  const size = Number(asset.size);
+  const partSize = asset.partSize ?? UPLOAD_LIMITS.defaultPartSize;
+  return n < partCount(asset) ? partSize : size - partSize * (partCount(asset) - 1);
+}
+
+export function assetView(asset: AssetRecord): AssetView {
+  return {
+    asset_id: asset.id,
+    filename: asset.filename,
+    content_type: asset.contentType,
+    size: Number(asset.size),
+    sha256: asset.sha256,
+    status: asset.status,
+    probe: (asset.probe as unknown as AudioProbe | null) ?? null,
+    created_at: asset.createdAt.toISOString(),
+  };
+}
+
+export class UploadService {
+  constructor(
+    private readonly assets: AssetRepository,
+    private readonly store: ObjectStore,
+    private readonly prober: ObjectProber,
+    private readonly nowMs: () => number = Date.now,
+  ) {}
+
+  async init(auth: AuthContext, input: InitUploadInput): Promise<InitUploadAnswer> {
+    if (input.size > UPLOAD_LIMITS.maxBytes) {
+      throw new AppError(
+        'payload_too_large',
+        `An upload is at most ${UPLOAD_LIMITS.maxBytes} bytes (500 MB).`,
+        {
+          errors: [{ path: '/size', message: `must be at most ${UPLOAD_LIMITS.maxBytes}` }],
+        },
+      );
+    }
+    const partSize = input.part_size ?? UPLOAD_LIMITS.defaultPartSize;
+    const count = Math.ceil(input.size / partSize);
+    if (count > UPLOAD_LIMITS.maxParts) {
+      throw new AppError(
+        'invalid_input',
+        `At most ${UPLOAD_LIMITS.maxParts} parts; choose a larger part_size.`,
+        {
+          errors: [{ path: '/part_size', message: 'gives more than 10000 parts' }],
+        },
+      );
+    }
+    if ((await this.assets.countUnfinished(auth.userId)) >= UPLOAD_LIMITS.maxUnfinishedPerUser) {
+      throw new AppError(
+        'conflict',
+        `You have ${UPLOAD_LIMITS.maxUnfinishedPerUser} unfinished uploads; complete or abort one first.`,
+      );
+    }
+    const id = randomUUID();
+    const objectKey = `${auth.userId}/${id}`;
+    const multipartUploadId = await this.store.createMultipartUpload(objectKey, input.content_type);
+    const asset = await this.assets.create({
+      id,
+      ownerUserId: auth.userId,
+      objectKey,
+      filename: input.filename,
+      contentType: input.content_type,
+      size: input.size,
+      sha256: input.sha256?.toLowerCase(),
+      multipartUploadId,
+      uploadId: randomUUID(),
+      partSize,
+    });
+    const parts = await this.partUrls(
+      asset,
+      Array.from({ length: count }, (_, i) => i + 1),
+    );
+    return {
+      upload_id: asset.uploadId ?? '',
+      asset_id: asset.id,
+      part_size: partSize,
+      part_count: count,
+      transport: this.store.driver === 's3' ? 'direct' : 'api',
+      parts,
+    };
+  }
+
+  private async partUrls(asset: AssetRecord, numbers: number[]): Promise<PartUrl[]> {
+    return Promise.all(
+      numbers.map(async (n) => ({
+        part_number: n,
+        url:
+          (await this.store.presignUploadPart(
+            asset.objectKey,
+            asset.multipartUploadId ?? '',
+            n,
+            UPLOAD_LIMITS.presignSeconds,
+          )) ?? `/api/v1/upload/multipart/${asset.uploadId ?? ''}/parts/${n}`,
+      })),
+    );
+  }
+
+  /** The caller's unfinished upload, or a 404 (someone else's upload is indistinguishable from none). */
+  private async owned(
+    auth: AuthContext,
+    uploadId: string,
+  ): Promise<AssetRecord & { multipartUploadId: string }> {
+    if (!isUuid(uploadId)) throw noUpload();
+    const asset = await this.assets.findByUploadId(uploadId.toLowerCase());
+    if (
+      !asset ||
+      asset.ownerUserId !== auth.userId ||
+      asset.status !== 'uploading' ||
+      !asset.multipartUploadId
+    )
+      throw noUpload();
+    return { ...asset, multipartUploadId: asset.multipartUploadId };
+  }
+
+  async putPart(
+    auth: AuthContext,
+    uploadId: string,
+    partNumber: number,
+    contentLength: number | undefined,
+    body: Readable,
+  ): Promise<{ part_number: number; etag: string; size: number }> {
+    const asset = await this.owned(auth, uploadId);
+    const count = partCount(asset);
+    if (partNumber > count) {
+      throw new AppError(
+        'invalid_input',
+        `This upload has ${count} parts; part ${partNumber} is out of range.`,
+        {
+          errors: [{ path: 'params:/n', message: `must be from 1 to ${count}` }],
+        },
+      );
+    }
+    const expected = expectedPartSize(asset, partNumber);
+    if (contentLength !== expected) {
+      throw new AppError(
+        'invalid_input',
+        `Part ${partNumber} must be exactly ${expected} bytes (Content-Length ${contentLength ?? 'missing'}).`,
+        { errors: [{ path: 'headers:/content-length', message: `must be ${expected}` }] },
+      );
+    }
+    const etag = await this.store.uploadPart(
+      asset.objectKey,
+      asset.multipartUploadId,
+      partNumber,
+      body,
+      expected,
+    );
+    return { part_number: partNumber, etag, size: expected };
+  }
+
+  async status(
+    auth: AuthContext,
+    uploadId: string,
+  ): Promise<InitUploadAnswer & { received: { part_number: number; etag: string; size: number }[] }> {
+    const asset = await this.owned(auth, uploadId);
+    const received = await this.store.listParts(asset.objectKey, asset.multipartUploadId);
+    const count = partCount(asset);
+    const have = new Set(received.map((p) => p.partNumber));
+    const missing = Array.from({ length: count }, (_, i) => i + 1).filter((n) => !have.has(n));
+    return {
+      upload_id: uploadId.toLowerCase(),
+      asset_id: asset.id,
+      part_size: asset.partSize ?? UPLOAD_LIMITS.defaultPartSize,
+      part_count: count,
+      transport: this.store.driver === 's3' ? 'direct' : 'api',
+      received: received.map((p) => ({ part_number: p.partNumber, etag: p.etag, size: p.size })),
+      parts: await this.partUrls(asset, missing),
+    };
+  }
+
+  async abort(auth: AuthContext, uploadId: string): Promise<void> {
+    const asset = await this.owned(auth, uploadId);
+    await this.discardParts(asset);
+  }
+
+  private async discardParts(asset: AssetRecord & { multipartUploadId: string }): Promise<void> {
+    try {
+      await this.store.abortMultipartUpload(asset.objectKey, asset.multipartUploadId);
+    } catch (err) {
+      if (!(err instanceof AppError && err.code === 'not_found')) throw err;
+    }
+    await this.assets.markAborted(asset.id);
+  }
+
+  async complete(auth: AuthContext, input: CompleteUploadInput): Promise<AssetView> {
+    const asset = await this.owned(auth, input.upload_id);
+    if (asset.id !== input.asset_id.toLowerCase()) throw noUpload();
+    const count = partCount(asset);
+    const numbers = input.parts.map((p) => p.part_number);
+    if (numbers.length !== count || numbers.some((n, i) => n !== i + 1)) {
+      throw new AppError('invalid_input', `List all ${count} parts, numbered 1 to ${count} in order.`, {
+        errors: [{ path: '/parts', message: `must list parts 1..${count} in order` }],
+      });
+    }
+    const info = await this.store.completeMultipartUpload(
+      asset.objectKey,
+      asset.multipartUploadId,
+      input.parts.map((p) => ({ partNumber: p.part_number, etag: p.etag })),
+    );
+    const reject = async (detail: string, errors: FieldError[]): Promise<never> => {
+      await this.store.delete(asset.objectKey);
+      await this.assets.markAborted(asset.id);
+      throw new AppError('unprocessable', `${detail} The upload was discarded.`, { errors });
+    };
+    if (info.size !== Number(asset.size)) {
+      return reject(`The parts hold ${info.size} bytes, not the ${asset.size} declared.`, [
+        { path: '/parts', message: `add up to ${info.size} bytes, not ${asset.size}` },
+      ]);
+    }
+    const object = await this.store.get(asset.objectKey);
+    if (!object) throw new Error(`object ${asset.objectKey} missing right after completing its upload`);
+    const spooled = await this.prober(object.body);
+    if (asset.sha256 && spooled.sha256 !== asset.sha256) {
+      return reject(`The file's sha256 is ${spooled.sha256}, not the ${asset.sha256} declared.`, [
+        { path: '/sha256', message: 'does not match the uploaded bytes' },
+      ]);
+    }
+    if (spooled.raw === undefined) {
+      return reject(
+        `ffprobe cannot read the file as audio (${spooled.error ?? 'unreadable'}); accepted: ${ACCEPTED_AUDIO}.`,
+        [{ path: '/upload_id', message: 'is not audio' }],
+      );
+    }
+    const verdict = judgeProbe(spooled.raw);
+    if (!verdict.ok) {
+      return reject(`The file is ${verdict.found}; accepted: ${ACCEPTED_AUDIO}.`, [
+        { path: '/upload_id', message: `is ${verdict.found}` },
+      ]);
+    }
+    const done = await this.assets.markUploaded(
+      asset.id,
+      verdict.probe as unknown as Prisma.InputJsonValue,
+      spooled.sha256,
+    );
+    return assetView(done);
+  }
+
+  /** upload-cleanup: aborts uploads started more than 24 h ago and still unfinished. */
+  async cleanup(nowMs = this.nowMs()): Promise<{ aborted: number; failed: number }> {
+    const before = new Date(nowMs - UPLOAD_LIMITS.staleAfterMs);
+    let aborted = 0;
+    let failed = 0;
+    for (;;) {
+      const stale = (await this.assets.listStale(before, 100)).filter((a) => a.multipartUploadId !== null);
+      const pending = stale.length;
+      for (const asset of stale) {
+        try {
+          await this.discardParts({ ...asset, multipartUploadId: asset.multipartUploadId ?? '' });
+          aborted++;
+        } catch {
+          // Left as it is: the next run tries again.
+          failed++;
+        }
+      }
+      if (pending < 100 || failed > 0) return { aborted, failed };
+    }
+  }
+}

@@ -1,0 +1,235 @@
+/** Tracks and versions over HTTP: the upload-to-version flow, visibility, ownership, pagination. */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { versionJobId } from '../src/music/jobs/queues.js';
+import { verifySecureLink } from '../src/music/services/secure-link.js';
+import { createMusicTestApp, TEST_SECURE_LINK_SECRET, type MusicTestApp } from './helpers/music-app.js';
+import { makeTestFlac, signupUser, TEST_TAGS, uploadViaApi, type TestUser } from './helpers/music-domain.js';
+
+describe('tracks and versions', () => {
+  let t: MusicTestApp;
+  let work: string;
+  let owner: TestUser;
+  let other: TestUser;
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'tracks-'));
+    t = await createMusicTestApp({ RATE_LIMITS: 'off' });
+    owner = await signupUser(t.app, 'owner');
+    other = await signupUser(t.app, 'other');
+  });
+  afterAll(async () => {
+    await t.close();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  const call = (
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    who?: TestUser,
+    payload?: unknown,
+  ) =>
+    t.app.inject({
+      method,
+      url,
+      ...(who ? { headers: who.headers } : {}),
+      ...(payload ? { payload: payload } : {}),
+    });
+  const createTrack = async (who: TestUser, body: Record<string, unknown> = {}) => {
+    const res = await call('POST', '/api/v1/tracks', who, { title: 'A song', ...body });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id as string;
+  };
+
+  it('upload -> track -> version: pending, its flow in Redis with the right payload, tags shown and editable', async () => {
+    const assetId = await uploadViaApi(t.app, owner, await makeTestFlac(work, 30, 48000));
+    const trackId = await createTrack(owner, { description: 'line one\nline two' });
+    const added = await call('POST', `/api/v1/tracks/${trackId}/versions`, owner, { asset_id: assetId });
+    expect(added.statusCode, added.body).toBe(202);
+    const version = added.json();
+    expect(version).toMatchObject({
+      number: 1,
+      status: 'pending',
+      duration_ms: 30_000,
+      codec: 'flac',
+      hls_url: null,
+    });
+    expect(version.tags).toMatchObject({ title: TEST_TAGS.TITLE, artist: TEST_TAGS.ARTIST, track_number: 3 });
+
+    const connection = t.connections.redis.duplicate();
+    try {
+      const expected = { versionId: version.id, trackId, assetId, sourceKey: `${owner.id}/${assetId}` };
+      for (const name of ['transcode', 'waveform', 'artwork-extract', 'loudness'] as const) {
+        const queue = new Queue(name, { connection, prefix: t.config.queuePrefix });
+        const job = await queue.getJob(versionJobId(name, version.id));
+        expect(job?.data, name).toEqual(expected);
+        expect(await job?.getState()).toBe('waiting');
+        await queue.close();
+      }
+      const finalize = new Queue('version-finalize', { connection, prefix: t.config.queuePrefix });
+      const parent = await finalize.getJob(versionJobId('version-finalize', version.id));
+      expect(parent?.data).toEqual({ versionId: version.id, trackId });
+      expect(await parent?.getState()).toBe('waiting-children');
+      await finalize.close();
+    } finally {
+      connection.disconnect();
+    }
+
+    const shown = await call('GET', `/api/v1/tracks/${trackId}`);
+    expect(shown.statusCode).toBe(200);
+    expect(shown.json()).toMatchObject({
+      id: trackId,
+      description: 'line one\nline two',
+      current_version: null,
+      processing: { version_id: version.id, status: 'pending' },
+      tags: { album: TEST_TAGS.ALBUM, musicbrainz_album_id: TEST_TAGS.MUSICBRAINZ_ALBUMID },
+    });
+    const edited = await call('PATCH', `/api/v1/tracks/${trackId}`, owner, {
+      tags: { album: 'Renamed', year: null },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json().tags).toMatchObject({ album: 'Renamed', year: null, artist: TEST_TAGS.ARTIST });
+
+    // The pipeline marks it ready: the answer carries signed media URLs and loudness.
+    await t.connections.prisma.trackVersion.update({
+      where: { id: version.id },
+      data: {
+        status: 'ready',
+        hlsKey: `${version.id}`,
+        progressiveKey: `${version.id}/full.m4a`,
+        waveformKey: `${version.id}.json`,
+        artworkKey: `${version.id}/500.jpg`,
+        loudnessIntegrated: -14.2,
+        loudnessRange: 6.1,
+        truePeak: -1.0,
+        replayGain: -3.8,
+      },
+    });
+    const ready = (await call('GET', `/api/v1/tracks/${trackId}`)).json();
+    expect(ready.processing).toBeNull();
+    expect(ready.current_version).toMatchObject({
+      id: version.id,
+      loudness: { integrated_lufs: -14.2, range_lu: 6.1, true_peak_dbtp: -1.0, replay_gain_db: -3.8 },
+      waveform_url: `/waveforms/${version.id}.json`,
+      artwork_url: `/images/${version.id}/500.jpg`,
+    });
+    const url = new URL(ready.current_version.hls_url, 'http://x');
+    expect(url.pathname).toBe(`/media/hls/${version.id}/master.m3u8`);
+    const expires = Number(url.searchParams.get('expires'));
+    expect(expires - Date.now() / 1000).toBeGreaterThan(3590);
+    expect(
+      verifySecureLink({
+        uri: url.pathname,
+        sig: url.searchParams.get('sig') ?? undefined,
+        expires: String(expires),
+        secret: TEST_SECURE_LINK_SECRET,
+        nowSeconds: Date.now() / 1000,
+      }),
+    ).toBe('valid');
+    const versions = await call('GET', `/api/v1/tracks/${trackId}/versions`);
+    expect(versions.json().items).toEqual([
+      expect.objectContaining({ id: version.id, status: 'ready', error: null }),
+    ]);
+
+    // Deleting the track deletes the original too.
+    expect((await call('DELETE', `/api/v1/tracks/${trackId}`, owner)).statusCode).toBe(204);
+    expect(await t.connections.stores.originals.head(`${owner.id}/${assetId}`)).toBeUndefined();
+    expect((await call('GET', `/api/v1/tracks/${trackId}`)).statusCode).toBe(404);
+  });
+
+  it("someone else's track: 403 to change when visible, 404 when private; unlisted reachable but not listed", async () => {
+    const pub = await createTrack(owner, { title: 'Public one' });
+    const priv = await createTrack(owner, { title: 'Private one', visibility: 'private' });
+    const unl = await createTrack(owner, { title: 'Unlisted one', visibility: 'unlisted' });
+
+    expect((await call('PATCH', `/api/v1/tracks/${pub}`, other, { title: 'Mine now' })).statusCode).toBe(403);
+    expect((await call('DELETE', `/api/v1/tracks/${pub}`, other)).statusCode).toBe(403);
+    expect((await call('PATCH', `/api/v1/tracks/${priv}`, other, { title: 'Mine now' })).statusCode).toBe(
+      404,
+    );
+    expect((await call('DELETE', `/api/v1/tracks/${priv}`, other)).statusCode).toBe(404);
+    expect((await call('GET', `/api/v1/tracks/${priv}`, other)).statusCode).toBe(404);
+    expect((await call('GET', `/api/v1/tracks/${priv}`)).statusCode).toBe(404);
+    expect((await call('GET', `/api/v1/tracks/${priv}/versions`, other)).statusCode).toBe(404);
+    expect((await call('GET', `/api/v1/tracks/${priv}`, owner)).statusCode).toBe(200);
+    expect((await call('GET', `/api/v1/tracks/${unl}`)).statusCode).toBe(200);
+    expect((await call('POST', `/api/v1/tracks/${pub}/versions`, other, { asset_id: pub })).statusCode).toBe(
+      403,
+    );
+
+    const listed = (await call('GET', `/api/v1/users/${owner.handle}?limit=100`))
+      .json()
+      .tracks.items.map((x: { id: string }) => x.id);
+    expect(listed).toContain(pub);
+    expect(listed).not.toContain(priv);
+    expect(listed).not.toContain(unl);
+
+    // Non-UUID ids are 404; bad bodies name the field; unknown asset is 404.
+    expect((await call('GET', '/api/v1/tracks/not-a-uuid')).statusCode).toBe(404);
+    expect((await call('PATCH', '/api/v1/tracks/123', owner, { title: 'x' })).statusCode).toBe(404);
+    const bad = await call('POST', '/api/v1/tracks', owner, {
+      title: '',
+      visibility: 'secret',
+      colour: 'red',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors.map((e: { path: string }) => e.path)).toEqual(
+      expect.arrayContaining(['/title', '/visibility', '/colour']),
+    );
+    expect((await call('POST', '/api/v1/tracks', owner, { title: 'tab\u0007bell' })).statusCode).toBe(400);
+    expect((await call('PATCH', `/api/v1/tracks/${pub}`, owner, { tags: { album: 'x' } })).statusCode).toBe(
+      409,
+    );
+    const noAsset = await call('POST', `/api/v1/tracks/${pub}/versions`, owner, {
+      asset_id: '00000000-0000-4000-8000-000000000000',
+    });
+    expect(noAsset.statusCode).toBe(404);
+    expect((await call('POST', '/api/v1/tracks', undefined, { title: 'x' })).statusCode).toBe(401);
+
+    // An admin may change and delete any track, private ones too.
+    await t.connections.prisma.user.update({ where: { id: other.id }, data: { role: 'admin' } });
+    const admin = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { login: other.handle, password: 'a long enough passphrase' },
+    });
+    const adminUser = { ...other, headers: { authorization: `Bearer ${admin.json().token}` } };
+    expect(
+      (await call('PATCH', `/api/v1/tracks/${priv}`, adminUser, { title: 'Moderated' })).statusCode,
+    ).toBe(200);
+    expect((await call('DELETE', `/api/v1/tracks/${priv}`, adminUser)).statusCode).toBe(204);
+    expect((await call('GET', `/api/v1/tracks/${priv}`, owner)).statusCode).toBe(404);
+  });
+
+  it('lists 250 tracks 100 at a time, each exactly once in a stable order, with a track created between pages', async () => {
+    const lister = await signupUser(t.app, 'many');
+    // One statement: all 250 share one created_at, so the id tie-break carries the order.
+    await t.connections.prisma.track.createMany({
+      data: Array.from({ length: 250 }, (_, i) => ({ title: `T${i}`, ownerUserId: lister.id })),
+    });
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await call(
+        'GET',
+        `/api/v1/users/${lister.handle}?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+      expect(res.statusCode).toBe(200);
+      const page = res.json().tracks;
+      seen.push(...page.items.map((x: { id: string }) => x.id));
+      cursor = page.next_cursor;
+      if (++pages === 1) await createTrack(lister, { title: 'Created between pages' });
+    } while (cursor);
+    expect(pages).toBe(3);
+    expect(seen).toHaveLength(250);
+    expect(new Set(seen).size).toBe(250);
+    const rows = await t.connections.prisma.track.findMany({
+      where: { ownerUserId: lister.id, title: { startsWith: 'T' } },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    });
+    expect(seen).toEqual(rows.map((r) => r.id));
+  });
+});
