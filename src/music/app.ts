@@ -15,10 +15,13 @@ import { registerSecurityHeaders } from '../core/security-headers.js';
 import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import type { MusicConfig } from './config.js';
 import { cacheProbe, databaseProbe, objectStoreProbe } from './repositories/health-repository.js';
+import { BullJobQueueRepository } from './repositories/job-queue-repository.js';
+import { PrismaVersionProcessingRepository } from './repositories/version-processing-repository.js';
 import { RedisTokenRevocationRepository } from './repositories/token-revocation-repository.js';
 import { PrismaTrackRepository } from './repositories/track-repository.js';
 import { PrismaUserRepository } from './repositories/user-repository.js';
 import type { MusicResources } from './resources.js';
+import { registerAdminJobRoutes } from './routes/admin-jobs.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerMediaRoutes } from './routes/media.js';
@@ -27,6 +30,7 @@ import { registerMusicValidators } from './routes/validation.js';
 import { registerWebFallback, resolveWebRoot } from './routes/web.js';
 import { AuthService } from './services/auth-service.js';
 import { HotObjectCache } from './services/hot-object-cache.js';
+import { JobAdminService } from './services/job-admin-service.js';
 import { MediaDelivery } from './services/media-delivery.js';
 import { TokenService } from './services/tokens.js';
 import { UserService } from './services/user-service.js';
@@ -105,6 +109,13 @@ export function buildMusicApp(
   registerAuthRoutes(app, auth);
   registerUserRoutes(app, new UserService(users, new PrismaTrackRepository(resources.prisma)), auth);
   registerMediaRoutes(app, delivery);
+  const jobQueues = new BullJobQueueRepository(resources.redis, { prefix: config.queuePrefix });
+  app.addHook('onClose', () => jobQueues.close());
+  registerAdminJobRoutes(
+    app,
+    new JobAdminService(jobQueues, new PrismaVersionProcessingRepository(resources.prisma)),
+    auth,
+  );
   registerWebFallback(app, resolveWebRoot());
   return app;
 }

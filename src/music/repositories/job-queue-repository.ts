@@ -23,7 +23,7 @@ export interface JobQueueRepository {
   counts(): Promise<Record<QueueName, QueueCounts>>;
   /** Up to `limit` failed jobs, oldest failure first. */
   listFailed(queue: QueueName, limit: number): Promise<FailedJob[]>;
-  /** Moves those still failed back to waiting (and a failed flow parent back too); their ids. */
+  /** Moves those still failed back to waiting; the ids it moved. */
   retry(queue: QueueName, ids: readonly string[]): Promise<string[]>;
   close(): Promise<void>;
 }
@@ -33,7 +33,11 @@ export class BullJobQueueRepository implements JobQueueRepository {
 
   constructor(connection: Redis, naming: QueueNaming) {
     const queues = {} as Record<QueueName, Queue>;
-    for (const name of QUEUE_NAMES) queues[name] = new Queue(name, { connection, prefix: naming.prefix });
+    for (const name of QUEUE_NAMES) {
+      queues[name] = new Queue(name, { connection, prefix: naming.prefix });
+      // Redis being away surfaces as the failing call (health answers 503); not as a crash.
+      queues[name].on('error', () => undefined);
+    }
     this.queues = queues;
   }
 
@@ -73,19 +77,9 @@ export class BullJobQueueRepository implements JobQueueRepository {
       const job = await this.queues[queue].getJob(id);
       if (!job || !(await job.isFailed())) continue;
       await job.retry('failed', { resetAttemptsMade: true });
-      // A flow child that failed its parent: the parent must wait for it again, or the
-      // version would never be finalized. Its processor re-checks the children first.
-      const parentId = job.parent?.id;
-      const parentQueue = job.parent ? this.queueOf(job.parent.queueKey) : undefined;
-      const parent = parentQueue && parentId ? await parentQueue.getJob(parentId) : undefined;
-      if (parent && (await parent.isFailed())) await parent.retry('failed', { resetAttemptsMade: true });
       retried.push(id);
     }
     return retried;
-  }
-
-  private queueOf(queueKey: string): Queue | undefined {
-    return QUEUE_NAMES.map((n) => this.queues[n]).find((q) => q.qualifiedName === queueKey);
   }
 
   async close(): Promise<void> {

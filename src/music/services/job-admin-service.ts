@@ -1,9 +1,10 @@
 /**
  * Operator actions on the job queues: retry failed jobs of one queue. A retried media job
- * reopens its version (failed -> processing) so the flow can finish it.
+ * reopens its version (failed -> processing) and re-runs the rest of its flow (the sibling
+ * media jobs that failed too, then the parent step) so the version can become ready.
  */
 import { AppError, pointer } from '../../core/errors.js';
-import { MEDIA_QUEUES, QUEUE_NAMES, type QueueName } from '../jobs/queues.js';
+import { MEDIA_QUEUES, QUEUE_NAMES, versionJobId, type QueueName } from '../jobs/queues.js';
 import type { JobQueueRepository } from '../repositories/job-queue-repository.js';
 import type { VersionProcessingRepository } from '../repositories/version-processing-repository.js';
 
@@ -35,15 +36,26 @@ export class JobAdminService {
       );
     }
     const failed = await this.queues.listFailed(queue, input.limit);
+    const isMedia = (MEDIA_QUEUES as readonly string[]).includes(queue);
+    const versionIds = isMedia
+      ? [...new Set(failed.map((j) => (j.data as { versionId?: unknown }).versionId))].filter(
+          (id): id is string => typeof id === 'string',
+        )
+      : [];
     // Reopened before the jobs run again, so a new permanent failure is recorded, not undone.
-    if ((MEDIA_QUEUES as readonly string[]).includes(queue) || queue === 'version-finalize') {
-      const versionIds = new Set(failed.map((j) => (j.data as { versionId?: unknown }).versionId));
-      for (const id of versionIds) if (typeof id === 'string') await this.versions.reopen(id);
-    }
+    for (const id of versionIds) await this.versions.reopen(id);
     const ids = await this.queues.retry(
       queue,
       failed.map((j) => j.id),
     );
+    // The version's flow: its other failed media jobs run again too, then the parent waits for
+    // them all again (a parent failed by a child would otherwise never finalize the version).
+    for (const versionId of versionIds) {
+      for (const other of MEDIA_QUEUES) {
+        if (other !== queue) await this.queues.retry(other, [versionJobId(other, versionId)]);
+      }
+      await this.queues.retry('version-finalize', [versionJobId('version-finalize', versionId)]);
+    }
     return { queue, retried: ids.length, job_ids: ids };
   }
 }
