@@ -45,7 +45,7 @@ describe('failed versions and POST /api/v1/admin/jobs/retry', () => {
       url: '/api/v1/auth/login',
       payload: { login: handle, password },
     });
-    return (login.json() as { token: string }).token;
+    return login.json<{ token: string }>().token;
   }
 
   const retry = (payload: unknown, bearer?: string) =>
