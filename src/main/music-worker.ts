@@ -40,7 +40,8 @@ function configs() {
 async function main(): Promise<void> {
   const { music, worker } = configs();
   const runner = new FfmpegRunner({ niceness: worker.niceness });
-  const problem = await checkFfmpeg(runner);
+  // The check runs at normal priority: on a busy machine a niced `ffprobe -version` can starve.
+  const problem = await checkFfmpeg(new FfmpegRunner());
   if (problem) {
     process.stderr.write(`music-worker: ${problem}\n`);
     process.exit(3);

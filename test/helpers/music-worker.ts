@@ -103,6 +103,8 @@ export async function startWorkerProcess(
       WORKER_PORT: '0',
       WORKER_HOST: '127.0.0.1',
       WORKER_SCHEDULES: 'off',
+      // The test machine is shared: a niced ffmpeg would starve behind other work.
+      FFMPEG_NICENESS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,7 +6,7 @@ import type { FfmpegRunner } from '../../src/music/repositories/ffmpeg-runner.js
 async function listing(runner: FfmpegRunner, flag: string): Promise<string> {
   let text = '';
   await runner.ffmpeg(['-hide_banner', flag], {
-    timeoutMs: 20_000,
+    timeoutMs: 60_000,
     stdout: async (stream: Readable) => {
       for await (const chunk of stream) text += String(chunk);
     },
@@ -17,7 +17,7 @@ async function listing(runner: FfmpegRunner, flag: string): Promise<string> {
 /** undefined when all is there, else a message an operator can act on. */
 export async function checkFfmpeg(runner: FfmpegRunner): Promise<string | undefined> {
   try {
-    await runner.ffprobe(['-version'], { timeoutMs: 20_000 });
+    await runner.ffprobe(['-version'], { timeoutMs: 60_000 });
     const [encoders, filters, muxers] = await Promise.all(
       ['-encoders', '-filters', '-muxers'].map((f) => listing(runner, f)),
     );
