@@ -56,8 +56,7 @@ start-music: setup build
 	bash scripts/start-music.sh
 
 start-worker: setup build
-	@test -f dist/src/main/music-worker.js || { echo "music-worker is not part of this build yet (the media pipeline issue adds it)" >&2; exit 1; }
-	node dist/src/main/music-worker.js
+	bash scripts/start-worker.sh
 
 test: setup build
 	@echo "tests run on Node $$(node --version) ($$(command -v node))"

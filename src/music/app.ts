@@ -29,6 +29,9 @@ import { PrismaTrackRepository } from './repositories/track-repository.js';
 import { PrismaUserRepository } from './repositories/user-repository.js';
 import type { MusicConnections } from './connections.js';
 import { registerAnalyticsRoutes } from './routes/analytics.js';
+import { BullJobQueueRepository } from './repositories/job-queue-repository.js';
+import { PrismaVersionProcessingRepository } from './repositories/version-processing-repository.js';
+import { registerAdminJobRoutes } from './routes/admin-jobs.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerCommentRoutes } from './routes/comments.js';
 import { registerTrackRoutes } from './routes/tracks.js';
@@ -40,6 +43,7 @@ import { registerMusicValidators } from './validation.js';
 import { registerWebFallback, resolveWebRoot } from './routes/web.js';
 import { AuthService } from './services/auth-service.js';
 import { HotObjectCache } from './services/hot-object-cache.js';
+import { JobAdminService } from './services/job-admin-service.js';
 import { MediaDelivery } from './services/media-delivery.js';
 import { TokenService } from './services/tokens.js';
 import { AnalyticsService } from './services/analytics-service.js';
@@ -169,6 +173,13 @@ export function buildMusicApp(
   );
   registerAnalyticsRoutes(app, analytics, hooks, (request) => clientAddress(request, config.trustedProxies));
   registerMediaRoutes(app, delivery);
+  const jobQueues = new BullJobQueueRepository(connections.redis, { prefix: config.queuePrefix });
+  app.addHook('onClose', () => jobQueues.close());
+  registerAdminJobRoutes(
+    app,
+    new JobAdminService(jobQueues, new PrismaVersionProcessingRepository(connections.prisma)),
+    hooks,
+  );
   registerWebFallback(app, resolveWebRoot());
   return app;
 }

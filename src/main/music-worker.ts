@@ -1,0 +1,114 @@
+/**
+ * Entry of the `music-worker` process: configuration, connections, the ffmpeg check, one
+ * BullMQ worker per queue, the repeatable jobs, GET /health and /metrics on WORKER_PORT, and a
+ * graceful SIGTERM (stop taking jobs, finish or hand back the running ones, exit 0).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { ConfigError } from '../core/env.js';
+import { installGracefulShutdown } from '../core/shutdown.js';
+import { loadMusicConfig } from '../music/config.js';
+import { REPEATABLE_JOB_OPTIONS, REPEATABLE_JOBS } from '../music/jobs/schedule.js';
+import { FfmpegRunner } from '../music/repositories/ffmpeg-runner.js';
+import { BullJobQueueRepository } from '../music/repositories/job-queue-repository.js';
+import { domainMaintenance } from '../music/domain-maintenance.js';
+import { ensureObjectStores } from '../music/repositories/object-store/index.js';
+import { PrismaVersionProcessingRepository } from '../music/repositories/version-processing-repository.js';
+import { createMusicConnections } from '../music/connections.js';
+import { buildWorkerApp } from '../music/worker-app.js';
+import { loadWorkerConfig } from '../music/worker-config.js';
+import { createWorkerMetrics } from '../music/worker-metrics.js';
+import { createProcessors } from '../../workers/music/registry.js';
+import { checkFfmpeg } from '../../workers/music/startup-check.js';
+import { WorkerPool } from '../../workers/music/worker-pool.js';
+
+function configs() {
+  try {
+    return { music: loadMusicConfig(process.env), worker: loadWorkerConfig(process.env) };
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`music-worker: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+}
+
+async function main(): Promise<void> {
+  const { music, worker } = configs();
+  const runner = new FfmpegRunner({ niceness: worker.niceness });
+  // The check runs at normal priority: on a busy machine a niced `ffprobe -version` can starve.
+  const problem = await checkFfmpeg(new FfmpegRunner());
+  if (problem) {
+    process.stderr.write(`music-worker: ${problem}\n`);
+    process.exit(3);
+  }
+  const resources = createMusicConnections(music);
+  await ensureObjectStores(resources.stores);
+  const bull = new Redis(music.cacheUrl, { maxRetriesPerRequest: null });
+  bull.on('error', () => undefined);
+  const naming = { prefix: music.queuePrefix };
+  const queues = new BullJobQueueRepository(bull, naming);
+  const metrics = createWorkerMetrics(() => queues.counts());
+  const app = buildWorkerApp({ logLevel: music.logLevel, queues, metrics });
+  const tmpDir = await mkdtemp(join(tmpdir(), 'music-worker-'));
+  const pool = new WorkerPool({
+    connection: bull,
+    prefix: naming.prefix,
+    processors: createProcessors({
+      stores: resources.stores,
+      versions: new PrismaVersionProcessingRepository(resources.prisma),
+      runner,
+      maintenance: domainMaintenance(music, resources),
+      tmpDir,
+      log: app.log,
+    }),
+    concurrency: worker.concurrency,
+    lockMs: worker.lockMs,
+    stalledIntervalMs: worker.stalledIntervalMs,
+    metrics,
+    log: app.log,
+  });
+
+  installGracefulShutdown({
+    app,
+    closers: [
+      () => pool.close(worker.shutdownMs),
+      () => queues.close(),
+      () => bull.quit().then(() => undefined),
+      () => resources.close(),
+      () => rm(tmpDir, { recursive: true, force: true }),
+    ],
+    logger: app.log,
+    // Running jobs get `shutdownMs`; closing connections afterwards gets a few seconds more.
+    timeoutMs: worker.shutdownMs + 10_000,
+  });
+
+  if (worker.schedules) {
+    for (const r of REPEATABLE_JOBS) {
+      const queue = new Queue(r.queue, { connection: bull, prefix: naming.prefix });
+      await queue.upsertJobScheduler(
+        r.schedulerId,
+        { every: r.everyMs },
+        { name: r.queue, data: {}, opts: REPEATABLE_JOB_OPTIONS },
+      );
+      await queue.close();
+    }
+  }
+  pool.start();
+  await app.listen({ port: worker.port, host: worker.host });
+  const address = app.server.address();
+  app.log.info(
+    {
+      port: typeof address === 'object' && address ? address.port : worker.port,
+      concurrency: worker.concurrency,
+      prefix: naming.prefix,
+    },
+    'music-worker listening (GET /health, /metrics)',
+  );
+}
+
+await main();

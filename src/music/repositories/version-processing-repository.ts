@@ -1,0 +1,100 @@
+/** The version rows the media pipeline reads and writes (status, outputs, loudness). */
+import type { PrismaClient } from './prisma.js';
+
+export interface VersionOutputs {
+  durationMs?: number;
+  hlsKey?: string;
+  progressiveKey?: string;
+  waveformKey?: string;
+  artworkKey?: string | null;
+  loudnessIntegrated?: number;
+  loudnessRange?: number;
+  truePeak?: number | null;
+  replayGain?: number;
+}
+
+export interface VersionState {
+  id: string;
+  trackId: string;
+  status: 'pending' | 'processing' | 'ready' | 'failed';
+  error: string | null;
+  hlsKey: string | null;
+  waveformKey: string | null;
+  loudnessIntegrated: number | null;
+}
+
+export interface VersionProcessingRepository {
+  find(versionId: string): Promise<VersionState | undefined>;
+  /** pending -> processing; any other status is left alone (a sibling may have failed it). */
+  markProcessing(versionId: string): Promise<void>;
+  saveOutputs(versionId: string, outputs: VersionOutputs): Promise<void>;
+  /** ready, and the track's current version unless a newer version already is. */
+  markReady(versionId: string): Promise<void>;
+  /** failed with the first permanent error: a later failure does not overwrite it. */
+  markFailed(versionId: string, error: string): Promise<void>;
+  /** failed -> processing with the error cleared (an operator retries the version's jobs). */
+  reopen(versionId: string): Promise<void>;
+}
+
+export class PrismaVersionProcessingRepository implements VersionProcessingRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async find(versionId: string): Promise<VersionState | undefined> {
+    const row = await this.prisma.trackVersion.findUnique({
+      where: { id: versionId },
+      select: {
+        id: true,
+        trackId: true,
+        status: true,
+        error: true,
+        hlsKey: true,
+        waveformKey: true,
+        loudnessIntegrated: true,
+      },
+    });
+    return row ?? undefined;
+  }
+
+  async markProcessing(versionId: string): Promise<void> {
+    await this.prisma.trackVersion.updateMany({
+      where: { id: versionId, status: 'pending' },
+      data: { status: 'processing' },
+    });
+  }
+
+  async saveOutputs(versionId: string, outputs: VersionOutputs): Promise<void> {
+    await this.prisma.trackVersion.update({ where: { id: versionId }, data: outputs });
+  }
+
+  async markReady(versionId: string): Promise<void> {
+    await this.prisma.$transaction(async (tx) => {
+      const version = await tx.trackVersion.update({
+        where: { id: versionId },
+        data: { status: 'ready', error: null },
+        select: { trackId: true, number: true },
+      });
+      const track = await tx.track.findUnique({
+        where: { id: version.trackId },
+        select: { currentVersion: { select: { number: true } } },
+      });
+      const current = track?.currentVersion?.number;
+      if (current === undefined || current <= version.number) {
+        await tx.track.update({ where: { id: version.trackId }, data: { currentVersionId: versionId } });
+      }
+    });
+  }
+
+  async markFailed(versionId: string, error: string): Promise<void> {
+    await this.prisma.trackVersion.updateMany({
+      where: { id: versionId, status: { in: ['pending', 'processing'] } },
+      data: { status: 'failed', error: error.slice(0, 2000) },
+    });
+  }
+
+  async reopen(versionId: string): Promise<void> {
+    await this.prisma.trackVersion.updateMany({
+      where: { id: versionId, status: 'failed' },
+      data: { status: 'processing', error: null },
+    });
+  }
+}

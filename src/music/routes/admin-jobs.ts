@@ -1,0 +1,25 @@
+/** POST /api/v1/admin/jobs/retry {queue, limit}: admin only; retries failed jobs of one queue. */
+import type { FastifyInstance } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import { AppError } from '../../core/errors.js';
+import { caller, type AuthHooks } from '../auth-hook.js';
+import { RetryJobsBody } from '../schemas/admin.js';
+import type { JobAdminService } from '../services/job-admin-service.js';
+
+export function registerAdminJobRoutes(app: FastifyInstance, jobs: JobAdminService, hooks: AuthHooks): void {
+  app.post<{ Body: Static<typeof RetryJobsBody> }>(
+    '/api/v1/admin/jobs/retry',
+    {
+      bodyLimit: 4096,
+      schema: { body: RetryJobsBody },
+      onRequest: hooks.requireAuth,
+      // Checked before the body is validated: a non-admin learns nothing about the schema.
+      preValidation: async (request) => {
+        if (caller(request).role !== 'admin')
+          throw new AppError('forbidden', 'This endpoint is for administrators only.');
+      },
+    },
+    async (request, reply) =>
+      reply.header('cache-control', 'no-store').send(await jobs.retryFailed(request.body)),
+  );
+}

@@ -1,0 +1,9 @@
+import { Type } from '@sinclair/typebox';
+
+export const RetryJobsBody = Type.Object(
+  {
+    queue: Type.String({ minLength: 1, maxLength: 64 }),
+    limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,28 @@
+/** artwork-extract: the attached picture as square JPEGs (600 and 300 px); none is not a failure. */
+import { join } from 'node:path';
+import type { Job } from 'bullmq';
+import type { MediaJobData } from '../../src/music/jobs/queues.js';
+import { ARTWORK_SIZES, artworkArgs, artworkFile } from '../../src/music/media/artwork-args.js';
+import type { ProcessorDeps } from './deps.js';
+import { runMediaJob } from './media-job.js';
+import { publish } from './publish.js';
+
+export function artworkProcessor(deps: ProcessorDeps) {
+  return (job: Job<MediaJobData>, token: string | undefined, signal: AbortSignal | undefined) =>
+    runMediaJob(deps, job, token, signal, async ({ inputPath, workDir, probe }) => {
+      if (probe.coverStreamIndex === undefined) {
+        await deps.versions.saveOutputs(job.data.versionId, { artworkKey: null });
+        return { artworkKey: null };
+      }
+      await deps.runner.ffmpeg(artworkArgs(inputPath, probe.coverStreamIndex), {
+        cwd: workDir,
+        timeoutMs: 60_000,
+        signal,
+      });
+      const files = ARTWORK_SIZES.map((s) => ({ name: artworkFile(s), path: join(workDir, artworkFile(s)) }));
+      await publish(deps.stores.images, job.data.versionId, files, artworkFile(ARTWORK_SIZES[0]));
+      const artworkKey = `${job.data.versionId}/${artworkFile(ARTWORK_SIZES[0])}`;
+      await deps.versions.saveOutputs(job.data.versionId, { artworkKey });
+      return { artworkKey };
+    });
+}

@@ -1,0 +1,16 @@
+/** What the music-worker's processors are given: connections, stores, the ffmpeg runner. */
+import type { FastifyBaseLogger } from 'fastify';
+import type { MaintenanceTasks } from '../../src/music/jobs/registry.js';
+import type { FfmpegRunner } from '../../src/music/repositories/ffmpeg-runner.js';
+import type { ObjectStores } from '../../src/music/repositories/object-store/object-store.js';
+import type { VersionProcessingRepository } from '../../src/music/repositories/version-processing-repository.js';
+
+export interface ProcessorDeps {
+  stores: ObjectStores;
+  versions: VersionProcessingRepository;
+  runner: FfmpegRunner;
+  maintenance: MaintenanceTasks;
+  /** Private scratch space; each job gets its own folder inside and removes it. */
+  tmpDir: string;
+  log: FastifyBaseLogger;
+}

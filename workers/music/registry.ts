@@ -1,0 +1,21 @@
+/** The music-worker's processors, one per queue of the job contract (src/music/jobs/queues.ts). */
+import type { ProcessorRegistry } from '../../src/music/jobs/registry.js';
+import { artworkProcessor } from './artwork.js';
+import type { ProcessorDeps } from './deps.js';
+import { finalizeProcessor } from './finalize.js';
+import { loudnessProcessor } from './loudness.js';
+import { transcodeProcessor } from './transcode.js';
+import { waveformProcessor } from './waveform.js';
+
+export function createProcessors(deps: ProcessorDeps): ProcessorRegistry {
+  return {
+    transcode: transcodeProcessor(deps),
+    waveform: waveformProcessor(deps),
+    'artwork-extract': artworkProcessor(deps),
+    loudness: loudnessProcessor(deps),
+    'version-finalize': finalizeProcessor(deps),
+    'analytics-rollup': (job, _token, _signal) =>
+      deps.maintenance.rollupAnalytics(job.data.nowMs ?? Date.now()),
+    'upload-cleanup': (job, _token, _signal) => deps.maintenance.cleanupUploads(job.data.nowMs ?? Date.now()),
+  };
+}

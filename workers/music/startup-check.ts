@@ -1,0 +1,30 @@
+/** Start-up check: ffmpeg and ffprobe run, and ffmpeg has the encoders, filters and muxers we use. */
+import type { Readable } from 'node:stream';
+import { missingCapabilities } from '../../src/music/media/capabilities.js';
+import type { FfmpegRunner } from '../../src/music/repositories/ffmpeg-runner.js';
+
+async function listing(runner: FfmpegRunner, flag: string): Promise<string> {
+  let text = '';
+  await runner.ffmpeg(['-hide_banner', flag], {
+    timeoutMs: 60_000,
+    stdout: async (stream: Readable) => {
+      for await (const chunk of stream) text += String(chunk);
+    },
+  });
+  return text;
+}
+
+/** undefined when all is there, else a message an operator can act on. */
+export async function checkFfmpeg(runner: FfmpegRunner): Promise<string | undefined> {
+  try {
+    await runner.ffprobe(['-version'], { timeoutMs: 60_000 });
+    const [encoders, filters, muxers] = await Promise.all(
+      ['-encoders', '-filters', '-muxers'].map((f) => listing(runner, f)),
+    );
+    const missing = missingCapabilities({ encoders: encoders!, filters: filters!, muxers: muxers! });
+    if (missing.length === 0) return undefined;
+    return `ffmpeg lacks ${missing.join(', ')}; install a full ffmpeg build (Debian: apt-get install ffmpeg)`;
+  } catch (err) {
+    return `ffmpeg/ffprobe cannot be run (${(err as Error).message}); install ffmpeg (Debian: apt-get install ffmpeg)`;
+  }
+}

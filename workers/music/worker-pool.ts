@@ -1,0 +1,83 @@
+/**
+ * One BullMQ Worker per queue of the registry, each with its own concurrency, lock duration
+ * (stall detection) and the processors' metrics. Shutdown: stop taking jobs, let running ones
+ * finish within the bound, then cancel the rest, whose processors hand them back to the queue.
+ */
+import { Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { FastifyBaseLogger } from 'fastify';
+import { QUEUE_NAMES, type QueueName } from '../../src/music/jobs/queues.js';
+import type { JobProcessor, ProcessorRegistry } from '../../src/music/jobs/registry.js';
+import type { WorkerMetrics } from '../../src/music/worker-metrics.js';
+import { SHUTDOWN_REASON } from './media-job.js';
+
+export interface WorkerPoolOptions {
+  /** ioredis with maxRetriesPerRequest: null (BullMQ's blocking commands need it). */
+  connection: Redis;
+  prefix: string;
+  processors: ProcessorRegistry;
+  concurrency: Readonly<Record<QueueName, number>>;
+  lockMs: number;
+  stalledIntervalMs: number;
+  metrics: WorkerMetrics;
+  log: FastifyBaseLogger;
+}
+
+const HANDED_BACK = new Set(['WaitingError', 'WaitingChildrenError', 'DelayedError']);
+
+export class WorkerPool {
+  private readonly workers: Worker[] = [];
+
+  constructor(private readonly options: WorkerPoolOptions) {}
+
+  start(): void {
+    for (const name of QUEUE_NAMES) this.workers.push(this.createWorker(name));
+  }
+
+  private createWorker<Q extends QueueName>(name: Q): Worker {
+    const { options } = this;
+    const processor = options.processors[name] as JobProcessor<QueueName>;
+    const timed = async (job: Job, token?: string, signal?: AbortSignal): Promise<unknown> => {
+      const end = options.metrics.jobDuration.startTimer({ queue: name });
+      try {
+        const result = await processor(job as Parameters<typeof processor>[0], token, signal);
+        end({ outcome: 'completed' });
+        return result;
+      } catch (err) {
+        end({ outcome: HANDED_BACK.has((err as Error).name) ? 'requeued' : 'failed' });
+        throw err;
+      }
+    };
+    const worker = new Worker(name, timed, {
+      connection: options.connection,
+      prefix: options.prefix,
+      concurrency: options.concurrency[name],
+      lockDuration: options.lockMs,
+      stalledInterval: options.stalledIntervalMs,
+      // A job whose worker died twice is failed rather than retried forever.
+      maxStalledCount: 2,
+    });
+    worker.on('failed', (job, err) => {
+      options.log.warn(
+        { queue: name, jobId: job?.id, attemptsMade: job?.attemptsMade, err: err.message },
+        'job failed',
+      );
+    });
+    worker.on('error', (err) => options.log.error({ queue: name, err: err.message }, 'worker error'));
+    return worker;
+  }
+
+  /** Resolves when every worker has closed; jobs still running at `boundMs` are handed back. */
+  async close(boundMs: number): Promise<void> {
+    const closing = Promise.all(this.workers.map((w) => w.close()));
+    const timer = setTimeout(() => {
+      this.options.log.warn({ boundMs }, 'jobs still running at the shutdown bound: handing them back');
+      for (const w of this.workers) w.cancelAllJobs(SHUTDOWN_REASON);
+    }, boundMs);
+    try {
+      await closing;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
