@@ -163,6 +163,37 @@ describe('replay', () => {
     expect(r.status).toBe('UNVERIFIED');
   });
 
+  it("CHECK X -> ACCEPT -> ANSWER X is ACCEPTED, verified by the CHECK's verdict", () => {
+    const r = runReplay({
+      events: [c('CHECK is_forest => is_bipartite'), v('ACCEPT'), c('ANSWER is_forest=>is_bipartite')],
+    });
+    expect(r.status).toBe('ACCEPTED');
+    expect(r.result.final_answer).toMatchObject({
+      event: 'e-0003',
+      verdict: 'ACCEPT',
+      verdict_event: 'e-0002',
+      judged_claim: 'e-0001',
+      verified_by: 'e-0002',
+      accepted: true,
+    });
+    expect(r.decision_path.at(-1)!.detail).toContain('CHECK of the same expression at e-0001');
+  });
+
+  it('the latest verdict on the same expression wins; a different expression or a discarded CHECK does not count', () => {
+    const rejected = runReplay({
+      events: [c('CHECK n > 2'), v('ACCEPT'), c('CHECK n > 2'), v('REJECT too weak'), c('ANSWER n > 2')],
+    });
+    expect(rejected.status).toBe('REJECTED');
+    expect(rejected.result.final_answer).toMatchObject({ verdict_event: 'e-0004', verified_by: null });
+    const other = runReplay({ events: [c('CHECK n > 3'), v('ACCEPT'), c('ANSWER n > 2')] });
+    expect(other.status).toBe('UNVERIFIED');
+    const discarded = runReplay({
+      events: [c('SAVE s'), c('CHECK n > 2'), v('ACCEPT'), c('LOAD s'), c('ANSWER n > 2')],
+    });
+    expect(discarded.status).toBe('UNVERIFIED');
+    expect(discarded.result.final_answer).toMatchObject({ verified_by: null, judged_claim: null });
+  });
+
   it('identical requests give identical receipts', () => {
     const body = JSON.stringify(replayExample);
     const a = executeTool('replay', body);
