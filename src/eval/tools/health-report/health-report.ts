@@ -13,7 +13,7 @@ import {
   MIN_SYSTEMS,
   type ItemClass,
 } from './classify.js';
-import { observe } from './observe.js';
+import { MAX_WARNINGS_LISTED, observe } from './observe.js';
 import { domainFigures, emptyCounts, readiness, weakestComponent, type ClassifiedItem } from './readiness.js';
 import type { HealthReportRequest } from './schema.js';
 
@@ -76,7 +76,7 @@ interface SystemTally {
 }
 
 export function runHealthReport(request: HealthReportRequest): ReceiptBody {
-  const observations = observe(request);
+  const { observations, warnings, warningCounts } = observe(request);
   const counts = emptyCounts();
   const byClass = new Map<ItemClass, string[]>(ITEM_CLASSES.map((c) => [c, []]));
   const classified: ClassifiedItem[] = [];
@@ -143,6 +143,16 @@ export function runHealthReport(request: HealthReportRequest): ReceiptBody {
         ? `every one of ${domains.length} domain(s) has a discriminating item`
         : `${frontierGaps.length} of ${domains.length} domain(s) have no discriminating item: ${frontierGaps.join(', ')}`,
   });
+  const warned = warningCounts.duplicate_item_definition + warningCounts.conflicting_domain;
+  decisionPath.push({
+    rule: 'inputs_consistent',
+    outcome: warned === 0 ? 'pass' : 'info',
+    detail:
+      warned === 0
+        ? 'every item is defined at most once and labelled with one domain'
+        : `${warningCounts.conflicting_domain} conflicting domain label(s) and ${warningCounts.duplicate_item_definition} repeated item definition(s): ` +
+          "the item's first definition and its domain (else the first label seen) were used; see result.warnings",
+  });
   decisionPath.push({
     rule: 'readiness',
     outcome: ready.band === 'READY' ? 'pass' : 'fail',
@@ -190,6 +200,7 @@ export function runHealthReport(request: HealthReportRequest): ReceiptBody {
       frontier_gaps: frontierGaps,
       readiness: ready,
       systems,
+      warnings: { counts: warningCounts, listed: warnings, listed_at_most: MAX_WARNINGS_LISTED },
     },
     next_action: nextAction(ready, counts, frontierGaps),
   };
