@@ -108,9 +108,15 @@ describe('replay', () => {
     expect(tree.final_branch).toBe('b2');
     expect(r.result.timeline).toEqual(['e-0001', 'e-0006', 'e-0007', 'e-0008']);
     expect(r.result.discarded).toEqual({ count: 4, events: ['e-0002', 'e-0003', 'e-0004', 'e-0005'] });
-    expect((r.result.rewinds as { discarded: string[] }[]).map((x) => x.discarded)).toEqual([
-      ['e-0002'],
-      ['e-0003', 'e-0004', 'e-0005'],
+    expect((r.result.rewinds as { discarded_count: number }[]).map((x) => x.discarded_count)).toEqual([1, 3]);
+    // Each discarded event's item names the rewind that discarded it.
+    expect(
+      r.items.filter((i) => i.decision === 'discarded').map((i) => [i.item_id, i.reasons.at(-1)]),
+    ).toEqual([
+      ['e-0002', 'discarded by the rewind at e-0003'],
+      ['e-0003', 'discarded by the rewind at e-0006'],
+      ['e-0004', 'discarded by the rewind at e-0006'],
+      ['e-0005', 'discarded by the rewind at e-0006'],
     ]);
     expect(r.status).toBe('ACCEPTED');
   });

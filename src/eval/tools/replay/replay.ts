@@ -35,7 +35,7 @@ export function runReplay(request: ReplayRequest): ReceiptBody {
 
   // One reason text per rewind, shared by every event it discarded.
   const discardedReason = new Map<number, string>();
-  const items: ItemDecision[] = request.events.map((ev, i) => {
+  const items: ItemDecision[] = request.events.map((_ev, i) => {
     const rec = s.records[i]!;
     const reasons: string[] = [];
     for (const f of rec.findings) reasons.push(f.message);
@@ -54,9 +54,7 @@ export function runReplay(request: ReplayRequest): ReceiptBody {
       command: describe(rec.command, rec.verdict?.verdict ?? null),
       decision: onLine ? 'kept' : 'discarded',
       item_id: eventId(i),
-      kind: ev.kind,
       reasons,
-      step: ev.step ?? null,
     };
   });
 
@@ -145,7 +143,6 @@ export function runReplay(request: ReplayRequest): ReceiptBody {
       })),
       rewinds: s.rewinds.map((r) => ({
         checkpoint: r.checkpoint,
-        discarded: r.discarded.map(eventId),
         discarded_count: r.discardedCount,
         event: eventId(r.event),
         from_branch: r.fromBranch,
