@@ -87,13 +87,19 @@ export async function buildEvalApp(
   }
 
   registerPoolMetrics(metrics.registry, pool);
-  registerToolRoutes(app, { pool, stats, bodyLimit: config.bodyLimit });
+  registerToolRoutes(app, {
+    pool,
+    stats,
+    bodyLimit: config.bodyLimit,
+    inlineMaxBytes: config.inlineMaxBytes,
+  });
   registerInfoRoutes(app, {
     pool,
     stats,
     startedAt: Date.now(),
     cache: redis ? 'redis' : 'memory',
     graphKernel,
+    inlineMaxBytes: config.inlineMaxBytes,
   });
   const openapi = JSON.stringify(buildOpenApi());
   app.get('/openapi.json', (_req, reply) => reply.type('application/json; charset=utf-8').send(openapi));
