@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inlineLimitBytes } from '../src/eval/placement.js';
+import { resolveGraphKernel } from '../src/eval/graph/native.js';
 import { createVerifierPool, type VerifierPool } from '../src/eval/pool.js';
 import { getTool } from '../src/eval/registry.js';
 import { makeEvalApp, postJson } from './helpers/eval-app.js';
@@ -18,7 +19,7 @@ const exampleBody = JSON.stringify(gate.example);
 const padded = (size: number): string => exampleBody + ' '.repeat(size - Buffer.byteLength(exampleBody));
 
 beforeAll(async () => {
-  pool = createVerifierPool({ size: 1 });
+  pool = createVerifierPool({ size: 1, graphKernel: resolveGraphKernel('auto') });
   app = await makeEvalApp({ EVAL_INLINE_MAX_BYTES: '16kb' }, { pool });
 });
 afterAll(async () => {
@@ -91,7 +92,7 @@ describe('health under an inline flood', () => {
       const t0 = performance.now();
       const res = await fetch(`${base}/api/health`);
       expect(res.status).toBe(200);
-      expect((await res.json()).status).toBe('ok');
+      expect(((await res.json()) as { status: string }).status).toBe('ok');
       latencies.push(performance.now() - t0);
     }
     const stillFlooding = flooding && sent < 20_000;

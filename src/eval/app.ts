@@ -11,9 +11,8 @@ import { createHttpMetrics, registerMetricsRoute } from '../core/metrics.js';
 import { MemoryRateLimitStore } from '../core/rate-limit/memory-store.js';
 import { registerRateLimits } from '../core/rate-limit/plugin.js';
 import { RedisRateLimitStore } from '../core/rate-limit/redis-store.js';
-import { ConfigError } from '../core/env.js';
 import type { EvalConfig } from './config.js';
-import { loadNativeKernel } from './graph/native.js';
+import { resolveGraphKernel } from './graph/native.js';
 import { buildOpenApi } from './openapi.js';
 import { createVerifierPool, type VerifierPool } from './pool.js';
 import { registerPoolMetrics } from './pool-metrics.js';
@@ -25,15 +24,6 @@ import { FileStatsStore, RedisStatsStore, type StatsStore } from './stats.js';
 export interface EvalAppOverrides {
   /** Share one pool between apps (tests); the app then does not destroy it. */
   pool?: VerifierPool;
-}
-
-/** Which graph kernel the pool's workers will use; `native` without a built addon stops start-up. */
-function resolveGraphKernel(choice: EvalConfig['graphKernel']): 'native' | 'ts' {
-  if (choice === 'ts') return 'ts';
-  const { kernel, reason } = loadNativeKernel();
-  if (kernel) return 'native';
-  if (choice === 'native') throw new ConfigError([`GRAPH_KERNEL (got "native"): ${reason}`]);
-  return 'ts';
 }
 
 export async function buildEvalApp(
@@ -51,7 +41,8 @@ export async function buildEvalApp(
     ? new Redis(config.cacheUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true })
     : undefined;
   const pool =
-    overrides.pool ?? createVerifierPool({ size: config.poolSize, taskTimeoutMs: config.taskTimeoutMs });
+    overrides.pool ??
+    createVerifierPool({ size: config.poolSize, taskTimeoutMs: config.taskTimeoutMs, graphKernel });
   const stats: StatsStore = redis
     ? new RedisStatsStore(redis, config.cacheKeyPrefix)
     : await FileStatsStore.open(config.dataDir);
