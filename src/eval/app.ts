@@ -1,6 +1,6 @@
 /**
  * The evaluation service app: core plumbing plus the tool, info, OpenAPI and metrics routes.
- * Owns its pool, stats store and Redis connection, and closes them with the app.
+ * Owns its pool, usage counters and Redis connection, and closes them with the app.
  */
 import { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
@@ -19,7 +19,7 @@ import { registerPoolMetrics } from './pool-metrics.js';
 import { TOOLS } from './registry.js';
 import { registerInfoRoutes } from './routes/info.js';
 import { registerToolRoutes } from './routes/tools.js';
-import { FileStatsStore, RedisStatsStore, type StatsStore } from './stats.js';
+import { FileUsageCounters, RedisUsageCounters, type UsageCounters } from './repositories/usage-counters.js';
 
 export interface EvalAppOverrides {
   /** Share one pool between apps (tests); the app then does not destroy it. */
@@ -43,12 +43,12 @@ export async function buildEvalApp(
   const pool =
     overrides.pool ??
     createVerifierPool({ size: config.poolSize, taskTimeoutMs: config.taskTimeoutMs, graphKernel });
-  const stats: StatsStore = redis
-    ? new RedisStatsStore(redis, config.cacheKeyPrefix)
-    : await FileStatsStore.open(config.dataDir);
+  const usage: UsageCounters = redis
+    ? new RedisUsageCounters(redis, config.cacheKeyPrefix)
+    : await FileUsageCounters.open(config.dataDir);
 
   app.addHook('onClose', async () => {
-    await stats.close();
+    await usage.close();
     // Requests whose clients already left are still in the pool, running or queued; let
     // them finish rather than fail them (fastify's close does not wait for them), within half
     // the shutdown deadline so the rest of the shutdown still fits.
@@ -80,13 +80,13 @@ export async function buildEvalApp(
   registerPoolMetrics(metrics.registry, pool);
   registerToolRoutes(app, {
     pool,
-    stats,
+    usage,
     bodyLimit: config.bodyLimit,
     inlineMaxBytes: config.inlineMaxBytes,
   });
   registerInfoRoutes(app, {
     pool,
-    stats,
+    usage,
     startedAt: Date.now(),
     cache: redis ? 'redis' : 'memory',
     graphKernel,

@@ -4,11 +4,11 @@ import { SERVICE_VERSION } from '../../core/receipt.js';
 import { inlineLimitBytes } from '../placement.js';
 import type { VerifierPool } from '../pool.js';
 import { TOOLS } from '../registry.js';
-import type { StatsStore } from '../stats.js';
+import type { UsageCounters } from '../repositories/usage-counters.js';
 
 export interface InfoRouteDeps {
   pool: VerifierPool;
-  stats: StatsStore;
+  usage: UsageCounters;
   startedAt: number;
   cache: 'redis' | 'memory';
   graphKernel: 'native' | 'ts';
@@ -50,5 +50,5 @@ export function registerInfoRoutes(app: FastifyInstance, deps: InfoRouteDeps): v
     shared_state: deps.cache,
     graph_kernel: deps.graphKernel,
   }));
-  app.get('/api/stats', async () => ({ service_version: SERVICE_VERSION, ...(await deps.stats.snapshot()) }));
+  app.get('/api/stats', async () => ({ service_version: SERVICE_VERSION, ...(await deps.usage.snapshot()) }));
 }

@@ -9,11 +9,11 @@ import { EXAMPLES_HINT, executeTool, type ToolOutcome } from '../execute.js';
 import { inlineLimitBytes } from '../placement.js';
 import type { VerifierPool } from '../pool.js';
 import { TOOLS } from '../registry.js';
-import type { StatsStore } from '../stats.js';
+import type { UsageCounters } from '../repositories/usage-counters.js';
 
 export interface ToolRouteDeps {
   pool: VerifierPool;
-  stats: StatsStore;
+  usage: UsageCounters;
   bodyLimit: number;
   /** EVAL_INLINE_MAX_BYTES; each tool lowers it by its declared cost (placement.ts). */
   inlineMaxBytes: number;
@@ -32,7 +32,7 @@ export function registerToolRoutes(app: FastifyInstance, deps: ToolRouteDeps): v
     // before the handler ran.
     scope.addHook('onResponse', (request, reply, hookDone) => {
       const toolId = request.routeOptions.config.toolId;
-      if (toolId) deps.stats.record(toolId, reply.statusCode, verdicts.get(request));
+      if (toolId) deps.usage.record(toolId, reply.statusCode, verdicts.get(request));
       hookDone();
     });
     for (const tool of TOOLS) {
