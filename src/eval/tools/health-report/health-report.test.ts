@@ -7,7 +7,7 @@ import { FLAKY_FLIP_RATE_THRESHOLD, FLAKY_MIN_FLIPS, ITEM_CLASSES } from './clas
 import { healthReportExample } from './example.js';
 import type { HistoryRow } from './schema.js';
 
-const run = (body: unknown): ToolOutcome => executeTool('health', JSON.stringify(body));
+const run = (body: unknown): ToolOutcome => executeTool('health', Buffer.from(JSON.stringify(body)));
 
 function classOf(receipt: any, id: string): string {
   const item = receipt.items.find((i: any) => i.item_id === id);

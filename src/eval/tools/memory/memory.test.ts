@@ -153,7 +153,7 @@ describe('memory rankings', () => {
 
 describe('memory input bounds (400)', () => {
   const bad = (body: unknown): string => {
-    const out = executeTool('memory', JSON.stringify(body));
+    const out = executeTool('memory', Buffer.from(JSON.stringify(body)));
     if (out.ok) throw new Error('expected a 400');
     expect(out.problem.status).toBe(400);
     return JSON.stringify(out.problem.errors);
@@ -203,7 +203,7 @@ describe('prototype names in request text', () => {
     }[];
   };
   const receipt = (body: unknown): Receipt => {
-    const out = executeTool('memory', JSON.stringify(body));
+    const out = executeTool('memory', Buffer.from(JSON.stringify(body)));
     if (!out.ok) throw new Error(`expected 200, got ${JSON.stringify(out.problem)}`);
     return JSON.parse(out.body) as Receipt;
   };

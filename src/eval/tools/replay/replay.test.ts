@@ -210,7 +210,7 @@ describe('replay', () => {
 
 describe('replay input bounds (400)', () => {
   const bad = (body: unknown): string => {
-    const out = executeTool('replay', JSON.stringify(body));
+    const out = executeTool('replay', Buffer.from(JSON.stringify(body)));
     if (out.ok) throw new Error('expected a 400');
     expect(out.problem.status).toBe(400);
     return JSON.stringify(out.problem.errors);
