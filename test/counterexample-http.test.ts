@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyReceipt } from '../src/core/receipt.js';
 import { fromGraph6 } from '../src/eval/graph/graph6.js';
 import { featureRecord } from '../src/eval/graph/features.js';
+import { resolveGraphKernel } from '../src/eval/graph/native.js';
 import { createVerifierPool, type VerifierPool } from '../src/eval/pool.js';
 import { makeEvalApp, postJson } from './helpers/eval-app.js';
 
@@ -138,7 +139,7 @@ describe('the event loop stays free', () => {
     // busy for a while. Worker threads copy process.env when they start.
     const previous = process.env.GRAPH_KERNEL;
     process.env.GRAPH_KERNEL = 'ts';
-    const inner = createVerifierPool({ size: 2 });
+    const inner = createVerifierPool({ size: 2, graphKernel: resolveGraphKernel('auto') });
     if (previous === undefined) delete process.env.GRAPH_KERNEL;
     else process.env.GRAPH_KERNEL = previous;
     let started = 0;

@@ -53,7 +53,8 @@ describe('eval process', () => {
 
   it('finishes an in-flight request on SIGTERM, then exits 0; logs are JSON without payloads', async () => {
     const port = await freePort();
-    const { child, output } = startEval({ EVAL_PORT: String(port), LOG_LEVEL: 'info' });
+    // debug: the arrival line tells when the server holds the request (info logs it once, on the response).
+    const { child, output } = startEval({ EVAL_PORT: String(port), LOG_LEVEL: 'debug' });
     await untilListening(port, output);
     const marker = 'payload-marker-7f3a';
     const body = JSON.stringify({ baseline: { [marker]: false }, candidate: { [marker]: true } });
@@ -74,7 +75,7 @@ describe('eval process', () => {
         },
       );
       req.on('error', reject);
-      // Half the body now; once the server has taken the request in (its "incoming request"
+      // Half the body now; once the server has taken the request in (its "request received"
       // log line), SIGTERM while it is in flight; then the rest of the body.
       req.write(body.slice(0, 10));
       void expect
@@ -98,6 +99,14 @@ describe('eval process', () => {
     expect(lines.length).toBeGreaterThan(2);
     for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
     expect(output()).not.toContain(marker);
+    // One info line per request, written with its status and duration.
+    const perRequest = lines.filter((l) => l.includes('"path":"/api/gate"') && l.includes('"level":30'));
+    expect(perRequest).toHaveLength(1);
+    expect(JSON.parse(perRequest[0]!)).toMatchObject({
+      msg: 'request',
+      res: { status: 200 },
+      ms: expect.any(Number),
+    });
     expect(output()).toContain('shut down cleanly');
   });
 

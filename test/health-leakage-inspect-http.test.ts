@@ -81,7 +81,11 @@ describe('POST /api/health-report', () => {
 describe('POST /api/leakage', () => {
   it('answers the published example: three quarantined, one review, clean_exam the rest in order', async () => {
     const r = await ok('/api/leakage', examples.leakage);
-    expect(r.result.quarantined).toEqual(['q-001', 'q-002', 'q-003']);
+    expect(
+      r.items
+        .filter((i: { decision: string }) => i.decision === 'quarantine')
+        .map((i: { item_id: string }) => i.item_id),
+    ).toEqual(['q-001', 'q-002', 'q-003']);
     expect(byId(r, 'q-001').tier).toBe('exact');
     expect(byId(r, 'q-002').matches[0].evidence).toEqual(['content_hash']);
     expect(byId(r, 'q-003').tier).toBe('fingerprint');

@@ -40,6 +40,8 @@ export function buildBaseApp(options: BaseAppOptions): FastifyInstance {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     requestIdHeader: false,
+    // One line per request, written on the response (below), instead of fastify's two.
+    disableRequestLogging: true,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     // Fastify's default ajv silently drops unknown body properties (removeAdditional); a
@@ -56,6 +58,11 @@ export function buildBaseApp(options: BaseAppOptions): FastifyInstance {
   } as FastifyServerOptions) as unknown as FastifyInstance;
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    request.log.debug({ req: request }, 'request received');
+    done();
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info({ req: request, res: reply, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
     done();
   });
   registerErrorHandler(app, options.classifyError);

@@ -16,12 +16,12 @@ export function canonicalJson(value: unknown): string {
   // unless a key is an array index, which engines always enumerate first; such values, and
   // anything with toJSON, take the general writer below.
   try {
-    return JSON.stringify(ordered(value, ''));
+    return JSON.stringify(ordered(value));
   } catch (err) {
     if (err !== NEEDS_GENERAL_WRITER) throw err;
   }
   const out: string[] = [];
-  write(value, out, '');
+  write(value, out);
   return out.join('');
 }
 
@@ -81,17 +81,17 @@ function inOrder(keys: string[]): boolean {
 }
 
 /** Rejects what JSON cannot hold; primitives are checked inline by the callers below. */
-function checkPrimitive(value: unknown, path: string): void {
+function checkPrimitive(value: unknown): void {
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new NonFiniteNumberError(`non-finite number at ${path || '/'}`);
+    if (!Number.isFinite(value)) throw new NonFiniteNumberError('non-finite number');
   } else if (typeof value === 'bigint') {
-    throw new TypeError(`BigInt has no JSON representation (at ${path || '/'})`);
+    throw new TypeError('BigInt has no JSON representation');
   }
 }
 
-function ordered(value: unknown, path: string): unknown {
+function ordered(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) {
-    checkPrimitive(value, path);
+    checkPrimitive(value);
     return value;
   }
   if (Array.isArray(value)) {
@@ -99,10 +99,10 @@ function ordered(value: unknown, path: string): unknown {
     for (let i = 0; i < value.length; i++) {
       const v: unknown = value[i];
       if (typeof v !== 'object' || v === null) {
-        checkPrimitive(v, path);
+        checkPrimitive(v);
         continue;
       }
-      const o = ordered(v, path);
+      const o = ordered(v);
       if (o !== v) (copy ??= value.slice())[i] = o;
     }
     return copy ?? value;
@@ -117,11 +117,11 @@ function ordered(value: unknown, path: string): unknown {
       const k = keys[i]!;
       const v = obj[k];
       if (typeof v !== 'object' || v === null) {
-        checkPrimitive(v, path);
+        checkPrimitive(v);
         if (copy !== undefined) copy[k] = v;
         continue;
       }
-      const o = ordered(v, path);
+      const o = ordered(v);
       if (o !== v && copy === undefined) {
         copy = newObjectFor(keys);
         for (let j = 0; j < i; j++) copy[keys[j]!] = obj[keys[j]!];
@@ -132,11 +132,11 @@ function ordered(value: unknown, path: string): unknown {
   }
   keys.sort();
   const out = newObjectFor(keys);
-  for (const k of keys) out[k] = ordered(obj[k], path);
+  for (const k of keys) out[k] = ordered(obj[k]);
   return out;
 }
 
-function write(value: unknown, out: string[], path: string): void {
+function write(value: unknown, out: string[]): void {
   switch (typeof value) {
     case 'string':
       out.push(JSON.stringify(value));
@@ -144,7 +144,7 @@ function write(value: unknown, out: string[], path: string): void {
     case 'number':
       // RFC 8785 section 3.2.2.2: NaN and Infinity have no JSON form and must be rejected,
       // not silently written as null as JSON.stringify would. -0 serialises as 0.
-      if (!Number.isFinite(value)) throw new NonFiniteNumberError(`non-finite number at ${path || '/'}`);
+      if (!Number.isFinite(value)) throw new NonFiniteNumberError('non-finite number');
       out.push(JSON.stringify(value));
       return;
     case 'boolean':
@@ -162,14 +162,14 @@ function write(value: unknown, out: string[], path: string): void {
           const v: unknown = value[i];
           // JSON.stringify writes undefined array members as null; so do we.
           if (v === undefined || typeof v === 'function' || typeof v === 'symbol') out.push('null');
-          else write(v, out, path);
+          else write(v, out);
         }
         out.push(']');
         return;
       }
       const toJSON = (value as { toJSON?: () => unknown }).toJSON;
       if (typeof toJSON === 'function') {
-        write(toJSON.call(value), out, path);
+        write(toJSON.call(value), out);
         return;
       }
       const obj = value as Record<string, unknown>;
@@ -182,13 +182,13 @@ function write(value: unknown, out: string[], path: string): void {
         if (!first) out.push(',');
         first = false;
         out.push(JSON.stringify(key), ':');
-        write(v, out, path);
+        write(v, out);
       }
       out.push('}');
       return;
     }
     case 'bigint':
-      throw new TypeError(`BigInt has no JSON representation (at ${path || '/'})`);
+      throw new TypeError('BigInt has no JSON representation');
     case 'function':
     case 'symbol':
     case 'undefined':

@@ -1,13 +1,32 @@
 /**
- * pino options shared by every process: JSON lines, one per request, never a payload. The
- * serializers keep only what an operator needs; headers (tokens, cookies) are not logged.
+ * pino options shared by every process: one line per request (core/app.ts), never a payload.
+ * JSON lines, except in development on a terminal, where pino's own pretty transport prints
+ * them for people. The serializers keep only what an operator needs; headers (tokens,
+ * cookies) are not logged.
  */
 import type { FastifyServerOptions } from 'fastify';
 
-export function loggerOptions(level: string, service: string): FastifyServerOptions['logger'] {
+/** Pretty output only for a person watching a development process; JSON everywhere else. */
+export function wantsPrettyLogs(nodeEnv: string | undefined, stdoutIsTty: boolean): boolean {
+  return stdoutIsTty && (nodeEnv ?? 'development') === 'development';
+}
+
+export function loggerOptions(
+  level: string,
+  service: string,
+  pretty = wantsPrettyLogs(process.env.NODE_ENV, process.stdout.isTTY === true),
+): FastifyServerOptions['logger'] {
   if (level === 'silent') return false;
   return {
     level,
+    ...(pretty
+      ? {
+          transport: {
+            target: 'pino-pretty',
+            options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' },
+          },
+        }
+      : {}),
     base: { service },
     redact: {
       paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'],

@@ -62,7 +62,7 @@ export function registerHttpMetricsHooks(app: FastifyInstance, metrics: HttpMetr
 }
 
 export function registerMetricsRoute(app: FastifyInstance, registry: Registry): void {
-  app.get('/metrics', { config: { rateLimit: false } }, async (_request, reply) => {
+  app.get('/metrics', async (_request, reply) => {
     const text = await registry.metrics();
     return reply.type(registry.contentType).send(text);
   });

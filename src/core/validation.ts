@@ -11,7 +11,7 @@ import { addUniformMapKeyword, withUniformMaps } from './uniform-map.js';
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
 
 export function createAjv(): Ajv {
-  const ajv = new Ajv({ strict: true, allErrors: true, useDefaults: true, coerceTypes: false });
+  const ajv = new Ajv({ strict: true, allErrors: true, useDefaults: true });
   addFormats(ajv);
   return ajv;
 }
@@ -21,7 +21,7 @@ const sharedAjv = createAjv();
 // costs about half the validation time on valid bodies; valid requests take the fast
 // validator, and only a failing one is re-validated to list every problem.
 // The fast validator also checks primitive-valued maps in one pass (see uniform-map.ts).
-const firstErrorAjv = new Ajv({ strict: true, allErrors: false, useDefaults: true, coerceTypes: false });
+const firstErrorAjv = new Ajv({ strict: true, useDefaults: true });
 addFormats(firstErrorAjv);
 addUniformMapKeyword(firstErrorAjv);
 

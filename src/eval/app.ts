@@ -1,6 +1,6 @@
 /**
  * The evaluation service app: core plumbing plus the tool, info, OpenAPI and metrics routes.
- * Owns its pool, stats store and Redis connection, and closes them with the app.
+ * Owns its pool, usage counters and Redis connection, and closes them with the app.
  */
 import type { FastifyInstance } from 'fastify';
 import { buildBaseApp } from '../core/app.js';
@@ -10,30 +10,20 @@ import { createHttpMetrics, registerMetricsRoute } from '../core/metrics.js';
 import { MemoryRateLimitStore } from '../core/rate-limit/memory-store.js';
 import { registerRateLimits } from '../core/rate-limit/plugin.js';
 import { RedisRateLimitStore } from '../core/rate-limit/redis-store.js';
-import { ConfigError } from '../core/env.js';
 import { createRedis } from '../core/redis.js';
 import type { EvalConfig } from './config.js';
-import { loadNativeKernel } from './graph/native.js';
+import { resolveGraphKernel } from './graph/native.js';
 import { buildOpenApi } from './openapi.js';
 import { createVerifierPool, type VerifierPool } from './pool.js';
 import { registerPoolMetrics } from './pool-metrics.js';
 import { TOOLS } from './registry.js';
 import { registerInfoRoutes } from './routes/info.js';
 import { registerToolRoutes } from './routes/tools.js';
-import { FileStatsStore, RedisStatsStore, type StatsStore } from './stats.js';
+import { FileUsageCounters, RedisUsageCounters, type UsageCounters } from './repositories/usage-counters.js';
 
 export interface EvalAppOverrides {
   /** Share one pool between apps (tests); the app then does not destroy it. */
   pool?: VerifierPool;
-}
-
-/** Which graph kernel the pool's workers will use; `native` without a built addon stops start-up. */
-function resolveGraphKernel(choice: EvalConfig['graphKernel']): 'native' | 'ts' {
-  if (choice === 'ts') return 'ts';
-  const { kernel, reason } = loadNativeKernel();
-  if (kernel) return 'native';
-  if (choice === 'native') throw new ConfigError([`GRAPH_KERNEL (got "native"): ${reason}`]);
-  return 'ts';
 }
 
 export async function buildEvalApp(
@@ -49,13 +39,14 @@ export async function buildEvalApp(
   });
   const redis = config.cacheUrl ? createRedis(config.cacheUrl) : undefined;
   const pool =
-    overrides.pool ?? createVerifierPool({ size: config.poolSize, taskTimeoutMs: config.taskTimeoutMs });
-  const stats: StatsStore = redis
-    ? new RedisStatsStore(redis, config.cacheKeyPrefix)
-    : await FileStatsStore.open(config.dataDir);
+    overrides.pool ??
+    createVerifierPool({ size: config.poolSize, taskTimeoutMs: config.taskTimeoutMs, graphKernel });
+  const usage: UsageCounters = redis
+    ? new RedisUsageCounters(redis, config.cacheKeyPrefix)
+    : await FileUsageCounters.open(config.dataDir);
 
   app.addHook('onClose', async () => {
-    await stats.close();
+    await usage.close();
     // Requests whose clients already left are still in the pool, running or queued; let
     // them finish rather than fail them (fastify's close does not wait for them), within half
     // the shutdown deadline so the rest of the shutdown still fits.
@@ -85,13 +76,19 @@ export async function buildEvalApp(
   }
 
   registerPoolMetrics(metrics.registry, pool);
-  registerToolRoutes(app, { pool, stats, bodyLimit: config.bodyLimit });
+  registerToolRoutes(app, {
+    pool,
+    usage,
+    bodyLimit: config.bodyLimit,
+    inlineMaxBytes: config.inlineMaxBytes,
+  });
   registerInfoRoutes(app, {
     pool,
-    stats,
+    usage,
     startedAt: Date.now(),
     cache: redis ? 'redis' : 'memory',
     graphKernel,
+    inlineMaxBytes: config.inlineMaxBytes,
   });
   const openapi = JSON.stringify(buildOpenApi());
   app.get('/openapi.json', (_req, reply) => reply.type('application/json; charset=utf-8').send(openapi));

@@ -15,6 +15,11 @@ const EvalEnv = Type.Object({
   }),
   EVAL_HOST: Type.String({ default: '0.0.0.0', description: 'listen address' }),
   EVAL_BODY_LIMIT: Type.String({ default: '16mb', description: 'largest tool request body, e.g. 16mb' }),
+  EVAL_INLINE_MAX_BYTES: Type.String({
+    default: '16kb',
+    description:
+      'largest tool request body run on the event loop (each tool lowers it by its own cost); 0 sends all to the pool',
+  }),
   EVAL_POOL_SIZE: Type.Optional(
     Type.Integer({ minimum: 1, maximum: 256, description: 'verifier worker threads' }),
   ),
@@ -66,6 +71,7 @@ export interface EvalConfig {
   port: number;
   host: string;
   bodyLimit: number;
+  inlineMaxBytes: number;
   poolSize: number;
   rateLimits: { enabled: boolean; perMinute: number; burst: number };
   trustedProxies: string[];
@@ -87,11 +93,18 @@ export function loadEvalConfig(env: NodeJS.ProcessEnv = process.env): Readonly<E
       `EVAL_BODY_LIMIT (got ${JSON.stringify(e.EVAL_BODY_LIMIT)}): must be a size of at least 1kb, e.g. 16mb`,
     ]);
   }
+  const inlineMaxBytes = e.EVAL_INLINE_MAX_BYTES.trim() === '0' ? 0 : parseByteSize(e.EVAL_INLINE_MAX_BYTES);
+  if (inlineMaxBytes === undefined) {
+    throw new ConfigError([
+      `EVAL_INLINE_MAX_BYTES (got ${JSON.stringify(e.EVAL_INLINE_MAX_BYTES)}): must be a size such as 16kb, or 0`,
+    ]);
+  }
   return Object.freeze({
     production: e.NODE_ENV === 'production',
     port: e.EVAL_PORT,
     host: e.EVAL_HOST,
     bodyLimit,
+    inlineMaxBytes,
     poolSize: e.EVAL_POOL_SIZE ?? Math.max(1, os.availableParallelism()),
     rateLimits: {
       enabled: e.RATE_LIMITS === 'on',

@@ -11,7 +11,7 @@ import { sealReceipt, type Verdict } from '../core/receipt.js';
 import { compileValidator, type Validator } from '../core/validation.js';
 import { getTool } from './registry.js';
 import { requestSha256 } from './request-hash.js';
-import type { ToolDefinition } from './tool-types.js';
+import type { ToolDefinition } from './tool-definition.js';
 
 export interface ToolSuccess {
   ok: true;

@@ -8,6 +8,12 @@ import { Piscina } from 'piscina';
 import { AppError } from '../core/errors.js';
 import type { ToolOutcome } from './execute.js';
 
+/** What every worker receives once, at start (Piscina workerData). */
+export interface VerifierWorkerData {
+  /** The graph kernel resolved from GRAPH_KERNEL at start-up. */
+  graphKernel: 'native' | 'ts';
+}
+
 export interface VerifierTask {
   toolId: string;
   bytes: Uint8Array;
@@ -51,6 +57,8 @@ function workerEntry(): { filename: string; execArgv: string[] } {
 
 export interface VerifierPoolOptions {
   size: number;
+  /** The graph kernel every worker uses, resolved once at start-up (resolveGraphKernel). */
+  graphKernel: 'native' | 'ts';
   /**
    * Deadline of one task from submission (queueing included). A task past it is aborted and
    * its thread replaced, so no request can hold a worker for ever; the caller gets a 503.
@@ -64,6 +72,7 @@ export function createVerifierPool(options: VerifierPoolOptions): VerifierPool {
   const piscina = new Piscina<VerifierTask, PooledOutcome>({
     filename,
     execArgv,
+    workerData: { graphKernel: options.graphKernel } satisfies VerifierWorkerData,
     minThreads: options.size,
     maxThreads: options.size,
     // Waiting tasks are bounded by the HTTP body limit times concurrent connections; an

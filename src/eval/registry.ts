@@ -2,7 +2,7 @@
  * The verifier tools, in catalog order. Each tool folder exports its definition; adding a
  * tool is one import and one entry here.
  */
-import type { ToolDefinition } from './tool-types.js';
+import type { ToolDefinition } from './tool-definition.js';
 import { counterexampleTool } from './tools/counterexample/definition.js';
 import { gateTool } from './tools/gate/definition.js';
 import { healthReportTool } from './tools/health-report/definition.js';

@@ -10,7 +10,7 @@
 import { canonicalSha256, sha256Hex } from '../core/canonical-json.js';
 import { nativeCanonicalizer, type CompiledPlan } from '../core/canonical-native.js';
 import { defaultsPlan } from '../core/defaults-plan.js';
-import type { ToolDefinition } from './tool-types.js';
+import type { ToolDefinition } from './tool-definition.js';
 
 const plans = new Map<string, CompiledPlan | null>();
 

@@ -3,6 +3,7 @@
  * picks the kernel: `auto` (default) uses the addon when it is built and the TypeScript
  * kernel otherwise, `native` requires the addon, `ts` never loads it.
  */
+import { ConfigError } from '../../core/env.js';
 import { ciPromisesAddons, loadAddon } from '../../core/native-addon.js';
 
 export interface NativeAnnealResult {
@@ -64,4 +65,16 @@ export function nativeKernelRequired(env: NodeJS.ProcessEnv = process.env): bool
 export function loadNativeKernel(): { kernel: NativeGraphKernel | null; reason: string } {
   const { addon, reason } = loadAddon<NativeGraphKernel>('graph_kernel', NATIVE_ABI_VERSION);
   return { kernel: addon, reason };
+}
+
+/**
+ * The kernel the service will use, resolved once at start-up from GRAPH_KERNEL: `native`
+ * without a loadable addon stops start-up; `auto` takes the addon when it loads.
+ */
+export function resolveGraphKernel(choice: KernelChoice): 'native' | 'ts' {
+  if (choice === 'ts') return 'ts';
+  const { kernel, reason } = loadNativeKernel();
+  if (kernel) return 'native';
+  if (choice === 'native') throw new ConfigError([`GRAPH_KERNEL (got "native"): ${reason}`]);
+  return 'ts';
 }

@@ -1,19 +1,21 @@
 /** Read-only service endpoints: catalog, examples, health, stats. */
 import type { FastifyInstance } from 'fastify';
 import { SERVICE_VERSION } from '../../core/receipt.js';
+import { inlineLimitBytes } from '../placement.js';
 import type { VerifierPool } from '../pool.js';
 import { TOOLS } from '../registry.js';
-import type { StatsStore } from '../stats.js';
+import type { UsageCounters } from '../repositories/usage-counters.js';
 
 export interface InfoRouteDeps {
   pool: VerifierPool;
-  stats: StatsStore;
+  usage: UsageCounters;
   startedAt: number;
   cache: 'redis' | 'memory';
   graphKernel: 'native' | 'ts';
+  inlineMaxBytes: number;
 }
 
-export function catalog(): { service_version: string; tools: object[] } {
+export function catalog(inlineMaxBytes: number): { service_version: string; tools: object[] } {
   return {
     service_version: SERVICE_VERSION,
     tools: TOOLS.map((t) => ({
@@ -23,7 +25,8 @@ export function catalog(): { service_version: string; tools: object[] } {
       method: t.method,
       endpoint: t.path,
       promise: t.promise,
-      runs_in: t.placement,
+      // Bodies up to this size run on the event loop, larger ones in the verifier pool.
+      inline_max_bytes: inlineLimitBytes(t, inlineMaxBytes),
     })),
   };
 }
@@ -33,7 +36,7 @@ export function examples(): { examples: Record<string, unknown> } {
 }
 
 export function registerInfoRoutes(app: FastifyInstance, deps: InfoRouteDeps): void {
-  const catalogBody = JSON.stringify(catalog());
+  const catalogBody = JSON.stringify(catalog(deps.inlineMaxBytes));
   const examplesBody = JSON.stringify(examples());
   app.get('/api/catalog', (_req, reply) => reply.type('application/json; charset=utf-8').send(catalogBody));
   app.get('/api/examples', (_req, reply) => reply.type('application/json; charset=utf-8').send(examplesBody));
@@ -48,5 +51,5 @@ export function registerInfoRoutes(app: FastifyInstance, deps: InfoRouteDeps): v
     shared_state: deps.cache,
     graph_kernel: deps.graphKernel,
   }));
-  app.get('/api/stats', async () => ({ service_version: SERVICE_VERSION, ...(await deps.stats.snapshot()) }));
+  app.get('/api/stats', async () => ({ service_version: SERVICE_VERSION, ...(await deps.usage.snapshot()) }));
 }

@@ -1,19 +1,23 @@
 /**
  * One POST route per registered tool. The body arrives as raw bytes (no JSON parse on the
- * event loop); the registry decides whether it runs inline or in the verifier pool.
+ * event loop for a large one); its size and the tool's declared cost decide whether it runs
+ * inline or in the verifier pool (placement.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendProblem } from '../../core/error-handler.js';
 import { takeAnyTypeAsBytes } from '../../core/json-bodies.js';
 import { EXAMPLES_HINT, executeTool, type ToolOutcome } from '../execute.js';
+import { inlineLimitBytes } from '../placement.js';
 import type { VerifierPool } from '../pool.js';
 import { TOOLS } from '../registry.js';
-import type { StatsStore } from '../stats.js';
+import type { UsageCounters } from '../repositories/usage-counters.js';
 
 export interface ToolRouteDeps {
   pool: VerifierPool;
-  stats: StatsStore;
+  usage: UsageCounters;
   bodyLimit: number;
+  /** EVAL_INLINE_MAX_BYTES; each tool lowers it by its declared cost (placement.ts). */
+  inlineMaxBytes: number;
 }
 
 export function registerToolRoutes(app: FastifyInstance, deps: ToolRouteDeps): void {
@@ -25,10 +29,11 @@ export function registerToolRoutes(app: FastifyInstance, deps: ToolRouteDeps): v
     // before the handler ran.
     scope.addHook('onResponse', (request, reply, hookDone) => {
       const toolId = request.routeOptions.config.toolId;
-      if (toolId) deps.stats.record(toolId, reply.statusCode, verdicts.get(request));
+      if (toolId) deps.usage.record(toolId, reply.statusCode, verdicts.get(request));
       hookDone();
     });
     for (const tool of TOOLS) {
+      const inlineMax = inlineLimitBytes(tool, deps.inlineMaxBytes);
       scope.post(
         tool.path,
         {
@@ -38,7 +43,7 @@ export function registerToolRoutes(app: FastifyInstance, deps: ToolRouteDeps): v
         async (request, reply) => {
           const bytes = (request.body as Buffer | undefined) ?? Buffer.alloc(0);
           const outcome: ToolOutcome =
-            tool.placement === 'pool' ? await deps.pool.run(tool.id, bytes) : executeTool(tool.id, bytes);
+            bytes.byteLength <= inlineMax ? executeTool(tool.id, bytes) : await deps.pool.run(tool.id, bytes);
           if (outcome.ok && outcome.verdict) verdicts.set(request, outcome.verdict);
           return sendOutcome(reply, outcome);
         },

@@ -137,7 +137,7 @@ describe('counterexample tool (TypeScript kernel)', () => {
 });
 
 describe('requests through executeTool', () => {
-  const call = (body: unknown) => executeTool('counterexample', JSON.stringify(body));
+  const call = (body: unknown) => executeTool('counterexample', Buffer.from(JSON.stringify(body)));
 
   it('accepts the extreme safe seeds', () => {
     for (const seed of [2 ** 53 - 1, -(2 ** 53 - 1)])

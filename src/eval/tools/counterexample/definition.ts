@@ -1,4 +1,4 @@
-import { defineTool } from '../../tool-types.js';
+import { defineTool } from '../../tool-definition.js';
 import { runCounterexample } from './counterexample.js';
 import { counterexampleExample } from './example.js';
 import { CounterexampleRequest } from './schema.js';
@@ -14,6 +14,6 @@ export const counterexampleTool = defineTool<CounterexampleRequest>({
   schema: CounterexampleRequest,
   example: counterexampleExample,
   run: (request) => runCounterexample(request),
-  // Annealing and the exhaustive check take milliseconds to seconds: never on the event loop.
-  placement: 'pool',
+  // Annealing and the exhaustive check take milliseconds to seconds whatever the body size.
+  costMsPerKiB: null,
 });

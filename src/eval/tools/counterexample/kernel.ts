@@ -23,7 +23,23 @@ export function nativeKernel(addon: NativeGraphKernel): Kernel {
 
 let selected: Kernel | null = null;
 
-/** The kernel GRAPH_KERNEL selects (read once per process). */
+/**
+ * Fixes the kernel this thread uses: the eval service resolves GRAPH_KERNEL once at start-up
+ * and hands the result to every pool worker (Piscina workerData), so /api/health reports what
+ * the workers really run.
+ */
+export function useKernel(name: 'native' | 'ts'): void {
+  if (name === 'ts') {
+    selected = tsKernel;
+    return;
+  }
+  const { kernel, reason } = loadNativeKernel();
+  if (!kernel)
+    throw new Error(`the native graph kernel was resolved at start-up but cannot load here: ${reason}`);
+  selected = nativeKernel(kernel);
+}
+
+/** The kernel set by useKernel; without one (tests, CLI), the one GRAPH_KERNEL selects. */
 export function defaultKernel(): Kernel {
   if (selected) return selected;
   const choice = kernelChoice();

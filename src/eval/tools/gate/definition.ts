@@ -1,4 +1,4 @@
-import { defineTool } from '../../tool-types.js';
+import { defineTool } from '../../tool-definition.js';
 import { gateExample } from './example.js';
 import { runGate } from './gate.js';
 import { GateRequest } from './schema.js';
@@ -13,6 +13,6 @@ export const gateTool = defineTool<GateRequest>({
   schema: GateRequest,
   example: gateExample,
   run: runGate,
-  // A 5000-item cohort is several milliseconds of parsing, validation and hashing.
-  placement: 'pool',
+  // Measured on the near-limit workload (payloads.py): the costliest per KiB.
+  costMsPerKiB: 0.6,
 });

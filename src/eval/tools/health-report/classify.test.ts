@@ -15,7 +15,7 @@ function item(...specs: string[]): ItemObservation {
     const [system, results] = spec.split(':') as [string, string];
     return [...results].map((r) => ({ item_id: 'x', system, passed: r === 'T' }));
   });
-  return observe({ history })[0]!;
+  return observe({ history }).observations[0]!;
 }
 
 describe('classifyItem', () => {
@@ -28,7 +28,7 @@ describe('classifyItem', () => {
         { item_id: 'x', system: 'a', passed: true },
         { item_id: 'x', system: 'b', passed: false },
       ],
-    })[0]!;
+    }).observations[0]!;
     const f = classifyItem(obs);
     expect(f.systems.map((s) => s.flips)).toEqual([0, 0]);
     expect(f.item_class).toBe('discriminating');

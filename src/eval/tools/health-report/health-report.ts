@@ -12,8 +12,9 @@ import {
   ITEM_CLASSES,
   MIN_SYSTEMS,
   type ItemClass,
+  type SystemFigures,
 } from './classify.js';
-import { observe } from './observe.js';
+import { MAX_WARNINGS_LISTED, observe } from './observe.js';
 import { domainFigures, emptyCounts, readiness, weakestComponent, type ClassifiedItem } from './readiness.js';
 import type { HealthReportRequest } from './schema.js';
 
@@ -76,9 +77,8 @@ interface SystemTally {
 }
 
 export function runHealthReport(request: HealthReportRequest): ReceiptBody {
-  const observations = observe(request);
+  const { observations, warnings, warningCounts } = observe(request);
   const counts = emptyCounts();
-  const byClass = new Map<ItemClass, string[]>(ITEM_CLASSES.map((c) => [c, []]));
   const classified: ClassifiedItem[] = [];
   const items: ItemDecision[] = [];
   const systemTallies = new Map<string, SystemTally>();
@@ -86,7 +86,6 @@ export function runHealthReport(request: HealthReportRequest): ReceiptBody {
   for (const obs of observations) {
     const f = classifyItem(obs);
     counts[f.item_class]++;
-    byClass.get(f.item_class)!.push(obs.item_id);
     classified.push({
       item_id: obs.item_id,
       domain: obs.domain,
@@ -110,12 +109,11 @@ export function runHealthReport(request: HealthReportRequest): ReceiptBody {
       item_class: f.item_class,
       ...(obs.domain !== undefined ? { domain: obs.domain } : {}),
       declared: obs.declared,
-      runs: f.runs,
       pass_rate: f.pass_rate,
-      flip_rate: f.flip_rate,
+      flip_rate: f.flip_rate.trials === 0 ? null : f.flip_rate,
       discrimination: f.discrimination,
       utility: f.utility,
-      systems: f.systems,
+      ...systemColumns(f.systems),
     });
   }
 
@@ -142,6 +140,16 @@ export function runHealthReport(request: HealthReportRequest): ReceiptBody {
       frontierGaps.length === 0
         ? `every one of ${domains.length} domain(s) has a discriminating item`
         : `${frontierGaps.length} of ${domains.length} domain(s) have no discriminating item: ${frontierGaps.join(', ')}`,
+  });
+  const warned = warningCounts.duplicate_item_definition + warningCounts.conflicting_domain;
+  decisionPath.push({
+    rule: 'inputs_consistent',
+    outcome: warned === 0 ? 'pass' : 'info',
+    detail:
+      warned === 0
+        ? 'every item is defined at most once and labelled with one domain'
+        : `${warningCounts.conflicting_domain} conflicting domain label(s) and ${warningCounts.duplicate_item_definition} repeated item definition(s): ` +
+          "the item's first definition and its domain (else the first label seen) were used; see result.warnings",
   });
   decisionPath.push({
     rule: 'readiness',
@@ -182,7 +190,6 @@ export function runHealthReport(request: HealthReportRequest): ReceiptBody {
             definition: CLASS_POLICY[c].definition,
             action: CLASS_POLICY[c].action,
             next_action: CLASS_POLICY[c].next_action,
-            item_ids: byClass.get(c)!,
           },
         ]),
       ),
@@ -190,8 +197,30 @@ export function runHealthReport(request: HealthReportRequest): ReceiptBody {
       frontier_gaps: frontierGaps,
       readiness: ready,
       systems,
+      warnings: { counts: warningCounts, listed: warnings, listed_at_most: MAX_WARNINGS_LISTED },
     },
     next_action: nextAction(ready, counts, frontierGaps),
+  };
+}
+
+/**
+ * Per-system figures as columns aligned with `systems`: one name list instead of a key per
+ * figure per system. Rates are ratios of these counts; the flip-rate bound and the flaky flag
+ * appear only when some system ran the item twice (otherwise there is no flip to judge).
+ */
+function systemColumns(systems: readonly SystemFigures[]): Record<string, unknown> {
+  const judged = systems.some((s) => s.runs > 1);
+  return {
+    systems: systems.map((s) => s.system),
+    runs: systems.map((s) => s.runs),
+    passes: systems.map((s) => s.passes),
+    flips: systems.map((s) => s.flips),
+    ...(judged
+      ? {
+          flip_rate_wilson_low: systems.map((s) => s.flip_rate_wilson_low),
+          flaky: systems.map((s) => s.flaky),
+        }
+      : {}),
   };
 }
 

@@ -2,10 +2,11 @@
  * Reads the history into per-item, per-system run sequences: runs, passes and flips
  * (changes of result between consecutive runs of the same system on the item, in row order).
  */
-import { invalidInput, pointer, type FieldError } from '../../../core/errors.js';
+import { pointer } from '../../../core/errors.js';
 import type { HealthReportRequest } from './schema.js';
 
-const MAX_LISTED = 10;
+/** Warnings listed in the receipt; the count is exact. */
+export const MAX_WARNINGS_LISTED = 20;
 
 export interface SystemRuns {
   system: string;
@@ -28,16 +29,39 @@ interface DomainSource {
   at: string;
 }
 
-/** Observations sorted by item id; 400 on duplicate item definitions or conflicting domains. */
-export function observe(request: HealthReportRequest): ItemObservation[] {
+/** An input the report answered anyway, and what it assumed. */
+export interface Warning {
+  code: 'duplicate_item_definition' | 'conflicting_domain';
+  path: string;
+  item_id: string;
+  message: string;
+}
+
+export interface Observed {
+  /** Sorted by item id. */
+  observations: ItemObservation[];
+  /** The first MAX_WARNINGS_LISTED warnings. */
+  warnings: Warning[];
+  warningCounts: Record<Warning['code'], number>;
+}
+
+/**
+ * Per-item observations. Inputs assembled over time disagree; the report answers and says
+ * what it assumed: the first definition of an item wins, and its domain is the definition's,
+ * else the first label seen in the history.
+ */
+export function observe(request: HealthReportRequest): Observed {
   const byId = new Map<string, ItemObservation>();
   const domainSource = new Map<string, DomainSource>();
   const definedAt = new Map<string, number>();
-  const errors: FieldError[] = [];
-  let problems = 0;
-  const report = (e: FieldError): void => {
-    problems++;
-    if (errors.length < MAX_LISTED) errors.push(e);
+  const warnings: Warning[] = [];
+  const warningCounts: Record<Warning['code'], number> = {
+    duplicate_item_definition: 0,
+    conflicting_domain: 0,
+  };
+  const warn = (w: Warning): void => {
+    warningCounts[w.code]++;
+    if (warnings.length < MAX_WARNINGS_LISTED) warnings.push(w);
   };
 
   const items = request.items ?? [];
@@ -45,9 +69,11 @@ export function observe(request: HealthReportRequest): ItemObservation[] {
     const def = items[i]!;
     const first = definedAt.get(def.item_id);
     if (first !== undefined) {
-      report({
-        path: pointer('items', i, 'item_id'),
-        message: `repeats item "${def.item_id}", already defined at ${pointer('items', first)}`,
+      warn({
+        code: 'duplicate_item_definition',
+        path: pointer('items', i),
+        item_id: def.item_id,
+        message: `repeats item "${def.item_id}", defined first at ${pointer('items', first)}; the first definition is used`,
       });
       continue;
     }
@@ -71,9 +97,11 @@ export function observe(request: HealthReportRequest): ItemObservation[] {
         obs.domain = row.domain;
         domainSource.set(row.item_id, { domain: row.domain, at: pointer('history', i, 'domain') });
       } else if (known.domain !== row.domain) {
-        report({
+        warn({
+          code: 'conflicting_domain',
           path: pointer('history', i, 'domain'),
-          message: `is "${row.domain}", but item "${row.item_id}" has domain "${known.domain}" (${known.at})`,
+          item_id: row.item_id,
+          message: `is "${row.domain}", but item "${row.item_id}" has domain "${known.domain}" (${known.at}); "${known.domain}" is used`,
         });
       }
     }
@@ -89,13 +117,8 @@ export function observe(request: HealthReportRequest): ItemObservation[] {
     runs.last = row.passed;
   }
 
-  if (problems > 0) {
-    throw invalidInput(
-      `${problems} problem(s) with item definitions or domains` +
-        (problems > MAX_LISTED ? `; the first ${MAX_LISTED} are listed` : '') +
-        ': each item is defined once and has one domain.',
-      errors,
-    );
-  }
-  return [...byId.values()].sort((a, b) => (a.item_id < b.item_id ? -1 : a.item_id > b.item_id ? 1 : 0));
+  const observations = [...byId.values()].sort((a, b) =>
+    a.item_id < b.item_id ? -1 : a.item_id > b.item_id ? 1 : 0,
+  );
+  return { observations, warnings, warningCounts };
 }

@@ -1,4 +1,4 @@
-import { defineTool } from '../../tool-types.js';
+import { defineTool } from '../../tool-definition.js';
 import { inspectExample } from './example.js';
 import { runInspect } from './inspect.js';
 import { InspectRequest } from './schema.js';
@@ -14,6 +14,6 @@ export const inspectTool = defineTool<InspectRequest>({
   schema: InspectRequest,
   example: inspectExample,
   run: runInspect,
-  // It runs the whole leakage audit first.
-  placement: 'pool',
+  // Measured on the near-limit workload (payloads.py): the costliest per KiB.
+  costMsPerKiB: 1.0,
 });

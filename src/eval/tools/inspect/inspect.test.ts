@@ -4,8 +4,8 @@ import { executeTool, type ToolOutcome } from '../../execute.js';
 import { ok, problem } from '../outcome.testing.js';
 import { inspectExample } from './example.js';
 
-const run = (body: unknown): ToolOutcome => executeTool('inspector', JSON.stringify(body));
-const gate = (body: unknown): ToolOutcome => executeTool('gate', JSON.stringify(body));
+const run = (body: unknown): ToolOutcome => executeTool('inspector', Buffer.from(JSON.stringify(body)));
+const gate = (body: unknown): ToolOutcome => executeTool('gate', Buffer.from(JSON.stringify(body)));
 
 const leaked = { item_id: 'leak', prompt: 'Prove that the Petersen graph is not Hamiltonian.' };
 const exposure = [{ content: 'prove that the petersen graph is NOT hamiltonian', source: 'crawl' }];

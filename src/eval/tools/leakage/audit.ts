@@ -2,7 +2,6 @@
  * The leakage audit: reads the rows, runs the enabled tiers in evidence order and decides
  * each exam item. Shared by the leakage and inspect tools; pure.
  */
-import { sha256Utf8 } from '../../text/analyze.js';
 import { ExactTier } from './exact.js';
 import { FingerprintTier, type Fingerprint, type FingerprintStats } from './fingerprint.js';
 import { KeyIndex, type Match } from './matches.js';
@@ -26,8 +25,6 @@ export interface ItemAudit {
   match_count: number;
   reasons: string[];
   fingerprint: Fingerprint | null;
-  /** SHA-256 of the normalised content, when exposure matched it. */
-  content_sha256: string | null;
 }
 
 export interface LeakageAudit {
@@ -38,8 +35,9 @@ export interface LeakageAudit {
   similarity: (SimilarityStats & { review: number; threshold: number }) | null;
 }
 
+/** The match itself (matches[]) names the source; the reason names the row. */
 function describe(m: Match): string {
-  return `exposure[${m.exposure_index}]${m.source !== null ? ` (${m.source})` : ''}`;
+  return `exposure[${m.exposure_index}]`;
 }
 
 function listed(matches: Match[]): string {
@@ -59,7 +57,6 @@ export function auditLeakage(options: LeakageOptions): LeakageAudit {
     match_count: 0,
     reasons: [],
     fingerprint: null,
-    content_sha256: null,
   }));
 
   // Tier 1: exact identity or normalised-content hash.
@@ -80,12 +77,12 @@ export function auditLeakage(options: LeakageOptions): LeakageAudit {
       matches: found.slice(0, MAX_LISTED_MATCHES),
       match_count: found.length,
     });
-    if (byId.length > 0) item.reasons.push(`identity "${item.row.id!}" is declared in ${listed(byId)}`);
-    if (byHash.length > 0) {
-      item.content_sha256 = sha256Utf8(item.row.text!.normalized);
-      item.reasons.push(
-        `${item.row.contentField!} has the same normalised content (SHA-256 ${item.content_sha256.slice(0, 12)}...) as ${listed(byHash)}`,
-      );
+    const both = byId.length === found.length && byHash.length === found.length;
+    if (both) item.reasons.push(`same identity and normalised ${item.row.contentField!} as ${listed(found)}`);
+    else {
+      if (byId.length > 0) item.reasons.push(`same identity as ${listed(byId)}`);
+      if (byHash.length > 0)
+        item.reasons.push(`same normalised ${item.row.contentField!} as ${listed(byHash)}`);
     }
   }
 
@@ -172,8 +169,7 @@ function similarityTier(
     item.match_count = hits.length;
     const best = item.matches[0]!;
     item.reasons.push(
-      `text resembles ${listed(item.matches)} (best score ${best.score} with ${best.shared_terms!} shared terms, ` +
-        `threshold ${options.similarity_threshold}); review it by hand, it is not quarantined`,
+      `resembles ${listed(item.matches)}: score ${best.score} (threshold ${options.similarity_threshold}); review by hand`,
     );
   }
   return { ...tier.stats, review, threshold: options.similarity_threshold };

@@ -1,4 +1,4 @@
-import { defineTool } from '../../tool-types.js';
+import { defineTool } from '../../tool-definition.js';
 import { leakageExample } from './example.js';
 import { runLeakage } from './leakage.js';
 import { LeakageRequest } from './schema.js';
@@ -14,6 +14,6 @@ export const leakageTool = defineTool<LeakageRequest>({
   schema: LeakageRequest,
   example: leakageExample,
   run: runLeakage,
-  // Truth tables over up to 1099 graphs and 5000 x 5000 text indexes: milliseconds to a second.
-  placement: 'pool',
+  // Measured on the near-limit workload (payloads.py): the costliest per KiB.
+  costMsPerKiB: 0.75,
 });

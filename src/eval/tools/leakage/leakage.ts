@@ -4,6 +4,7 @@
  */
 import type { DecisionStep, ItemDecision, ReceiptBody } from '../../../core/receipt.js';
 import { auditLeakage, type ItemAudit, type LeakageAudit } from './audit.js';
+import type { Match } from './matches.js';
 import type { LeakageOptions, LeakageRequest } from './schema.js';
 import {
   DF_CAP,
@@ -13,17 +14,28 @@ import {
   OVERLAP_WEIGHT,
 } from './similarity.js';
 
+/**
+ * An exam item's entry, in exam order. A clean item is its decision and reasons alone; a
+ * matched one adds its tier and matches, and `match_count` only when it matched more rows
+ * than are listed.
+ */
 export function leakageItem(item: ItemAudit): ItemDecision {
+  if (item.decision === 'clean') return { item_id: item.row.id!, decision: 'clean', reasons: item.reasons };
   return {
     item_id: item.row.id!,
     decision: item.decision,
-    reasons: item.reasons.length > 0 ? item.reasons : ['no exposure row matched in any enabled tier'],
-    exam_index: item.row.index,
+    reasons: item.reasons,
     tier: item.tier,
-    matches: item.matches,
-    match_count: item.match_count,
-    ...(item.content_sha256 !== null ? { content_sha256: item.content_sha256 } : {}),
+    matches: item.tier === 'exact' ? item.matches : item.matches.map(tierImplied),
+    ...(item.match_count > item.matches.length ? { match_count: item.match_count } : {}),
   };
+}
+
+/** Fingerprint and similarity matches: the tier names the evidence, and a fingerprint's score is always 1. */
+function tierImplied(m: Match): Partial<Match> {
+  return m.evidence[0] === 'fingerprint'
+    ? { exposure_index: m.exposure_index, source: m.source }
+    : { exposure_index: m.exposure_index, score: m.score, shared_terms: m.shared_terms, source: m.source };
 }
 
 export function leakageDecisionPath(audit: LeakageAudit, options: LeakageOptions): DecisionStep[] {
@@ -147,8 +159,6 @@ export function runLeakage(request: LeakageRequest): ReceiptBody {
     items,
     result: {
       clean_exam: cleanExam,
-      quarantined: items.filter((i) => i.decision === 'quarantine').map((i) => i.item_id),
-      review: items.filter((i) => i.decision === 'review').map((i) => i.item_id),
       tiers: leakageTiers(audit, request),
       normalisation:
         'NFKC, lower case, dash variants to "-", prose punctuation (. , ; : ? ! quotes) dropped, words and symbols separated by one space; see docs/leakage.md',
@@ -160,7 +170,7 @@ export function runLeakage(request: LeakageRequest): ReceiptBody {
 function nextAction(c: LeakageCounts, clean: number): string {
   const review =
     c.review > 0
-      ? ` Read the ${c.review} item(s) in result.review against their matches before trusting them.`
+      ? ` Read the ${c.review} item(s) with decision review against their matches before trusting them.`
       : '';
   if (c.quarantined > 0)
     return `Evaluate on result.clean_exam (${clean} of ${c.exam} rows): ${c.quarantined} item(s) were exposed and are quarantined.${review}`;

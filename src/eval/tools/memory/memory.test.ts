@@ -153,7 +153,7 @@ describe('memory rankings', () => {
 
 describe('memory input bounds (400)', () => {
   const bad = (body: unknown): string => {
-    const out = executeTool('memory', JSON.stringify(body));
+    const out = executeTool('memory', Buffer.from(JSON.stringify(body)));
     if (out.ok) throw new Error('expected a 400');
     expect(out.problem.status).toBe(400);
     return JSON.stringify(out.problem.errors);
@@ -193,14 +193,17 @@ describe('prototype names in request text', () => {
     '__defineGetter__',
   ];
   type Receipt = {
-    result: { question_kind: { applied: string; known: boolean } };
+    result: {
+      question_kind: { applied: string; known: boolean };
+      kinds: { kind: string; known: boolean; weight: number; boost: number }[];
+    };
     items: {
-      salience: { score: number; kind: string; kind_known: boolean; kind_weight: number };
-      relevance: { score: number; kind_boost: number; match: number; prior: number };
+      salience: { score: number; kind: string };
+      relevance: { score: number; match: number; prior: number };
     }[];
   };
   const receipt = (body: unknown): Receipt => {
-    const out = executeTool('memory', JSON.stringify(body));
+    const out = executeTool('memory', Buffer.from(JSON.stringify(body)));
     if (!out.ok) throw new Error(`expected 200, got ${JSON.stringify(out.problem)}`);
     return JSON.parse(out.body) as Receipt;
   };
@@ -228,8 +231,11 @@ describe('prototype names in request text', () => {
       for (const qk of ['generic', 'factual', 'procedural', 'temporal', 'causal', 'preference']) {
         const r = receipt(request(qk, name));
         const first = r.items[0]!;
-        expect(first.salience).toMatchObject({ kind_known: false, kind_weight: 0.8 });
-        expect(first.relevance.kind_boost).toBe(1);
+        expect(r.result.kinds.find((k) => k.kind === first.salience.kind)).toMatchObject({
+          known: false,
+          weight: 0.8,
+          boost: 1,
+        });
         for (const i of r.items)
           for (const v of [i.salience.score, i.relevance.score, i.relevance.match, i.relevance.prior])
             expect(Number.isFinite(v)).toBe(true);

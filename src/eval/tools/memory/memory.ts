@@ -37,9 +37,8 @@ export function runMemory(request: MemoryRequest): ReceiptBody {
   });
   const promoted = relFill.selected.filter((i) => !inSal.has(i)).map(move);
   const demoted = salFill.selected.filter((i) => !inRel.has(i)).map(move);
-  const unknownKinds = [
-    ...new Set(scored.filter((s) => !s.salience.kind_known).map((s) => s.salience.kind)),
-  ].sort();
+  const kinds = memoryKinds(scored);
+  const unknownKinds = kinds.filter((k) => !k.known).map((k) => k.kind);
 
   const items: ItemDecision[] = scored.map((s, i) =>
     itemFor(s, i, sal.rank[i]!, rel.rank[i]!, inSal.has(i), inRel.has(i), salFill, relFill),
@@ -133,6 +132,7 @@ export function runMemory(request: MemoryRequest): ReceiptBody {
         entities_listed: objective.fromList,
         entities_already_in_context: objective.inContext,
       },
+      kinds,
       question_kind: {
         requested: qk.requested,
         applied: qk.applied,
@@ -174,18 +174,51 @@ function itemFor(
       ? `selected by relevance (rank ${relRank})`
       : `not selected by relevance: ${why(relFill, i, s, 'relevance')}`,
   ];
-  // The parts objects already hold their keys in sorted order and go in as they are, so the
+  // Score parts a client cannot read off its own request; keys in sorted order, so the
   // receipt's canonical JSON needs no re-ordered copies.
-  s.salience.rank = salRank;
-  s.relevance.rank = relRank;
+  const sal = s.salience;
+  const rel = s.relevance;
   return {
     decision,
     item_id: memoryId(i),
     reasons,
-    relevance: s.relevance,
-    salience: s.salience,
+    relevance: {
+      bm25: rel.bm25,
+      entities_matched: rel.entities_matched,
+      entity_score: rel.entity_score,
+      match: rel.match,
+      matched_terms: rel.matched_terms,
+      prior: rel.prior,
+      rank: relRank,
+      score: rel.score,
+    },
+    salience: {
+      kind: sal.kind,
+      rank: salRank,
+      recency: sal.recency,
+      score: sal.score,
+      usage: sal.usage,
+    },
     tokens: s.tokens,
   };
+}
+
+/** Each memory kind once, sorted: its salience weight, whether the table knows it, its relevance boost. */
+function memoryKinds(
+  scored: readonly Scored[],
+): { boost: number; kind: string; known: boolean; weight: number }[] {
+  const byKind = new Map<string, { boost: number; kind: string; known: boolean; weight: number }>();
+  for (const s of scored) {
+    const kind = s.salience.kind;
+    if (!byKind.has(kind))
+      byKind.set(kind, {
+        boost: s.relevance.kind_boost,
+        kind,
+        known: s.salience.kind_known,
+        weight: s.salience.kind_weight,
+      });
+  }
+  return [...byKind.values()].sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
 }
 
 function why(fill: Fill, i: number, s: Scored, ranking: string): string {

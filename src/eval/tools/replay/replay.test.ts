@@ -108,9 +108,15 @@ describe('replay', () => {
     expect(tree.final_branch).toBe('b2');
     expect(r.result.timeline).toEqual(['e-0001', 'e-0006', 'e-0007', 'e-0008']);
     expect(r.result.discarded).toEqual({ count: 4, events: ['e-0002', 'e-0003', 'e-0004', 'e-0005'] });
-    expect((r.result.rewinds as { discarded: string[] }[]).map((x) => x.discarded)).toEqual([
-      ['e-0002'],
-      ['e-0003', 'e-0004', 'e-0005'],
+    expect((r.result.rewinds as { discarded_count: number }[]).map((x) => x.discarded_count)).toEqual([1, 3]);
+    // Each discarded event's item names the rewind that discarded it.
+    expect(
+      r.items.filter((i) => i.decision === 'discarded').map((i) => [i.item_id, i.reasons.at(-1)]),
+    ).toEqual([
+      ['e-0002', 'discarded by the rewind at e-0003'],
+      ['e-0003', 'discarded by the rewind at e-0006'],
+      ['e-0004', 'discarded by the rewind at e-0006'],
+      ['e-0005', 'discarded by the rewind at e-0006'],
     ]);
     expect(r.status).toBe('ACCEPTED');
   });
@@ -163,6 +169,37 @@ describe('replay', () => {
     expect(r.status).toBe('UNVERIFIED');
   });
 
+  it("CHECK X -> ACCEPT -> ANSWER X is ACCEPTED, verified by the CHECK's verdict", () => {
+    const r = runReplay({
+      events: [c('CHECK is_forest => is_bipartite'), v('ACCEPT'), c('ANSWER is_forest=>is_bipartite')],
+    });
+    expect(r.status).toBe('ACCEPTED');
+    expect(r.result.final_answer).toMatchObject({
+      event: 'e-0003',
+      verdict: 'ACCEPT',
+      verdict_event: 'e-0002',
+      judged_claim: 'e-0001',
+      verified_by: 'e-0002',
+      accepted: true,
+    });
+    expect(r.decision_path.at(-1)!.detail).toContain('CHECK of the same expression at e-0001');
+  });
+
+  it('the latest verdict on the same expression wins; a different expression or a discarded CHECK does not count', () => {
+    const rejected = runReplay({
+      events: [c('CHECK n > 2'), v('ACCEPT'), c('CHECK n > 2'), v('REJECT too weak'), c('ANSWER n > 2')],
+    });
+    expect(rejected.status).toBe('REJECTED');
+    expect(rejected.result.final_answer).toMatchObject({ verdict_event: 'e-0004', verified_by: null });
+    const other = runReplay({ events: [c('CHECK n > 3'), v('ACCEPT'), c('ANSWER n > 2')] });
+    expect(other.status).toBe('UNVERIFIED');
+    const discarded = runReplay({
+      events: [c('SAVE s'), c('CHECK n > 2'), v('ACCEPT'), c('LOAD s'), c('ANSWER n > 2')],
+    });
+    expect(discarded.status).toBe('UNVERIFIED');
+    expect(discarded.result.final_answer).toMatchObject({ verified_by: null, judged_claim: null });
+  });
+
   it('identical requests give identical receipts', () => {
     const body = JSON.stringify(replayExample);
     const a = executeTool('replay', body);
@@ -173,7 +210,7 @@ describe('replay', () => {
 
 describe('replay input bounds (400)', () => {
   const bad = (body: unknown): string => {
-    const out = executeTool('replay', JSON.stringify(body));
+    const out = executeTool('replay', Buffer.from(JSON.stringify(body)));
     if (out.ok) throw new Error('expected a 400');
     expect(out.problem.status).toBe(400);
     return JSON.stringify(out.problem.errors);

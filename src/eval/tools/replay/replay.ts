@@ -6,7 +6,14 @@
 import type { DecisionStep, ItemDecision, ReceiptBody } from '../../../core/receipt.js';
 import type { Command } from './commands.js';
 import type { ReplayRequest } from './schema.js';
-import { eventId, replaySession, type Claim, type FindingCode, type Session } from './session.js';
+import {
+  eventId,
+  replaySession,
+  type Claim,
+  type FindingCode,
+  type Judged,
+  type Session,
+} from './session.js';
 
 /** Longest event text echoed per item; the request holds the full text. */
 const ECHO_CHARS = 200;
@@ -28,7 +35,7 @@ export function runReplay(request: ReplayRequest): ReceiptBody {
 
   // One reason text per rewind, shared by every event it discarded.
   const discardedReason = new Map<number, string>();
-  const items: ItemDecision[] = request.events.map((ev, i) => {
+  const items: ItemDecision[] = request.events.map((_ev, i) => {
     const rec = s.records[i]!;
     const reasons: string[] = [];
     for (const f of rec.findings) reasons.push(f.message);
@@ -47,9 +54,7 @@ export function runReplay(request: ReplayRequest): ReceiptBody {
       command: describe(rec.command, rec.verdict?.verdict ?? null),
       decision: onLine ? 'kept' : 'discarded',
       item_id: eventId(i),
-      kind: ev.kind,
       reasons,
-      step: ev.step ?? null,
     };
   });
 
@@ -78,7 +83,7 @@ export function runReplay(request: ReplayRequest): ReceiptBody {
         ? 'no ANSWER on the final line'
         : !final.judged
           ? `the final answer (${eventId(final.claim.event)}) has no verifier verdict`
-          : `the last verdict on the final answer (${eventId(final.claim.event)}) is ${final.judged.verdict} at ${eventId(final.judged.event)}`,
+          : `the last verdict on the final answer (${eventId(final.claim.event)}) is ${final.judged.verdict} at ${eventId(final.judged.event)}${final.judgedClaim && final.judgedClaim !== final.claim ? `, on the ${final.judgedClaim.type.toUpperCase()} of the same expression at ${eventId(final.judgedClaim.event)}` : ''}`,
     },
   ];
 
@@ -122,6 +127,8 @@ export function runReplay(request: ReplayRequest): ReceiptBody {
             verdict: final.judged?.verdict ?? null,
             reason: final.judged?.reason ?? null,
             verdict_event: final.judged ? eventId(final.judged.event) : null,
+            judged_claim: final.judgedClaim ? eventId(final.judgedClaim.event) : null,
+            verified_by: status === 'ACCEPTED' ? eventId(final.judged!.event) : null,
             accepted: status === 'ACCEPTED',
           }
         : null,
@@ -136,7 +143,6 @@ export function runReplay(request: ReplayRequest): ReceiptBody {
       })),
       rewinds: s.rewinds.map((r) => ({
         checkpoint: r.checkpoint,
-        discarded: r.discarded.map(eventId),
         discarded_count: r.discardedCount,
         event: eventId(r.event),
         from_branch: r.fromBranch,
@@ -184,16 +190,39 @@ function onFinalLine(s: Session): Uint8Array {
   return kept;
 }
 
-function finalAnswer(
-  s: Session,
-  kept: Uint8Array,
-): { claim: Claim; judged: Claim['verdicts'][number] | null } | null {
+interface FinalAnswer {
+  claim: Claim;
+  /** The latest verdict on the final line on this answer or on a claim of the same canonical expression. */
+  judged: Judged | null;
+  /** The CHECK or ANSWER that verdict judged. */
+  judgedClaim: Claim | null;
+}
+
+/**
+ * The last ANSWER on the final line, judged by the latest verdict on the final line on any
+ * claim of the same canonical expression there: `CHECK X`, `ACCEPT`, `ANSWER X` is verified.
+ */
+function finalAnswer(s: Session, kept: Uint8Array): FinalAnswer | null {
   for (let k = s.finalPath.length - 1; k >= 0; k--) {
     const claim = s.claims.get(s.finalPath[k]!);
     if (claim?.type !== 'answer') continue;
-    // Only verdicts recorded on the final line count.
-    const judged = claim.verdicts.filter((v) => kept[v.event] === 1);
-    return { claim, judged: judged[judged.length - 1] ?? null };
+    const canonical = claim.parsed.ok ? claim.parsed.canonical : null;
+    let judged: Judged | null = null;
+    let judgedClaim: Claim | null = null;
+    for (const c of s.claims.values()) {
+      const same =
+        c === claim ||
+        (canonical !== null && c.parsed.ok && c.parsed.canonical === canonical && kept[c.event] === 1);
+      if (!same) continue;
+      // Only verdicts recorded on the final line count.
+      for (const v of c.verdicts) {
+        if (kept[v.event] === 1 && (judged === null || v.event > judged.event)) {
+          judged = v;
+          judgedClaim = c;
+        }
+      }
+    }
+    return { claim, judged, judgedClaim };
   }
   return null;
 }

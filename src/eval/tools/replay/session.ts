@@ -52,9 +52,8 @@ export interface Rewind {
   fromBranch: string;
   toBranch: string;
   note: string | null;
-  /** How many events this rewind discarded, and the first of them (at most MAX_DISCARDED_LISTED). */
+  /** How many events this rewind discarded; each discarded event's item names its rewind. */
   discardedCount: number;
-  discarded: number[];
 }
 
 export interface Judged {
@@ -99,9 +98,6 @@ export interface Session {
 
 /** Shared empty findings of an event without any; replaced (never pushed to) on the first. */
 export const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
-
-/** Discarded events listed per rewind: the count is exact, each event's item says which rewind discarded it. */
-export const MAX_DISCARDED_LISTED = 20;
 
 export function replaySession(events: readonly EmulatorEvent[]): Session {
   const records: EventRecord[] = [];
@@ -227,7 +223,6 @@ export function replaySession(events: readonly EmulatorEvent[]): Session {
           parent.children.push(branch.id);
           const abandonedEvents = abandoned(records, head, cp.event);
           for (const d of abandonedEvents) records[d]!.discardedBy = i;
-          const discarded = abandonedEvents.slice(0, MAX_DISCARDED_LISTED);
           const discardedCount = abandonedEvents.length;
           rewinds.push({
             event: i,
@@ -235,7 +230,6 @@ export function replaySession(events: readonly EmulatorEvent[]): Session {
             fromBranch: current.id,
             toBranch: branch.id,
             note: cmd.note,
-            discarded,
             discardedCount,
           });
           rec.prev = cp.event;

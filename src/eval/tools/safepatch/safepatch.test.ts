@@ -176,7 +176,7 @@ describe('safepatch operations', () => {
 
 describe('safepatch input bounds (400)', () => {
   const bad = (body: unknown): string => {
-    const out = executeTool('safepatch', JSON.stringify(body));
+    const out = executeTool('safepatch', Buffer.from(JSON.stringify(body)));
     if (out.ok) throw new Error('expected a 400');
     expect(out.problem.status).toBe(400);
     return JSON.stringify(out.problem.errors);
@@ -217,7 +217,7 @@ describe('safepatch input bounds (400)', () => {
 describe('the patched document stays within the 200,000-character document bound', () => {
   type Step = { rule: string; outcome: string; detail: string };
   const bodyOf = (document: string, operations: PatchOperation[]) => {
-    const out = executeTool('safepatch', JSON.stringify({ document, operations }));
+    const out = executeTool('safepatch', Buffer.from(JSON.stringify({ document, operations })));
     if (!out.ok) throw new Error(`expected 200, got ${JSON.stringify(out.problem)}`);
     return JSON.parse(out.body) as ReturnType<typeof runSafepatch> & { decision_path: Step[] };
   };
@@ -276,7 +276,9 @@ describe('the patched document stays within the 200,000-character document bound
   it('a replace over 200,000 characters (5,000,000) is a 400 naming the field', () => {
     const out = executeTool(
       'safepatch',
-      JSON.stringify({ document: docOf(0), operations: [op('Notes', 'KEEP one.', 'f'.repeat(5_000_000))] }),
+      Buffer.from(
+        JSON.stringify({ document: docOf(0), operations: [op('Notes', 'KEEP one.', 'f'.repeat(5_000_000))] }),
+      ),
     );
     if (out.ok) throw new Error('expected a 400');
     expect(out.problem.status).toBe(400);
@@ -307,7 +309,7 @@ describe('prototype names in request text', () => {
         op(name, `\`${name}\``, 'it', [`\`${name}\``, 'hasOwnProperty']),
         op('Other', 'See', 'Read', ['__proto__']),
       ];
-      const out = executeTool('safepatch', JSON.stringify({ document, operations }));
+      const out = executeTool('safepatch', Buffer.from(JSON.stringify({ document, operations })));
       if (!out.ok) throw new Error(`expected 200, got ${JSON.stringify(out.problem)}`);
       expect(out.status).toBe('APPLIED');
       const r = JSON.parse(out.body) as ReturnType<typeof runSafepatch>;
@@ -315,10 +317,12 @@ describe('prototype names in request text', () => {
       // An unknown target or a removal the list does not allow is a stated rejection, not an exception.
       const refused = executeTool(
         'safepatch',
-        JSON.stringify({
-          document,
-          operations: [op('__proto__ x', 'Call', 'Ring'), op(name, 'v1.2.3', 'v2')],
-        }),
+        Buffer.from(
+          JSON.stringify({
+            document,
+            operations: [op('__proto__ x', 'Call', 'Ring'), op(name, 'v1.2.3', 'v2')],
+          }),
+        ),
       );
       expect(refused.ok && refused.status).toBe('REJECTED');
     },

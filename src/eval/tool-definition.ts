@@ -23,17 +23,20 @@ export interface ToolDefinition<Req = unknown> {
   example: Req;
   /**
    * Pure: request (validated, defaults applied) -> receipt body. Throws `invalidInput(...)`
-   * (core/errors) for semantic input errors the schema cannot express.
+   * (core/errors) for semantic input errors the schema cannot express. A method, so a
+   * definition keeps its request type and still fits the registry's list.
    */
-  run: (request: Req) => AnyReceiptBody;
+  run(request: Req): AnyReceiptBody;
   /**
-   * Where it runs: `pool` when its work can exceed a few milliseconds (the raw request bytes
-   * go to a worker thread, which parses, validates, runs and seals); `inline` otherwise.
+   * The tool's declared worst case: milliseconds of parsing, validation, running and sealing
+   * per KiB of request body, measured on the near-limit workloads (the costliest per KiB) on
+   * the development machine; null when the cost is not bounded by the body (a search). It
+   * bounds which requests may run on the event loop (routes/placement.ts).
    */
-  placement: 'pool' | 'inline';
+  costMsPerKiB: number | null;
 }
 
-/** Erases the request type so definitions of different tools fit one array. */
-export function defineTool<Req>(def: ToolDefinition<Req>): ToolDefinition<unknown> {
-  return def as unknown as ToolDefinition<unknown>;
+/** A tool definition, with its request type checked against its schema's example and runner. */
+export function defineTool<Req>(def: ToolDefinition<Req>): ToolDefinition<Req> {
+  return def;
 }

@@ -20,7 +20,7 @@ export interface StatsSnapshot {
   tools: Record<string, ToolCounters>;
 }
 
-export interface StatsStore {
+export interface UsageCounters {
   record(toolId: string, status: number, verdict?: string): void;
   snapshot(): Promise<StatsSnapshot>;
   close(): Promise<void>;
@@ -37,7 +37,7 @@ function statusField(status: number): 'status_2xx' | 'status_4xx' | 'status_5xx'
   return undefined;
 }
 
-export class FileStatsStore implements StatsStore {
+export class FileUsageCounters implements UsageCounters {
   private data: StatsSnapshot = { since: null, tools: {} };
   private dirty = false;
   private timer: NodeJS.Timeout | undefined;
@@ -45,8 +45,8 @@ export class FileStatsStore implements StatsStore {
 
   private constructor(private readonly file: string) {}
 
-  static async open(dataDir: string, flushMs = 5000): Promise<FileStatsStore> {
-    const store = new FileStatsStore(path.join(dataDir, 'eval-stats.json'));
+  static async open(dataDir: string, flushMs = 5000): Promise<FileUsageCounters> {
+    const store = new FileUsageCounters(path.join(dataDir, 'eval-stats.json'));
     try {
       const parsed = JSON.parse(await readFile(store.file, 'utf8')) as StatsSnapshot;
       if (parsed && typeof parsed === 'object' && parsed.tools) store.data = parsed;
@@ -92,7 +92,7 @@ export class FileStatsStore implements StatsStore {
   }
 }
 
-export class RedisStatsStore implements StatsStore {
+export class RedisUsageCounters implements UsageCounters {
   private readonly key: string;
 
   constructor(
