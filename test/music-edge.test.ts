@@ -238,6 +238,12 @@ describe('HTTP listener when TLS is on', () => {
     expect(res.headers.location).toBe('https://music.example.org:8443/api/v1/health?x=1');
   });
 
+  it('uses DOMAIN, not the Host header, when the Host names another site', async () => {
+    const res = await rawRequest(port, '/login', { host: 'evil.example.com' });
+    expect(res.status).toBe(301);
+    expect(res.headers.location).toBe('https://music.example.org:8443/login');
+  });
+
   it('falls back to DOMAIN when the Host header is not a host name', async () => {
     const res = await rawRequest(port, '/', { host: 'evil/"><script>' });
     expect(res.status).toBe(301);

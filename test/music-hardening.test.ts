@@ -3,13 +3,17 @@
  * (at least) per defect. The rate-limit bypasses and the health-probe limit are in
  * music-rate-limits.test.ts; the fuzz of every JSON endpoint is in music-fuzz.test.ts.
  */
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+import pg from 'pg';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMusicConfig } from '../src/music/config.js';
 import { TokenService } from '../src/music/services/tokens.js';
 import { createMusicTestApp, TEST_JWT_SECRET, type MusicTestApp } from './helpers/music-app.js';
+import { testDatabaseUrl } from './helpers/music-env.js';
 import { rawHttp } from './helpers/raw-http.js';
 
 const unique = (): string => randomBytes(4).toString('hex');
@@ -204,6 +208,50 @@ describe('TRUSTED_PROXIES', () => {
     await expect(createMusicTestApp({ TRUSTED_PROXIES: `no-such-host-${unique()}.invalid` })).rejects.toThrow(
       /TRUSTED_PROXIES: the host name/,
     );
+  });
+});
+
+describe('configuration and start-up', () => {
+  it('never echoes a secret in a configuration error', () => {
+    const secret = 'short-but-secret';
+    let message = '';
+    try {
+      loadMusicConfig({ SECURE_LINK_SECRET: secret.slice(0, 10), JWT_SECRET: secret });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/SECURE_LINK_SECRET \(got a value of 10 characters\)/);
+    expect(message).toMatch(/JWT_SECRET/);
+    expect(message).not.toContain(secret.slice(0, 10));
+  });
+
+  it('ensure-database creates only the default database or with --create', async () => {
+    const name = `typo_${unique()}`;
+    const url = new URL(testDatabaseUrl());
+    url.pathname = `/${name}`;
+    const run = (args: string[]) =>
+      promisify(execFile)('node', ['scripts/ensure-database.mjs', ...args], {
+        env: { ...process.env, DATABASE_URL: url.toString() },
+      }).then(
+        () => 0,
+        (err: { code?: number; stderr?: string }) => {
+          expect(err.stderr).toMatch(/does not exist; check the URL, or run with --create/);
+          return err.code ?? 1;
+        },
+      );
+    expect(await run([])).toBe(2);
+    const admin = new pg.Client({ connectionString: testDatabaseUrl() });
+    await admin.connect();
+    try {
+      const exists = async () =>
+        (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1;
+      expect(await exists()).toBe(false);
+      expect(await run(['--create'])).toBe(0);
+      expect(await exists()).toBe(true);
+      await admin.query(`DROP DATABASE "${name}"`);
+    } finally {
+      await admin.end();
+    }
   });
 });
 

@@ -16,6 +16,8 @@ export class ConfigError extends Error {
   }
 }
 
+const SECRET_NAME = /SECRET|PASSWORD|PASS$|SALT|KEY$|TOKEN/;
+
 // Environment values are strings; coerceTypes turns "8080" into 8080 and "true" into true.
 const envAjv = new Ajv({ strict: true, allErrors: true, useDefaults: true, coerceTypes: true });
 
@@ -34,7 +36,14 @@ export function parseEnv<S extends TObject>(schema: S, env: NodeJS.ProcessEnv): 
     const problems = (validate.errors ?? []).map((e) => {
       const params = e.params as { missingProperty?: string };
       const name = params.missingProperty ?? e.instancePath.replace(/^\//, '');
-      const shown = picked[name] === undefined ? '' : ` (got ${JSON.stringify(picked[name])})`;
+      // A secret's value is never echoed: start-up errors end up in logs.
+      const value: string | undefined = picked[name];
+      const shown =
+        value === undefined
+          ? ''
+          : SECRET_NAME.test(name)
+            ? ` (got a value of ${String(value).length} characters)`
+            : ` (got ${JSON.stringify(value)})`;
       const description = (schema.properties[name] as { description?: string } | undefined)?.description;
       return `${name}${shown}: ${e.message ?? 'is invalid'}${description ? ` — ${description}` : ''}`;
     });

@@ -12,8 +12,9 @@ export function httpsLocation(
   httpsPort: number,
   url: string,
 ): string {
-  const given = (hostHeader ?? '').replace(/:\d+$/, '');
-  const host = HOSTNAME.test(given) ? given : fallbackHost;
+  // Only the service's own name is reflected: any other Host would make this an open redirect.
+  const given = (hostHeader ?? '').replace(/:\d+$/, '').toLowerCase();
+  const host = HOSTNAME.test(given) && given === fallbackHost.toLowerCase() ? given : fallbackHost;
   const port = httpsPort === 443 ? '' : `:${httpsPort}`;
   const path = url.startsWith('/') ? url : '/';
   return `https://${host}${port}${path}`;
