@@ -14,13 +14,18 @@ import { RedisRateLimitStore } from '../core/rate-limit/redis-store.js';
 import { ConfigError } from '../core/env.js';
 import type { EvalConfig } from './config.js';
 import { loadNativeKernel } from './graph/native.js';
+import { registerBrowserEdge } from './edge/browser-edge.js';
 import { buildOpenApi } from './openapi.js';
 import { createVerifierPool, type VerifierPool } from './pool.js';
 import { registerPoolMetrics } from './pool-metrics.js';
 import { TOOLS } from './registry.js';
 import { registerInfoRoutes } from './routes/info.js';
+import { registerLlmsTxt } from './routes/llms-txt.js';
 import { registerToolRoutes } from './routes/tools.js';
 import { FileStatsStore, RedisStatsStore, type StatsStore } from './stats.js';
+
+/** Answers that are the same for everyone until the next deploy (browser edge: public max-age). */
+const PUBLIC_PATHS = ['/api/catalog', '/api/examples', '/openapi.json', '/llms.txt', '/.well-known/mcp.json'];
 
 export interface EvalAppOverrides {
   /** Share one pool between apps (tests); the app then does not destroy it. */
@@ -68,6 +73,7 @@ export async function buildEvalApp(
     if (redis) await redis.quit().catch(() => redis.disconnect());
   });
 
+  registerBrowserEdge(app, { publicPaths: PUBLIC_PATHS, publicMaxAgeSeconds: 300 });
   if (config.rateLimits.enabled) {
     const toolPaths = new Set(TOOLS.map((t) => t.path));
     registerRateLimits(app, {
@@ -97,6 +103,7 @@ export async function buildEvalApp(
   });
   const openapi = JSON.stringify(buildOpenApi());
   app.get('/openapi.json', (_req, reply) => reply.type('application/json; charset=utf-8').send(openapi));
+  registerLlmsTxt(app);
   registerMetricsRoute(app, metrics.registry);
   await app.ready();
   return app;
