@@ -15,12 +15,15 @@ import { ConfigError } from '../core/env.js';
 import type { EvalConfig } from './config.js';
 import { loadNativeKernel } from './graph/native.js';
 import { registerBrowserEdge } from './edge/browser-edge.js';
+import { McpEndpoint } from './mcp/mcp-endpoint.js';
+import { verifierMcpTools } from './mcp/mcp-tools.js';
 import { buildOpenApi } from './openapi.js';
 import { createVerifierPool, type VerifierPool } from './pool.js';
 import { registerPoolMetrics } from './pool-metrics.js';
 import { TOOLS } from './registry.js';
 import { registerInfoRoutes } from './routes/info.js';
 import { registerLlmsTxt } from './routes/llms-txt.js';
+import { registerMcpRoutes } from './routes/mcp.js';
 import { registerToolRoutes } from './routes/tools.js';
 import { FileStatsStore, RedisStatsStore, type StatsStore } from './stats.js';
 
@@ -83,7 +86,7 @@ export async function buildEvalApp(
       scopes: [
         {
           name: 'tools',
-          match: (path) => toolPaths.has(path),
+          match: (path) => toolPaths.has(path) || path === '/mcp',
           ratePerSecond: config.rateLimits.perMinute / 60,
           burst: config.rateLimits.burst,
         },
@@ -104,6 +107,7 @@ export async function buildEvalApp(
   const openapi = JSON.stringify(buildOpenApi());
   app.get('/openapi.json', (_req, reply) => reply.type('application/json; charset=utf-8').send(openapi));
   registerLlmsTxt(app);
+  registerMcpRoutes(app, new McpEndpoint(verifierMcpTools({ pool, stats })), config.bodyLimit);
   registerMetricsRoute(app, metrics.registry);
   await app.ready();
   return app;
