@@ -24,6 +24,10 @@ import { TOOLS } from './registry.js';
 import { registerInfoRoutes } from './routes/info.js';
 import { registerLlmsTxt } from './routes/llms-txt.js';
 import { registerMcpRoutes } from './routes/mcp.js';
+import { registerReportCardRoutes } from './routes/report-card.js';
+import { ReportCardService } from './report-card/report-card-service.js';
+import { loadSigningKeys } from './repositories/receipt-keys.js';
+import { MemorySessionStore, RedisSessionStore } from './repositories/report-card-sessions.js';
 import { registerToolRoutes } from './routes/tools.js';
 import { FileStatsStore, RedisStatsStore, type StatsStore } from './stats.js';
 
@@ -33,6 +37,15 @@ const PUBLIC_PATHS = ['/api/catalog', '/api/examples', '/openapi.json', '/llms.t
 export interface EvalAppOverrides {
   /** Share one pool between apps (tests); the app then does not destroy it. */
   pool?: VerifierPool;
+  /** The clock of sessions (tests inject one to expire sessions). */
+  now?: () => number;
+}
+
+const warmings = new WeakMap<FastifyInstance, Promise<void>>();
+
+/** Settles when the app's report-card bank is built (or failed to build). */
+export function reportCardWarmed(app: FastifyInstance): Promise<void> {
+  return warmings.get(app) ?? Promise.resolve();
 }
 
 /** Which graph kernel the pool's workers will use; `native` without a built addon stops start-up. */
@@ -86,7 +99,11 @@ export async function buildEvalApp(
       scopes: [
         {
           name: 'tools',
-          match: (path) => toolPaths.has(path) || path === '/mcp',
+          match: (path) =>
+            toolPaths.has(path) ||
+            path === '/mcp' ||
+            path.startsWith('/api/report-card/') ||
+            path.startsWith('/api/open-bench/'),
           ratePerSecond: config.rateLimits.perMinute / 60,
           burst: config.rateLimits.burst,
         },
@@ -94,6 +111,20 @@ export async function buildEvalApp(
       clientAddress: (request) => clientAddress(request, config.trustedProxies),
     });
   }
+
+  const reportCard = new ReportCardService({
+    pool,
+    store: redis ? new RedisSessionStore(redis, config.cacheKeyPrefix) : new MemorySessionStore(),
+    keys: await loadSigningKeys({
+      dataDir: config.dataDir,
+      envKey: config.receiptSigningKey,
+      production: config.production,
+    }),
+    maxSessionsPerClient: config.reportCardSessionsPerClient,
+    now: overrides.now ?? Date.now,
+  });
+  warmings.set(app, reportCard.warm());
+  registerReportCardRoutes(app, reportCard, (request) => clientAddress(request, config.trustedProxies));
 
   registerPoolMetrics(metrics.registry, pool);
   registerToolRoutes(app, { pool, stats, bodyLimit: config.bodyLimit });
@@ -103,6 +134,7 @@ export async function buildEvalApp(
     startedAt: Date.now(),
     cache: redis ? 'redis' : 'memory',
     graphKernel,
+    health: () => ({ report_card: reportCard.health() }),
   });
   const openapi = JSON.stringify(buildOpenApi());
   app.get('/openapi.json', (_req, reply) => reply.type('application/json; charset=utf-8').send(openapi));

@@ -11,6 +11,8 @@ export interface InfoRouteDeps {
   startedAt: number;
   cache: 'redis' | 'memory';
   graphKernel: 'native' | 'ts';
+  /** More health members (report-card readiness, open-bench ledger). */
+  health?: () => Record<string, unknown>;
 }
 
 export function catalog(): { service_version: string; tools: object[] } {
@@ -46,6 +48,7 @@ export function registerInfoRoutes(app: FastifyInstance, deps: InfoRouteDeps): v
     pool: deps.pool.stats(),
     shared_state: deps.cache,
     graph_kernel: deps.graphKernel,
+    ...deps.health?.(),
   }));
   app.get('/api/stats', async () => ({ service_version: SERVICE_VERSION, ...(await deps.stats.snapshot()) }));
 }
