@@ -2,6 +2,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reportCardWarmed } from '../src/eval/app.js';
+import { verifySignedResult } from '../src/eval/report-card/signing.js';
 import { makeEvalApp, postJson } from './helpers/eval-app.js';
 
 let app: FastifyInstance;
@@ -54,6 +56,35 @@ describe('MCP over Streamable HTTP with the official SDK client', () => {
       expect(content[0]!.text, t.id).toBe(http.body);
       expect(result.structuredContent).toEqual(http.json());
     }
+  });
+
+  it('runs the report card as tools after the verifiers: start, then a signed result from submit', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.slice(8).map((t) => t.name)).toEqual(['report_card_start', 'report_card_submit']);
+    await reportCardWarmed(app);
+    const started = await client.callTool({
+      name: 'report_card_start',
+      arguments: { challenge: 'mcp-nonce-1' },
+    });
+    const session = started.structuredContent as { session_id: string; items: unknown[] };
+    expect(session.items).toHaveLength(6);
+    const graded = await client.callTool({
+      name: 'report_card_submit',
+      arguments: { session_id: session.session_id, answers: { 'item-1': 'n >= and' } },
+    });
+    const { result, signature } = graded.structuredContent as {
+      result: { score: { passed: number; total: number } };
+      signature: { jws: string; kid: string };
+    };
+    expect(result.score).toMatchObject({ passed: 0, total: 6 });
+    const keys = (await app.inject('/.well-known/receipt-keys.json')).json().keys;
+    expect((await verifySignedResult(keys, result, signature as never)).ok).toBe(true);
+    const again = await client.callTool({
+      name: 'report_card_submit',
+      arguments: { session_id: session.session_id, answers: {} },
+    });
+    expect(again.isError).toBe(true);
+    expect(again.structuredContent).toMatchObject({ status: 409 });
   });
 
   it('answers an invalid call with isError and the problem messages', async () => {

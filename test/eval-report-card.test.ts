@@ -1,3 +1,7 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportCardWarmed } from '../src/eval/app.js';
@@ -101,6 +105,22 @@ describe('report card', () => {
 
     const again = await postJson(app, '/api/report-card/submit', { session_id: session.session_id, answers });
     expect(again.statusCode).toBe(409);
+
+    // The CLI verifies the saved result offline against the saved key set.
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rc-cli-'));
+    const keysFile = path.join(dir, 'keys.json');
+    writeFileSync(keysFile, JSON.stringify({ keys }));
+    const good = path.join(dir, 'good.json');
+    writeFileSync(good, res.body);
+    const bad = path.join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ result: tampered, signature }));
+    const cli = ['--import', 'tsx', 'src/main/cli.ts', 'receipt', 'verify'];
+    expect(execFileSync(process.execPath, [...cli, good, '--keys', keysFile], { encoding: 'utf8' })).toMatch(
+      /^OK signed result/,
+    );
+    const failed = spawnSync(process.execPath, [...cli, bad, '--keys', keysFile], { encoding: 'utf8' });
+    expect(failed.status).toBe(1);
+    expect(failed.stdout).toMatch(/BAD SIGNATURE/);
   });
 
   it('gives full marks for six correct repairs', async () => {

@@ -17,6 +17,7 @@ import { loadNativeKernel } from './graph/native.js';
 import { registerBrowserEdge } from './edge/browser-edge.js';
 import { McpEndpoint } from './mcp/mcp-endpoint.js';
 import { verifierMcpTools } from './mcp/mcp-tools.js';
+import { reportCardMcpTools } from './mcp/report-card-tools.js';
 import { buildOpenApi } from './openapi.js';
 import { createVerifierPool, type VerifierPool } from './pool.js';
 import { registerPoolMetrics } from './pool-metrics.js';
@@ -139,7 +140,11 @@ export async function buildEvalApp(
   const openapi = JSON.stringify(buildOpenApi());
   app.get('/openapi.json', (_req, reply) => reply.type('application/json; charset=utf-8').send(openapi));
   registerLlmsTxt(app);
-  registerMcpRoutes(app, new McpEndpoint(verifierMcpTools({ pool, stats })), config.bodyLimit);
+  const mcpTools = [...verifierMcpTools({ pool, stats }), ...reportCardMcpTools(reportCard)];
+  registerMcpRoutes(app, new McpEndpoint(mcpTools), {
+    bodyLimit: config.bodyLimit,
+    clientAddress: (request) => clientAddress(request, config.trustedProxies),
+  });
   registerMetricsRoute(app, metrics.registry);
   await app.ready();
   return app;

@@ -14,7 +14,7 @@ import {
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import { SERVICE_VERSION } from '../../core/receipt.js';
-import type { McpTool } from './mcp-tools.js';
+import type { McpCallContext, McpTool } from './mcp-tools.js';
 
 export const MCP_SERVER_NAME = 'eval-tools';
 export const MCP_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
@@ -73,7 +73,7 @@ export class McpEndpoint {
     return this.list.map((t) => t.name);
   }
 
-  private server(): Server {
+  private server(context: McpCallContext): Server {
     const server = new Server(
       { name: MCP_SERVER_NAME, version: SERVICE_VERSION },
       {
@@ -91,20 +91,20 @@ export class McpEndpoint {
           `Unknown tool ${JSON.stringify(request.params.name)}; tools/list names the ${this.list.length} tools.`,
         );
       }
-      return tool.call(request.params.arguments ?? {});
+      return tool.call(request.params.arguments ?? {}, context);
     });
     return server;
   }
 
   /** One HTTP POST: `headers` as received, `body` already parsed as JSON. */
-  async handle(headers: Headers, body: unknown): Promise<McpHttpAnswer> {
+  async handle(headers: Headers, body: unknown, context: McpCallContext): Promise<McpHttpAnswer> {
     const refused = unsupportedInitialize(body);
     if (refused) return refused;
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
-    const server = this.server();
+    const server = this.server(context);
     await server.connect(transport);
     try {
       const response = await transport.handleRequest(

@@ -11,9 +11,14 @@ import type { VerifierPool } from '../pool.js';
 import { TOOLS } from '../registry.js';
 import type { StatsStore } from '../stats.js';
 
+export interface McpCallContext {
+  /** The caller's address, as the HTTP routes resolve it (per-client limits). */
+  client: string;
+}
+
 export interface McpTool {
   definition: Tool;
-  call(args: Record<string, unknown>): Promise<CallToolResult>;
+  call(args: Record<string, unknown>, context: McpCallContext): Promise<CallToolResult>;
 }
 
 /** TypeBox schemas carry symbol keys; JSON round-tripping leaves plain JSON Schema. */

@@ -1,5 +1,5 @@
 /** POST /mcp (MCP over Streamable HTTP), 405 for its other methods, and the discovery manifest. */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendProblem } from '../../core/error-handler.js';
 import { AppError, toProblem } from '../../core/errors.js';
 import { SERVICE_VERSION } from '../../core/receipt.js';
@@ -24,7 +24,12 @@ export function mcpManifest(toolNames: readonly string[]): object {
   };
 }
 
-export function registerMcpRoutes(app: FastifyInstance, endpoint: McpEndpoint, bodyLimit: number): void {
+export function registerMcpRoutes(
+  app: FastifyInstance,
+  endpoint: McpEndpoint,
+  options: { bodyLimit: number; clientAddress: (request: FastifyRequest) => string },
+): void {
+  const { bodyLimit } = options;
   void app.register((scope, _opts, done) => {
     // Parsed here rather than by fastify so malformed JSON is a JSON-RPC parse error.
     scope.removeAllContentTypeParsers();
@@ -50,7 +55,7 @@ export function registerMcpRoutes(app: FastifyInstance, endpoint: McpEndpoint, b
         const value = request.headers[name];
         if (typeof value === 'string') headers.set(name, value);
       }
-      const answer = await endpoint.handle(headers, message);
+      const answer = await endpoint.handle(headers, message, { client: options.clientAddress(request) });
       return reply.code(answer.status).headers(answer.headers).send(answer.body);
     });
     done();
