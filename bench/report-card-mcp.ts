@@ -29,10 +29,10 @@ const post = (url: string, body: unknown, headers: Record<string, string> = {}) 
 
 const grading: number[] = [];
 for (let i = 0; i < 20; i++) {
-  const session = (await post('/api/report-card/start', {})).json() as {
+  const session = (await post('/api/report-card/start', {})).json<{
     session_id: string;
     items: { item_id: string; class_predicate: string }[];
-  };
+  }>();
   // The original classes as answers: every item is graded to a counterexample, the slowest path.
   const answers = Object.fromEntries(session.items.map((it) => [it.item_id, it.class_predicate]));
   const t = performance.now();
