@@ -22,7 +22,6 @@ ${tools}
 
 ## Other areas
 - POST /api/report-card/start, POST /api/report-card/submit: a disposable, checker-graded report card; results signed with Ed25519 (keys at /.well-known/receipt-keys.json).
-- POST /api/open-bench/start, POST /api/open-bench/submit: the scope-integrity benchmark; GET /api/open-bench/leaderboard, GET /api/open-bench/receipt/{public_id}.
 - GET /api/health, GET /api/stats.
 
 ## Errors
