@@ -13,17 +13,39 @@ import { RedisRateLimitStore } from '../core/rate-limit/redis-store.js';
 import { createRedis } from '../core/redis.js';
 import type { EvalConfig } from './config.js';
 import { resolveGraphKernel } from './graph/native.js';
+import { registerBrowserEdge } from './edge/browser-edge.js';
+import { McpEndpoint } from './mcp/mcp-endpoint.js';
+import { verifierMcpTools } from './mcp/mcp-tools.js';
+import { reportCardMcpTools } from './mcp/report-card-tools.js';
 import { buildOpenApi } from './openapi.js';
 import { createVerifierPool, type VerifierPool } from './pool.js';
 import { registerPoolMetrics } from './pool-metrics.js';
 import { TOOLS } from './registry.js';
 import { registerInfoRoutes } from './routes/info.js';
+import { registerLlmsTxt } from './routes/llms-txt.js';
+import { registerMcpRoutes } from './routes/mcp.js';
+import { registerReportCardRoutes } from './routes/report-card.js';
+import { ReportCardService } from './report-card/report-card-service.js';
+import { loadSigningKeys } from './repositories/receipt-keys.js';
+import { MemorySessionStore, RedisSessionStore } from './repositories/report-card-sessions.js';
 import { registerToolRoutes } from './routes/tools.js';
 import { FileUsageCounters, RedisUsageCounters, type UsageCounters } from './repositories/usage-counters.js';
+
+/** Answers that are the same for everyone until the next deploy (browser edge: public max-age). */
+const PUBLIC_PATHS = ['/api/catalog', '/api/examples', '/openapi.json', '/llms.txt', '/.well-known/mcp.json'];
 
 export interface EvalAppOverrides {
   /** Share one pool between apps (tests); the app then does not destroy it. */
   pool?: VerifierPool;
+  /** The clock of sessions (tests inject one to expire sessions). */
+  now?: () => number;
+}
+
+const warmings = new WeakMap<FastifyInstance, Promise<void>>();
+
+/** Settles when the app's report-card bank is built (or failed to build). */
+export function reportCardWarmed(app: FastifyInstance): Promise<void> {
+  return warmings.get(app) ?? Promise.resolve();
 }
 
 export async function buildEvalApp(
@@ -57,6 +79,7 @@ export async function buildEvalApp(
     if (redis) await redis.quit().catch(() => redis.disconnect());
   });
 
+  registerBrowserEdge(app, { publicPaths: PUBLIC_PATHS, publicMaxAgeSeconds: 300 });
   if (config.rateLimits.enabled) {
     const toolPaths = new Set(TOOLS.map((t) => t.path));
     registerRateLimits(app, {
@@ -66,7 +89,11 @@ export async function buildEvalApp(
       scopes: [
         {
           name: 'tools',
-          match: (path) => toolPaths.has(path),
+          match: (path) =>
+            toolPaths.has(path) ||
+            path === '/mcp' ||
+            path.startsWith('/api/report-card/') ||
+            path.startsWith('/api/open-bench/'),
           ratePerSecond: config.rateLimits.perMinute / 60,
           burst: config.rateLimits.burst,
         },
@@ -74,6 +101,20 @@ export async function buildEvalApp(
       clientAddress: (request) => clientAddress(request, config.trustedProxies),
     });
   }
+
+  const reportCard = new ReportCardService({
+    pool,
+    store: redis ? new RedisSessionStore(redis, config.cacheKeyPrefix) : new MemorySessionStore(),
+    keys: await loadSigningKeys({
+      dataDir: config.dataDir,
+      envKey: config.receiptSigningKey,
+      production: config.production,
+    }),
+    maxSessionsPerClient: config.reportCardSessionsPerClient,
+    now: overrides.now ?? Date.now,
+  });
+  warmings.set(app, reportCard.warm());
+  registerReportCardRoutes(app, reportCard, (request) => clientAddress(request, config.trustedProxies));
 
   registerPoolMetrics(metrics.registry, pool);
   registerToolRoutes(app, {
@@ -89,9 +130,19 @@ export async function buildEvalApp(
     cache: redis ? 'redis' : 'memory',
     graphKernel,
     inlineMaxBytes: config.inlineMaxBytes,
+    health: () => ({ report_card: reportCard.health() }),
   });
   const openapi = JSON.stringify(buildOpenApi());
   app.get('/openapi.json', (_req, reply) => reply.type('application/json; charset=utf-8').send(openapi));
+  registerLlmsTxt(app);
+  const mcpTools = [
+    ...verifierMcpTools({ pool, usage, inlineMaxBytes: config.inlineMaxBytes }),
+    ...reportCardMcpTools(reportCard),
+  ];
+  registerMcpRoutes(app, new McpEndpoint(mcpTools), {
+    bodyLimit: config.bodyLimit,
+    clientAddress: (request) => clientAddress(request, config.trustedProxies),
+  });
   registerMetricsRoute(app, metrics.registry);
   await app.ready();
   return app;

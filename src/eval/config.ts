@@ -60,6 +60,14 @@ const EvalEnv = Type.Object({
     default: 60000,
     description: 'deadline of one pooled verification, queueing included (503 beyond)',
   }),
+  RECEIPT_SIGNING_KEY: Type.Optional(
+    Type.String({ description: 'Ed25519 private JWK signing report-card results (required in production)' }),
+  ),
+  REPORT_CARD_SESSIONS_PER_CLIENT: Type.Integer({
+    minimum: 1,
+    default: 8,
+    description: 'live report-card sessions one client address may hold',
+  }),
   GRAPH_KERNEL: Type.Union([Type.Literal('auto'), Type.Literal('native'), Type.Literal('ts')], {
     default: 'auto',
     description: 'graph kernel: auto (native when built), native (required), ts',
@@ -83,6 +91,8 @@ export interface EvalConfig {
   shutdownTimeoutMs: number;
   graphKernel: 'auto' | 'native' | 'ts';
   taskTimeoutMs: number;
+  receiptSigningKey: string | undefined;
+  reportCardSessionsPerClient: number;
 }
 
 export function loadEvalConfig(env: NodeJS.ProcessEnv = process.env): Readonly<EvalConfig> {
@@ -122,5 +132,7 @@ export function loadEvalConfig(env: NodeJS.ProcessEnv = process.env): Readonly<E
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     graphKernel: e.GRAPH_KERNEL,
     taskTimeoutMs: e.EVAL_TASK_TIMEOUT_MS,
+    receiptSigningKey: e.RECEIPT_SIGNING_KEY,
+    reportCardSessionsPerClient: e.REPORT_CARD_SESSIONS_PER_CLIENT,
   });
 }

@@ -19,6 +19,15 @@ export interface ToolSuccess {
   body: string;
   status: string;
   verdict?: Verdict;
+  /** Milliseconds spent in each phase, for the Server-Timing header. */
+  timings: ToolTimings;
+}
+
+export interface ToolTimings {
+  parse: number;
+  validate: number;
+  run: number;
+  seal: number;
 }
 
 export interface ToolFailure {
@@ -113,14 +122,21 @@ function hashRequest(tool: ToolDefinition, bytes: Uint8Array | string, request: 
 export function executeTool(toolId: string, bytes: Uint8Array | string): ToolOutcome {
   const tool = getTool(toolId);
   try {
-    const request = validatorFor(toolId).assert(parseJsonBody(bytes));
-    const requestHash = hashRequest(tool, bytes, request);
-    const sealed = sealReceipt(tool.id, requestHash, tool.run(request));
+    const t0 = performance.now();
+    const parsed = parseJsonBody(bytes);
+    const t1 = performance.now();
+    const request = validatorFor(toolId).assert(parsed);
+    const t2 = performance.now();
+    const body = tool.run(request);
+    const t3 = performance.now();
+    const sealed = sealReceipt(tool.id, hashRequest(tool, bytes, request), body);
+    const t4 = performance.now();
     return {
       ok: true,
       body: sealed.text,
       status: sealed.status,
       ...(sealed.verdict ? { verdict: sealed.verdict } : {}),
+      timings: { parse: t1 - t0, validate: t2 - t1, run: t3 - t2, seal: t4 - t3 },
     };
   } catch (thrown) {
     const err = isStackOverflow(thrown) ? tooDeeplyNested(bytes) : thrown;

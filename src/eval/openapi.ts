@@ -5,6 +5,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { SERVICE_VERSION } from '../core/receipt.js';
 import { TOOLS } from './registry.js';
+import { ReportCardSubmitRequest, StartRequest } from './report-card/schemas.js';
 
 /** TypeBox schemas carry symbol keys; JSON round-tripping leaves plain JSON Schema. */
 function plain(schema: TSchema): object {
@@ -114,6 +115,52 @@ function jsonGet(operationId: string, summary: string): object {
   };
 }
 
+function sessionPost(
+  operationId: string,
+  summary: string,
+  schema: string,
+  extra: Record<string, object>,
+): object {
+  return {
+    post: {
+      operationId,
+      summary,
+      tags: ['report-card'],
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
+      },
+      responses: {
+        '200': { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } },
+        '400': problem('Input error, with a hint'),
+        ...extra,
+      },
+    },
+  };
+}
+
+function reportCardPaths(): Record<string, object> {
+  return {
+    '/api/report-card/start': sessionPost(
+      'reportCardStart',
+      'A one-shot session of six conjecture-repair items',
+      'ReportCardStartRequest',
+      { '429': problem('Rate limited, too many live sessions, or warming; see Retry-After') },
+    ),
+    '/api/report-card/submit': sessionPost(
+      'reportCardSubmit',
+      'Grades a session once; the result signed with Ed25519',
+      'ReportCardSubmitRequest',
+      {
+        '404': problem('No such session'),
+        '409': problem('Already graded'),
+        '410': problem('Expired'),
+        '429': problem('Rate limited or warming; see Retry-After'),
+      },
+    ),
+  };
+}
+
 export function buildOpenApi(): object {
   const paths: Record<string, object> = {};
   for (const t of TOOLS) {
@@ -149,7 +196,15 @@ export function buildOpenApi(): object {
   // The seed reuses operationId `health` for GET /api/health too; OpenAPI requires unique ids.
   paths['/api/health'] = jsonGet('serviceHealth', 'Service health, version, pool load');
   paths['/api/stats'] = jsonGet('stats', 'Aggregate usage counters (no payload data)');
+  Object.assign(paths, reportCardPaths());
+  paths['/.well-known/receipt-keys.json'] = jsonGet(
+    'receiptKeys',
+    'Ed25519 keys (JWK set) of signed results',
+  );
+  paths['/llms.txt'] = jsonGet('llmsTxt', 'A plain-text guide for agents');
   const schemas: Record<string, object> = { Problem: problemSchema, Receipt: receiptSchema };
+  schemas.ReportCardStartRequest = plain(StartRequest);
+  schemas.ReportCardSubmitRequest = plain(ReportCardSubmitRequest);
   for (const t of TOOLS) schemas[`${t.id}Request`] = plain(t.schema);
   return {
     openapi: '3.1.0',

@@ -39,6 +39,8 @@ export interface VerifierPool {
   readonly size: number;
   run(toolId: string, bytes: Uint8Array): Promise<PooledOutcome>;
   stats(): PoolStats;
+  /** Runs a task of another task file under workers/ (e.g. `report-card`) on the same threads. */
+  runTask<T, R>(taskFile: string, task: T): Promise<R>;
   /**
    * Lets every submitted task finish, queued ones included, for at most `graceMs`; then
    * stops the threads, failing whatever is left. Returns how many tasks were still pending
@@ -49,9 +51,9 @@ export interface VerifierPool {
 }
 
 /** Under vitest/tsx the sources are .ts and the worker needs the tsx loader; built code is .js. */
-function workerEntry(): { filename: string; execArgv: string[] } {
+function workerEntry(name = 'verifier'): { filename: string; execArgv: string[] } {
   const fromSource = import.meta.url.endsWith('.ts');
-  const url = new URL(`../../workers/verifier.${fromSource ? 'ts' : 'js'}`, import.meta.url);
+  const url = new URL(`../../workers/${name}.${fromSource ? 'ts' : 'js'}`, import.meta.url);
   return { filename: fileURLToPath(url), execArgv: fromSource ? ['--import', 'tsx'] : [] };
 }
 
@@ -108,6 +110,17 @@ export function createVerifierPool(options: VerifierPoolOptions): VerifierPool {
           }
           throw err;
         });
+      inFlight.add(running);
+      void running.then(
+        () => inFlight.delete(running),
+        () => inFlight.delete(running),
+      );
+      return running;
+    },
+    runTask<T, R>(taskFile: string, task: T): Promise<R> {
+      // Piscina types one task shape per pool; other task files carry their own.
+      const run = piscina.run.bind(piscina) as unknown as (t: T, o: { filename: string }) => Promise<R>;
+      const running = run(task, { filename: workerEntry(taskFile).filename });
       inFlight.add(running);
       void running.then(
         () => inFlight.delete(running),

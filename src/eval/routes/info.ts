@@ -13,6 +13,8 @@ export interface InfoRouteDeps {
   cache: 'redis' | 'memory';
   graphKernel: 'native' | 'ts';
   inlineMaxBytes: number;
+  /** More health members (report-card readiness, open-bench ledger). */
+  health?: () => Record<string, unknown>;
 }
 
 export function catalog(inlineMaxBytes: number): { service_version: string; tools: object[] } {
@@ -50,6 +52,7 @@ export function registerInfoRoutes(app: FastifyInstance, deps: InfoRouteDeps): v
     pool: deps.pool.stats(),
     shared_state: deps.cache,
     graph_kernel: deps.graphKernel,
+    ...deps.health?.(),
   }));
   app.get('/api/stats', async () => ({ service_version: SERVICE_VERSION, ...(await deps.usage.snapshot()) }));
 }

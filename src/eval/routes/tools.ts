@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendProblem } from '../../core/error-handler.js';
 import { takeAnyTypeAsBytes } from '../../core/json-bodies.js';
-import { EXAMPLES_HINT, executeTool, type ToolOutcome } from '../execute.js';
+import { EXAMPLES_HINT, executeTool, type ToolOutcome, type ToolTimings } from '../execute.js';
 import { inlineLimitBytes } from '../placement.js';
 import type { VerifierPool } from '../pool.js';
 import { TOOLS } from '../registry.js';
@@ -42,15 +42,25 @@ export function registerToolRoutes(app: FastifyInstance, deps: ToolRouteDeps): v
         },
         async (request, reply) => {
           const bytes = (request.body as Buffer | undefined) ?? Buffer.alloc(0);
+          const started = performance.now();
           const outcome: ToolOutcome =
             bytes.byteLength <= inlineMax ? executeTool(tool.id, bytes) : await deps.pool.run(tool.id, bytes);
           if (outcome.ok && outcome.verdict) verdicts.set(request, outcome.verdict);
+          if (outcome.ok)
+            void reply.header('server-timing', serverTiming(performance.now() - started, outcome.timings));
           return sendOutcome(reply, outcome);
         },
       );
     }
     done();
   });
+}
+
+/** queue: everything outside the four phases (waiting for a pool thread, crossing to it and back). */
+export function serverTiming(totalMs: number, t: ToolTimings): string {
+  const queue = Math.max(0, totalMs - t.parse - t.validate - t.run - t.seal);
+  const f = (ms: number): string => ms.toFixed(2);
+  return `queue;dur=${f(queue)}, parse;dur=${f(t.parse)}, validate;dur=${f(t.validate)}, run;dur=${f(t.run)}, seal;dur=${f(t.seal)}`;
 }
 
 const verdicts = new WeakMap<FastifyRequest, string>();

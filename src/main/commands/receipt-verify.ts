@@ -5,6 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { verifyReceipt, type Receipt } from '../../core/receipt.js';
+import type { JWK } from 'jose';
+import { verifySignedResult, type Signature } from '../../eval/report-card/signing.js';
 import type { Command } from './command.js';
 
 async function readJson(file: string): Promise<unknown> {
@@ -18,10 +20,40 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+interface SignedDocument {
+  result: unknown;
+  signature: Signature;
+}
+
+/** A signed result (report card): the JWS must verify against the saved key set and sign exactly `result`. */
+async function verifySigned(doc: SignedDocument, keysFile: string | undefined): Promise<number> {
+  if (!keysFile) {
+    process.stderr.write(
+      'a signed result needs --keys <receipt-keys.json> (saved from /.well-known/receipt-keys.json)\n',
+    );
+    return 2;
+  }
+  let keys: JWK[];
+  try {
+    keys = ((await readJson(keysFile)) as { keys?: JWK[] }).keys ?? [];
+  } catch (err) {
+    process.stderr.write(`cannot read the key set: ${(err as Error).message}\n`);
+    return 2;
+  }
+  const outcome = await verifySignedResult(keys, doc.result, doc.signature);
+  if (outcome.ok) {
+    process.stdout.write(`OK signed result, Ed25519 key ${outcome.kid}\n`);
+    return 0;
+  }
+  process.stdout.write(`BAD SIGNATURE: ${outcome.reason}\n`);
+  return 1;
+}
+
 export const receiptVerifyCommand: Command = {
   name: 'receipt',
   summary: 'verify a saved receipt by recomputing every hash',
-  usage: 'receipt verify <receipt.json|-> [--request <request-after-defaults.json>]',
+  usage:
+    'receipt verify <receipt.json|-> [--request <request-after-defaults.json>] [--keys <receipt-keys.json>]',
   async run(argv) {
     const [verb, file, ...rest] = argv;
     if (verb !== 'verify' || !file) {
@@ -38,6 +70,10 @@ export const receiptVerifyCommand: Command = {
     } catch (err) {
       process.stderr.write(`cannot read input: ${(err as Error).message}\n`);
       return 2;
+    }
+    if (receipt !== null && typeof receipt === 'object' && 'signature' in receipt && 'result' in receipt) {
+      const keysFlag = rest.indexOf('--keys');
+      return verifySigned(receipt as SignedDocument, keysFlag >= 0 ? rest[keysFlag + 1] : undefined);
     }
     if (receipt === null || typeof receipt !== 'object' || !('hashes' in receipt)) {
       process.stderr.write('not a receipt: no "hashes" object\n');

@@ -1,0 +1,123 @@
+/**
+ * POST /mcp through the official SDK: a low-level `Server` and a web-standard Streamable
+ * HTTP transport, stateless (no session id) with JSON responses, made per request as the SDK
+ * prescribes for stateless servers. Unknown tool → JSON-RPC −32602.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
+import { SERVICE_VERSION } from '../../core/receipt.js';
+import type { McpCallContext, McpTool } from './mcp-tools.js';
+
+export const MCP_SERVER_NAME = 'eval-tools';
+export const MCP_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
+
+export interface McpHttpAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+function jsonRpcError(id: unknown, code: number, message: string, data?: unknown): McpHttpAnswer {
+  return {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: id ?? null,
+      error: { code, message, ...(data ? { data } : {}) },
+    }),
+  };
+}
+
+/**
+ * The SDK answers an initialize with an unknown version by offering its latest one; this
+ * service refuses it instead, naming the versions it speaks, so a misconfigured client
+ * learns why rather than proceeding on a protocol it did not ask for.
+ */
+function unsupportedInitialize(body: unknown): McpHttpAnswer | undefined {
+  const messages = Array.isArray(body) ? (body as unknown[]) : [body];
+  for (const m of messages) {
+    const msg = m as { method?: unknown; id?: unknown; params?: { protocolVersion?: unknown } } | null;
+    if (msg?.method !== 'initialize') continue;
+    const requested = msg.params?.protocolVersion;
+    if (typeof requested === 'string' && !MCP_PROTOCOL_VERSIONS.includes(requested)) {
+      return jsonRpcError(
+        msg.id,
+        ErrorCode.InvalidParams,
+        `Unsupported protocol version ${JSON.stringify(requested)}; supported: ${MCP_PROTOCOL_VERSIONS.join(', ')}.`,
+        { requested, supported: MCP_PROTOCOL_VERSIONS },
+      );
+    }
+  }
+  return undefined;
+}
+
+export class McpEndpoint {
+  private readonly byName: Map<string, McpTool>;
+  private readonly list: McpTool['definition'][];
+
+  constructor(tools: readonly McpTool[]) {
+    this.byName = new Map(tools.map((t) => [t.definition.name, t]));
+    this.list = tools.map((t) => t.definition);
+  }
+
+  get toolNames(): string[] {
+    return this.list.map((t) => t.name);
+  }
+
+  private server(context: McpCallContext): Server {
+    const server = new Server(
+      { name: MCP_SERVER_NAME, version: SERVICE_VERSION },
+      {
+        capabilities: { tools: { listChanged: false } },
+        instructions:
+          'Verifier-grounded evaluation tools. Each tool returns a deterministic receipt; GET /api/examples on this host holds a valid argument object for every verifier.',
+      },
+    );
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.list }));
+    server.setRequestHandler(CallToolRequestSchema, (request) => {
+      const tool = this.byName.get(request.params.name);
+      if (!tool) {
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Unknown tool ${JSON.stringify(request.params.name)}; tools/list names the ${this.list.length} tools.`,
+        );
+      }
+      return tool.call(request.params.arguments ?? {}, context);
+    });
+    return server;
+  }
+
+  /** One HTTP POST: `headers` as received, `body` already parsed as JSON. */
+  async handle(headers: Headers, body: unknown, context: McpCallContext): Promise<McpHttpAnswer> {
+    const refused = unsupportedInitialize(body);
+    if (refused) return refused;
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    const server = this.server(context);
+    await server.connect(transport);
+    try {
+      const response = await transport.handleRequest(
+        new Request('http://localhost/mcp', { method: 'POST', headers }),
+        { parsedBody: body as JSONRPCMessage },
+      );
+      const out: Record<string, string> = {};
+      response.headers.forEach((value, key) => {
+        out[key] = value;
+      });
+      return { status: response.status, headers: out, body: await response.text() };
+    } finally {
+      await server.close();
+    }
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The MCP tools: the eight verifiers (then the report card and the open bench), in a fixed
+ * order, each with the JSON schema its HTTP endpoint validates with. A tool call runs exactly
+ * what the HTTP route runs, so the receipt text is byte-for-byte the HTTP body.
+ */
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { TSchema } from '@sinclair/typebox';
+import { AppError, toProblem, type Problem } from '../../core/errors.js';
+import { executeTool, type ToolOutcome } from '../execute.js';
+import type { VerifierPool } from '../pool.js';
+import { inlineLimitBytes } from '../placement.js';
+import { TOOLS } from '../registry.js';
+import type { UsageCounters } from '../repositories/usage-counters.js';
+
+export interface McpCallContext {
+  /** The caller's address, as the HTTP routes resolve it (per-client limits). */
+  client: string;
+}
+
+export interface McpTool {
+  definition: Tool;
+  call(args: Record<string, unknown>, context: McpCallContext): Promise<CallToolResult>;
+}
+
+/** TypeBox schemas carry symbol keys; JSON round-tripping leaves plain JSON Schema. */
+export function plainSchema(schema: TSchema): Tool['inputSchema'] {
+  return JSON.parse(JSON.stringify(schema)) as Tool['inputSchema'];
+}
+
+/** A problem as a tool result: the messages for the model, the problem itself as data. */
+export function problemResult(problem: Problem): CallToolResult {
+  const lines = [problem.detail, ...(problem.errors ?? []).map((e) => `${e.path || '/'}: ${e.message}`)];
+  if (typeof problem.hint === 'string') lines.push(problem.hint);
+  return { isError: true, content: [{ type: 'text', text: lines.join('\n') }], structuredContent: problem };
+}
+
+/** A JSON answer as a tool result: its text as content, the parsed value as structured content. */
+export function jsonResult(text: string): CallToolResult {
+  return {
+    content: [{ type: 'text', text }],
+    structuredContent: JSON.parse(text) as Record<string, unknown>,
+  };
+}
+
+/** Runs `fn`, turning a 4xx AppError into an `isError` result; anything else propagates. */
+export async function asToolResult(fn: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof AppError) return problemResult(toProblem(err));
+    throw err;
+  }
+}
+
+export interface VerifierToolDeps {
+  pool: VerifierPool;
+  usage: UsageCounters;
+  /** The same inline bound as the HTTP routes (EVAL_INLINE_MAX_BYTES). */
+  inlineMaxBytes: number;
+}
+
+export function verifierMcpTools(deps: VerifierToolDeps): McpTool[] {
+  return TOOLS.map((tool) => {
+    const inlineMax = inlineLimitBytes(tool, deps.inlineMaxBytes);
+    return {
+      definition: {
+        name: tool.id,
+        title: tool.name,
+        description: `${tool.promise} Same request as ${tool.method} ${tool.path}; returns the receipt.`,
+        inputSchema: plainSchema(tool.schema),
+      },
+      call: (args) =>
+        asToolResult(async () => {
+          const bytes = Buffer.from(JSON.stringify(args), 'utf8');
+          const outcome: ToolOutcome =
+            bytes.byteLength <= inlineMax ? executeTool(tool.id, bytes) : await deps.pool.run(tool.id, bytes);
+          deps.usage.record(
+            tool.id,
+            outcome.ok ? 200 : outcome.problem.status,
+            outcome.ok ? outcome.verdict : undefined,
+          );
+          return outcome.ok ? jsonResult(outcome.body) : problemResult(outcome.problem);
+        }),
+    };
+  });
+}

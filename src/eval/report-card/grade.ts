@@ -1,0 +1,123 @@
+/**
+ * Grades one repair: it parses, reads no forbidden feature, implies the item's class on
+ * every graph of the universe, makes the heuristic right on every graph it admits (else a
+ * counterexample graph), and keeps at least 5% of the class's correctly-handled graphs. Pure.
+ */
+import { compileExpression, FEATURE_NAMES, featuresUsed, tryParseExpression } from '../dsl/index.js';
+import { F } from '../graph/features.js';
+import { toGraph6 } from '../graph/graph6.js';
+import { edgeList } from '../graph/graph.js';
+import { andBits, bitsOf, firstOutside, popcountBits } from './bitset.js';
+import { MIN_RETENTION, predicateBits, rightBits } from './bank.js';
+import { HEURISTIC_INFO, minDegreeGreedyMis, type HeuristicId } from './heuristics.js';
+import type { Universe } from './universe.js';
+
+export interface GradedItemInput {
+  item_id: string;
+  heuristic: HeuristicId;
+  class_predicate: string;
+}
+
+export interface Counterexample {
+  graph6: string;
+  n: number;
+  edges: [number, number][];
+  heuristic_value: number;
+  optimum: number;
+}
+
+export interface ItemGrade {
+  item_id: string;
+  heuristic: HeuristicId;
+  class_predicate: string;
+  answered: boolean;
+  parses: boolean;
+  subclass: boolean;
+  always_right: boolean;
+  retention: number;
+  retains_enough: boolean;
+  passed: boolean;
+  message: string;
+  counterexample?: Counterexample;
+  outside_class?: { graph6: string; n: number };
+}
+
+function failed(item: GradedItemInput, message: string, answered = true): ItemGrade {
+  return {
+    item_id: item.item_id,
+    heuristic: item.heuristic,
+    class_predicate: item.class_predicate,
+    answered,
+    parses: false,
+    subclass: false,
+    always_right: false,
+    retention: 0,
+    retains_enough: false,
+    passed: false,
+    message,
+  };
+}
+
+function counterexample(universe: Universe, heuristic: HeuristicId, index: number): Counterexample {
+  const g = universe.graph(index);
+  const row = universe.featureRow(index);
+  const [value, optimum] =
+    heuristic === 'greedy_colouring'
+      ? [row[F.greedy_colors]!, row[F.chromatic_number]!]
+      : [minDegreeGreedyMis(g), row[F.independence_number]!];
+  return { graph6: toGraph6(g), n: g.n, edges: edgeList(g), heuristic_value: value, optimum };
+}
+
+export function gradeItem(universe: Universe, item: GradedItemInput, answer: string | undefined): ItemGrade {
+  if (answer === undefined) return failed(item, 'No answer was given for this item.', false);
+  const parsed = tryParseExpression(answer);
+  if (!parsed.ok) return failed(item, `The answer does not parse: ${parsed.error.message}.`);
+  const forbidden = HEURISTIC_INFO[item.heuristic].forbidden;
+  const used = featuresUsed(parsed.expr).map((id) => FEATURE_NAMES[id]!);
+  const bad = used.filter((f) => forbidden.includes(f));
+  if (bad.length > 0) {
+    return {
+      ...failed(
+        item,
+        `The answer reads ${bad.join(', ')}, which states the heuristic's answer instead of a class of graphs.`,
+      ),
+      parses: true,
+    };
+  }
+  const repair = compileExpression(parsed.expr);
+  const r = bitsOf(universe.count, (i) => repair.onValues(universe.featureRow(i)));
+  const original = predicateBits(universe, item.class_predicate);
+  const right = rightBits(universe, item.heuristic);
+  const outside = firstOutside(r, original);
+  const wrongAt = firstOutside(r, right);
+  const rightInClass = popcountBits(andBits(original, right));
+  const kept = outside < 0 && wrongAt < 0 ? popcountBits(r) : 0;
+  const retention = rightInClass === 0 ? 0 : Number((kept / rightInClass).toFixed(4));
+  const grade: ItemGrade = {
+    item_id: item.item_id,
+    heuristic: item.heuristic,
+    class_predicate: item.class_predicate,
+    answered: true,
+    parses: true,
+    subclass: outside < 0,
+    always_right: wrongAt < 0,
+    retention,
+    retains_enough: retention >= MIN_RETENTION,
+    passed: false,
+    message: '',
+  };
+  if (outside >= 0) {
+    const g = universe.graph(outside);
+    grade.outside_class = { graph6: toGraph6(g), n: g.n };
+    grade.message = 'The answer admits a graph outside the original class; a repair must narrow the class.';
+  } else if (wrongAt >= 0) {
+    grade.counterexample = counterexample(universe, item.heuristic, wrongAt);
+    grade.message = 'The heuristic is still wrong on a graph the answer admits (see counterexample).';
+  } else if (!grade.retains_enough) {
+    grade.message = `The answer keeps ${(retention * 100).toFixed(2)}% of the class's correctly-handled graphs; at least ${MIN_RETENTION * 100}% is required.`;
+  } else {
+    grade.passed = true;
+    grade.message = 'Correct repair.';
+  }
+  return grade;
+}

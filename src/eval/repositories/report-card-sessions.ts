@@ -1,0 +1,112 @@
+/**
+ * Report-card sessions: in memory, or in Redis when CACHE_URL is set so any instance can grade
+ * any session. A session is claimed exactly once (atomically removed), leaving a tombstone so
+ * a second submit is told "already graded" (409) and a late one "expired" (410) for an hour.
+ */
+import type { Redis } from 'ioredis';
+import type { HeuristicId } from '../report-card/heuristics.js';
+
+export interface SessionItem {
+  item_id: string;
+  bank_id: string;
+  heuristic: HeuristicId;
+  class_predicate: string;
+}
+
+export interface StoredSession {
+  session_id: string;
+  client: string;
+  created_at: number;
+  expires_at: number;
+  challenge?: string;
+  items: SessionItem[];
+}
+
+export type Claim = { state: 'open'; session: StoredSession } | { state: 'graded' | 'expired' | 'unknown' };
+
+export interface SessionStore {
+  /** Stores the session unless its client already holds `maxPerClient` live ones (then false). */
+  create(session: StoredSession, maxPerClient: number, now: number): Promise<boolean>;
+  claim(id: string, now: number): Promise<Claim>;
+}
+
+/** How long an expired or graded session is remembered as such. */
+export const TOMBSTONE_MS = 60 * 60 * 1000;
+
+export class MemorySessionStore implements SessionStore {
+  private readonly sessions = new Map<string, StoredSession>();
+  private readonly tombstones = new Map<string, { state: 'graded' | 'expired'; until: number }>();
+
+  private sweep(now: number): void {
+    for (const [id, s] of this.sessions)
+      if (s.expires_at <= now) {
+        this.sessions.delete(id);
+        if (s.expires_at + TOMBSTONE_MS > now)
+          this.tombstones.set(id, { state: 'expired', until: s.expires_at + TOMBSTONE_MS });
+      }
+    for (const [id, t] of this.tombstones) if (t.until <= now) this.tombstones.delete(id);
+  }
+
+  create(session: StoredSession, maxPerClient: number, now: number): Promise<boolean> {
+    this.sweep(now);
+    let live = 0;
+    for (const s of this.sessions.values()) if (s.client === session.client) live++;
+    if (live >= maxPerClient) return Promise.resolve(false);
+    this.sessions.set(session.session_id, session);
+    return Promise.resolve(true);
+  }
+
+  claim(id: string, now: number): Promise<Claim> {
+    this.sweep(now);
+    const session = this.sessions.get(id);
+    if (session) {
+      this.sessions.delete(id);
+      this.tombstones.set(id, { state: 'graded', until: now + TOMBSTONE_MS });
+      return Promise.resolve({ state: 'open', session });
+    }
+    return Promise.resolve({ state: this.tombstones.get(id)?.state ?? 'unknown' });
+  }
+}
+
+export class RedisSessionStore implements SessionStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  private key(kind: 's' | 't' | 'c', id: string): string {
+    return `${this.prefix}rc:${kind}:${id}`;
+  }
+
+  async create(session: StoredSession, maxPerClient: number, now: number): Promise<boolean> {
+    const clientKey = this.key('c', session.client);
+    const replies = await this.redis.multi().zremrangebyscore(clientKey, '-inf', now).zcard(clientKey).exec();
+    const live = Number(replies?.[1]?.[1] ?? 0);
+    if (live >= maxPerClient) return false;
+    const ttl = session.expires_at + TOMBSTONE_MS - now;
+    await this.redis
+      .multi()
+      .set(this.key('s', session.session_id), JSON.stringify(session), 'PX', ttl)
+      .zadd(clientKey, session.expires_at, session.session_id)
+      .pexpire(clientKey, ttl)
+      .exec();
+    return true;
+  }
+
+  async claim(id: string, now: number): Promise<Claim> {
+    const text = await this.redis.getdel(this.key('s', id));
+    if (text === null) {
+      const state = await this.redis.get(this.key('t', id));
+      return { state: state === 'graded' || state === 'expired' ? state : 'unknown' };
+    }
+    const session = JSON.parse(text) as StoredSession;
+    const expired = session.expires_at <= now;
+    const until = expired ? session.expires_at + TOMBSTONE_MS - now : TOMBSTONE_MS;
+    await this.redis
+      .multi()
+      .set(this.key('t', id), expired ? 'expired' : 'graded', 'PX', Math.max(1, until))
+      .zrem(this.key('c', session.client), id)
+      .exec();
+    return expired ? { state: 'expired' } : { state: 'open', session };
+  }
+}

@@ -1,0 +1,35 @@
+/** `/llms.txt`: a short plain-text guide for agents to the endpoints and examples. */
+import type { FastifyInstance } from 'fastify';
+import { SERVICE_VERSION } from '../../core/receipt.js';
+import { TOOLS } from '../registry.js';
+
+export function llmsTxt(): string {
+  const tools = TOOLS.map((t) => `- ${t.method} ${t.path} (${t.id}): ${t.promise}`).join('\n');
+  return `# Evaluation tools service ${SERVICE_VERSION}
+
+> Verifier-grounded evaluation tools for AI systems. Every tool call returns a deterministic
+> receipt (canonical JSON, SHA-256 hashes, an item-level decision path). No authentication;
+> payloads are not stored.
+
+## Start here
+- GET /api/examples: a complete valid request body for every tool; POST it as application/json.
+- GET /api/catalog: the tools, their operationIds and endpoints.
+- GET /openapi.json: OpenAPI 3.1.0 with the exact request schemas.
+- POST /mcp: the same tools over MCP (Streamable HTTP, stateless, JSON responses); manifest at /.well-known/mcp.json.
+
+## Tools
+${tools}
+
+## Other areas
+- POST /api/report-card/start, POST /api/report-card/submit: a disposable, checker-graded report card; results signed with Ed25519 (keys at /.well-known/receipt-keys.json).
+- GET /api/health, GET /api/stats.
+
+## Errors
+Bad input is a 400 application/problem+json with errors[] (JSON pointers) and a hint; 429 and 503 carry Retry-After.
+`;
+}
+
+export function registerLlmsTxt(app: FastifyInstance): void {
+  const body = llmsTxt();
+  app.get('/llms.txt', (_req, reply) => reply.type('text/plain; charset=utf-8').send(body));
+}

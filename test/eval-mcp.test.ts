@@ -1,0 +1,169 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reportCardWarmed } from '../src/eval/app.js';
+import { verifySignedResult } from '../src/eval/report-card/signing.js';
+import { makeEvalApp, postJson } from './helpers/eval-app.js';
+
+let app: FastifyInstance;
+let base: string;
+let client: Client;
+let examples: Record<string, unknown>;
+
+const MCP_ACCEPT = { accept: 'application/json, text/event-stream' };
+
+function rpc(method: string, params: unknown, headers: Record<string, string> = {}) {
+  return postJson(app, '/mcp', { jsonrpc: '2.0', id: 1, method, params }, { ...MCP_ACCEPT, ...headers });
+}
+
+beforeAll(async () => {
+  app = await makeEvalApp();
+  base = await app.listen({ port: 0, host: '127.0.0.1' });
+  examples = (await app.inject('/api/examples')).json().examples;
+  client = new Client({ name: 'eval-mcp-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+});
+afterAll(async () => {
+  await client?.close();
+  await app.close();
+});
+
+describe('MCP over Streamable HTTP with the official SDK client', () => {
+  it('initialises and lists the verifier tools in catalog order with the HTTP schemas', async () => {
+    expect(client.getServerVersion()).toMatchObject({ name: 'eval-tools', version: '0.8.0' });
+    const { tools } = await client.listTools();
+    const catalog = (await app.inject('/api/catalog')).json().tools as { id: string }[];
+    expect(tools.slice(0, catalog.length).map((t) => t.name)).toEqual(catalog.map((t) => t.id));
+    const spec = (await app.inject('/openapi.json')).json();
+    for (const t of catalog) {
+      const listed = tools.find((x) => x.name === t.id)!;
+      expect(listed.inputSchema).toEqual(spec.components.schemas[`${t.id}Request`]);
+    }
+  });
+
+  it('calls every verifier with its /api/examples payload and gets the HTTP receipt bytes', async () => {
+    const catalog = (await app.inject('/api/catalog')).json().tools as { id: string; endpoint: string }[];
+    for (const t of catalog) {
+      const http = await postJson(app, t.endpoint, examples[t.id]);
+      expect(http.statusCode).toBe(200);
+      const result = await client.callTool({
+        name: t.id,
+        arguments: examples[t.id] as Record<string, unknown>,
+      });
+      expect(result.isError ?? false, t.id).toBe(false);
+      const content = result.content as { type: string; text: string }[];
+      expect(content[0]!.text, t.id).toBe(http.body);
+      expect(result.structuredContent).toEqual(http.json());
+    }
+  });
+
+  it('runs the report card as tools after the verifiers: start, then a signed result from submit', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.slice(8).map((t) => t.name)).toEqual(['report_card_start', 'report_card_submit']);
+    await reportCardWarmed(app);
+    const started = await client.callTool({
+      name: 'report_card_start',
+      arguments: { challenge: 'mcp-nonce-1' },
+    });
+    const session = started.structuredContent as { session_id: string; items: unknown[] };
+    expect(session.items).toHaveLength(6);
+    const graded = await client.callTool({
+      name: 'report_card_submit',
+      arguments: { session_id: session.session_id, answers: { 'item-1': 'n >= and' } },
+    });
+    const { result, signature } = graded.structuredContent as {
+      result: { score: { passed: number; total: number } };
+      signature: { jws: string; kid: string };
+    };
+    expect(result.score).toMatchObject({ passed: 0, total: 6 });
+    const keys = (await app.inject('/.well-known/receipt-keys.json')).json().keys;
+    expect((await verifySignedResult(keys, result, signature as never)).ok).toBe(true);
+    const again = await client.callTool({
+      name: 'report_card_submit',
+      arguments: { session_id: session.session_id, answers: {} },
+    });
+    expect(again.isError).toBe(true);
+    expect(again.structuredContent).toMatchObject({ status: 409 });
+  });
+
+  it('answers an invalid call with isError and the problem messages', async () => {
+    const result = await client.callTool({ name: 'gate', arguments: { baseline: { a: true } } });
+    expect(result.isError).toBe(true);
+    const text = (result.content as { text: string }[])[0]!.text;
+    expect(text).toMatch(/candidate/);
+    expect(text).toMatch(/\/api\/examples/);
+    expect(result.structuredContent).toMatchObject({ status: 400, code: 'invalid_input' });
+  });
+
+  it('refuses an unknown tool with JSON-RPC -32602', async () => {
+    await expect(client.callTool({ name: 'no-such-tool', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+    });
+  });
+
+  it('serves a client on an older protocol version (2024-11-05, 2025-03-26)', async () => {
+    for (const version of ['2024-11-05', '2025-03-26', '2025-06-18']) {
+      const init = await rpc('initialize', {
+        protocolVersion: version,
+        capabilities: {},
+        clientInfo: { name: 'old', version: '0' },
+      });
+      expect(init.statusCode).toBe(200);
+      expect(init.json().result.protocolVersion).toBe(version);
+      const note = await postJson(
+        app,
+        '/mcp',
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { ...MCP_ACCEPT, 'mcp-protocol-version': version },
+      );
+      expect(note.statusCode).toBe(202);
+      const call = await rpc(
+        'tools/call',
+        { name: 'replay', arguments: examples.replay },
+        { 'mcp-protocol-version': version },
+      );
+      expect(call.json().result.content[0].text).toBe(
+        (await postJson(app, '/api/replay', examples.replay)).body,
+      );
+    }
+  });
+
+  it('refuses an unknown protocol version with the list of supported ones', async () => {
+    const init = await rpc('initialize', {
+      protocolVersion: '1999-01-01',
+      capabilities: {},
+      clientInfo: { name: 'x', version: '0' },
+    });
+    const error = init.json().error;
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain('2025-06-18');
+    expect(error.data.supported).toEqual(expect.arrayContaining(['2025-06-18', '2025-03-26', '2024-11-05']));
+    const listed = await rpc('tools/list', {}, { 'mcp-protocol-version': '1999-01-01' });
+    expect(listed.statusCode).toBe(400);
+    expect(listed.json().error.message).toContain('2024-11-05');
+  });
+
+  it('answers malformed JSON with a JSON-RPC parse error, GET /mcp with 405 and how to call', async () => {
+    const bad = await postJson(app, '/mcp', '{"jsonrpc":', MCP_ACCEPT);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.code).toBe(-32700);
+    const get = await app.inject('/mcp');
+    expect(get.statusCode).toBe(405);
+    expect(get.headers.allow).toBe('POST, OPTIONS');
+    expect(get.json().detail).toMatch(/POST JSON-RPC 2\.0 messages to \/mcp/);
+  });
+
+  it('publishes a discovery manifest naming the endpoint, versions and tools', async () => {
+    const res = await app.inject('/.well-known/mcp.json');
+    expect(res.statusCode).toBe(200);
+    const manifest = res.json();
+    expect(manifest).toMatchObject({
+      endpoint: '/mcp',
+      transport: { type: 'streamable-http', stateless: true },
+    });
+    expect(manifest.protocol_versions).toContain('2025-06-18');
+    expect(manifest.tools).toEqual((await client.listTools()).tools.map((t) => t.name));
+    expect(res.headers['cache-control']).toBe('public, max-age=300');
+  });
+});
