@@ -150,7 +150,9 @@ describe('failed versions and POST /api/v1/admin/jobs/retry', () => {
       job_ids: [versionJobId('transcode', data.versionId)],
     });
     expect(await ready).toBe('completed');
-    const after = await t.connections.prisma.trackVersion.findUniqueOrThrow({ where: { id: data.versionId } });
+    const after = await t.connections.prisma.trackVersion.findUniqueOrThrow({
+      where: { id: data.versionId },
+    });
     expect(after.status).toBe('ready');
     expect(after.error).toBeNull();
     expect(after.hlsKey).toBe(`${data.versionId}/master.m3u8`);

@@ -10,8 +10,10 @@ import { PrismaTrackRepository } from '../../src/music/repositories/track-reposi
 import type { MusicTestApp } from './music-app.js';
 
 export function uploadService(t: MusicTestApp): UploadService {
-  return new UploadService(new AssetRepository(t.connections.prisma), t.connections.stores.originals, (body) =>
-    spoolAndProbe(body, join(t.dataDir, 'tmp')),
+  return new UploadService(
+    new AssetRepository(t.connections.prisma),
+    t.connections.stores.originals,
+    (body) => spoolAndProbe(body, join(t.dataDir, 'tmp')),
   );
 }
 

@@ -45,7 +45,10 @@ export async function generateAudio(
 }
 
 /** A user, a track, an uploaded asset and a pending version, inserted directly. */
-export async function createVersionRows(resources: MusicConnections, sourceKey: string): Promise<MediaJobData> {
+export async function createVersionRows(
+  resources: MusicConnections,
+  sourceKey: string,
+): Promise<MediaJobData> {
   const suffix = randomUUID().slice(0, 8);
   const prisma = resources.prisma;
   const user = await prisma.user.create({

@@ -14,9 +14,12 @@ export function registerAdminJobRoutes(app: FastifyInstance, jobs: JobAdminServi
       schema: { body: RetryJobsBody },
       onRequest: hooks.requireAuth,
       // Checked before the body is validated: a non-admin learns nothing about the schema.
-      preValidation: async (request) => {
-        if (caller(request).role !== 'admin')
-          throw new AppError('forbidden', 'This endpoint is for administrators only.');
+      preValidation: (request, _reply, done) => {
+        done(
+          caller(request).role === 'admin'
+            ? undefined
+            : new AppError('forbidden', 'This endpoint is for administrators only.'),
+        );
       },
     },
     async (request, reply) =>
