@@ -9,6 +9,7 @@ import { inlineLimitBytes } from '../src/eval/placement.js';
 import { resolveGraphKernel } from '../src/eval/graph/native.js';
 import { createVerifierPool, type VerifierPool } from '../src/eval/pool.js';
 import { getTool } from '../src/eval/registry.js';
+import { reportCardWarmed } from '../src/eval/app.js';
 import { makeEvalApp, postJson } from './helpers/eval-app.js';
 
 let app: FastifyInstance;
@@ -21,6 +22,8 @@ const padded = (size: number): string => exampleBody + ' '.repeat(size - Buffer.
 beforeAll(async () => {
   pool = createVerifierPool({ size: 1, graphKernel: resolveGraphKernel('auto') });
   app = await makeEvalApp({ EVAL_INLINE_MAX_BYTES: '16kb' }, { pool });
+  // The report card's bank is built in the same pool at start-up; count only the tools' tasks.
+  await reportCardWarmed(app);
 });
 afterAll(async () => {
   await app.close();

@@ -155,7 +155,8 @@ describe('JSON body limit', () => {
       const big = JSON.stringify(Array.from({ length: 250_000 }, (_, i) => i * 1000));
       expect(big.length).toBeGreaterThan(2 * 1024 * 1024 - 1);
       const [tooLarge, health] = await Promise.all([
-        rawHttp(port, 'POST', '/api/v1/auth/logout', { body: big }),
+        // An anonymous route: logout now authenticates before reading any body.
+        rawHttp(port, 'POST', '/api/v1/auth/login', { body: big }),
         rawHttp(port, 'GET', '/api/v1/health'),
       ]);
       expect(tooLarge.status).toBe(413);

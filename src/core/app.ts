@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ServerOptions as HttpsServerOptions } from 'node:https';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { registerRequestDecoding } from './body-decoding.js';
 import { registerErrorHandler, registerProblemNotFound, type ErrorClassifier } from './error-handler.js';
 import { parseAnyTypeAsJson, registerBodySchemaHints } from './json-bodies.js';
@@ -41,7 +41,7 @@ export function buildBaseApp(options: BaseAppOptions): FastifyInstance {
     },
     requestIdHeader: false,
     // One line per request, written on the response (below), instead of fastify's two.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     // Fastify's default ajv silently drops unknown body properties (removeAdditional); a

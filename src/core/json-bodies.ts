@@ -24,7 +24,13 @@ export function parseJsonText(text: string): unknown {
   try {
     return secureJson.parse(text, undefined, PARSE_OPTIONS) as unknown;
   } catch (err) {
-    throw new AppError('invalid_json', `The request body is not valid JSON: ${(err as Error).message}.`);
+    const reason = (err as Error).message;
+    if (/forbidden prototype property/.test(reason))
+      throw new AppError(
+        'invalid_json',
+        'The request body has a "__proto__" or "constructor.prototype" key, which is refused (it could alter objects on the server); remove it.',
+      );
+    throw new AppError('invalid_json', `The request body is not valid JSON: ${reason}.`);
   }
 }
 

@@ -18,9 +18,17 @@ function codePoint(ch: string): string {
 /** A UTF-16 surrogate without its pair: no character at all, and PostgreSQL refuses it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** The same, except the tab and line breaks that multi-line text (descriptions, comments) holds. */
+const REFUSED_MULTILINE =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
+
+/** Request fields that are multi-line prose by nature. */
+const MULTILINE_FIELDS = new Set(['description', 'body']);
+
 /** The first refused character of `text`, as "U+XXXX", or undefined. */
-export function refusedCharacter(text: string): string | undefined {
-  const m = REFUSED.exec(text) ?? LONE_SURROGATE.exec(text);
+export function refusedCharacter(text: string, multiline = false): string | undefined {
+  const m = (multiline ? REFUSED_MULTILINE : REFUSED).exec(text) ?? LONE_SURROGATE.exec(text);
   return m ? codePoint(m[0]) : undefined;
 }
 
@@ -33,7 +41,7 @@ export function textSafetyErrors(
 ): ErrorObject[] {
   if (out.length >= limit) return out;
   if (typeof value === 'string') {
-    const found = refusedCharacter(value);
+    const found = refusedCharacter(value, MULTILINE_FIELDS.has(path.slice(path.lastIndexOf('/') + 1)));
     if (found)
       out.push({
         instancePath: path,
