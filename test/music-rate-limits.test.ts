@@ -19,7 +19,7 @@ interface Scope {
   name: string;
   burst: number;
   intervalSeconds: number;
-  request: { method: 'GET' | 'POST'; url: string; payload?: object };
+  request: { method: 'GET' | 'POST' | 'PUT'; url: string; payload?: object };
 }
 
 const SCOPES: Scope[] = [
@@ -41,6 +41,13 @@ const SCOPES: Scope[] = [
     burst: 5,
     intervalSeconds: 3600 / 20,
     request: { method: 'GET', url: '/api/v1/comments?track_id=x' },
+  },
+  {
+    // Its own scope: a 500 MB upload at 5 MiB parts is 100 PUTs, past the api scope's burst.
+    name: 'upload-parts',
+    burst: 100,
+    intervalSeconds: 1,
+    request: { method: 'PUT', url: '/api/v1/upload/multipart/6f1c2a3e-0000-4000-8000-000000000001/parts/1' },
   },
 ];
 

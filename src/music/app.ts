@@ -52,11 +52,13 @@ import { TrackService } from './services/track-service.js';
 import { UploadService } from './services/upload-service.js';
 import { UserService } from './services/user-service.js';
 
+const UPLOAD_PART_ROUTE = '/api/v1/upload/multipart/:upload_id/parts/:n';
+
 const isHealthPath = (p: string): boolean => p === '/api/v1/health' || p.startsWith('/api/v1/health/');
 
 /**
  * The seed's limits: auth 5/min burst 3; comments 20/hour burst 5; the rest of /api/ 100/min
- * burst 20, except the health probes (an orchestrator polls them). Paths are policy paths
+ * burst 20, except upload parts (their own scope) and the health probes (an orchestrator polls them). Paths are policy paths
  * (core/request-path.ts): route templates or normalised paths.
  */
 export const MUSIC_RATE_LIMIT_SCOPES: readonly RateLimitScope[] = [
@@ -66,6 +68,14 @@ export const MUSIC_RATE_LIMIT_SCOPES: readonly RateLimitScope[] = [
     match: (p) => p === '/api/v1/comments' || p.startsWith('/api/v1/comments/'),
     ratePerSecond: 20 / 3600,
     burst: 5,
+  },
+  {
+    // One upload of the largest size at the smallest part size is 100 parts: a burst of them must
+    // not spend the whole api scope, yet part PUTs stay bounded per client.
+    name: 'upload-parts',
+    match: (p) => p === UPLOAD_PART_ROUTE,
+    ratePerSecond: 1,
+    burst: 100,
   },
   {
     name: 'api',
