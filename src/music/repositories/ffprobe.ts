@@ -3,13 +3,12 @@
  * ffprobe on the file (m4a keeps its index at the end, so ffprobe needs a seekable input).
  */
 import { execFile } from 'node:child_process';
-import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
+import { spoolToFile } from './spool-file.js';
 
 const run = promisify(execFile);
 
@@ -25,18 +24,8 @@ export interface SpooledProbe {
 export async function spoolAndProbe(body: Readable, tmpDir: string): Promise<SpooledProbe> {
   await mkdir(tmpDir, { recursive: true });
   const file = join(tmpDir, `probe-${randomUUID()}`);
-  const hash = createHash('sha256');
-  let size = 0;
-  const meter = new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      hash.update(chunk);
-      size += chunk.length;
-      cb(null, chunk);
-    },
-  });
   try {
-    await pipeline(body, meter, createWriteStream(file));
-    const sha256 = hash.digest('hex');
+    const { digest: sha256, size } = await spoolToFile(body, file, 'sha256');
     try {
       const { stdout } = await run(
         'ffprobe',

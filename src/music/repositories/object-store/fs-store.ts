@@ -4,13 +4,13 @@
  * uploads keep their parts under `<root>/<store>/.multipart/<upload id>/` (a dot folder, which
  * no valid key can name). ETags are MD5 hex digests, as S3 gives for single-part objects.
  */
-import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
 import { AppError } from '../../../core/errors.js';
+import { spoolToFile } from '../spool-file.js';
 import {
   assertParts,
   assertValidKey,
@@ -69,22 +69,8 @@ export class FilesystemObjectStore implements ObjectStore {
   private async spool(data: ObjectData): Promise<{ tmp: string; md5: string; size: number }> {
     const tmp = join(this.dir, '.tmp', randomUUID());
     await mkdir(dirname(tmp), { recursive: true });
-    const hash = createHash('md5');
-    let size = 0;
-    const meter = new Transform({
-      transform(chunk: Buffer, _enc, cb) {
-        hash.update(chunk);
-        size += chunk.length;
-        cb(null, chunk);
-      },
-    });
-    try {
-      await pipeline(toReadable(data), meter, createWriteStream(tmp));
-    } catch (err) {
-      await rm(tmp, { force: true });
-      throw err;
-    }
-    return { tmp, md5: hash.digest('hex'), size };
+    const { digest: md5, size } = await spoolToFile(toReadable(data), tmp, 'md5');
+    return { tmp, md5, size };
   }
 
   async put(key: string, data: ObjectData): Promise<{ etag: string | undefined }> {
