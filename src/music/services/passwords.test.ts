@@ -3,8 +3,6 @@ import { decoyHash, hashPassword, needsRehash, verifyPassword } from './password
 import { TokenService } from './tokens.js';
 import { legacyScryptHash } from '../../../test/helpers/legacy-password.js';
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-
 describe('passwords', () => {
   it('hash with Argon2id at OWASP parameters in PHC format, random salt; verify only the right password', async () => {
     const a = await hashPassword('correct horse battery');
@@ -57,7 +55,8 @@ describe('passwords', () => {
       realCosts.push(await cost(real));
       decoyCosts.push(await cost(decoy));
     }
-    expect(Math.abs(median(decoyCosts) / median(realCosts) - 1)).toBeLessThan(0.1);
+    // The cheapest of each: other work in this process only ever adds time, never removes it.
+    expect(Math.abs(Math.min(...decoyCosts) / Math.min(...realCosts) - 1)).toBeLessThan(0.1);
   });
 });
 
