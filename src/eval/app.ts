@@ -16,7 +16,9 @@ import { resolveGraphKernel } from './graph/native.js';
 import { registerBrowserEdge } from './edge/browser-edge.js';
 import { McpEndpoint } from './mcp/mcp-endpoint.js';
 import { verifierMcpTools } from './mcp/mcp-tools.js';
+import { openBenchMcpTools } from './mcp/open-bench-tools.js';
 import { reportCardMcpTools } from './mcp/report-card-tools.js';
+import { OpenBenchService, type OpenBenchSession } from './open-bench/open-bench-service.js';
 import { buildOpenApi } from './openapi.js';
 import { createVerifierPool, type VerifierPool } from './pool.js';
 import { registerPoolMetrics } from './pool-metrics.js';
@@ -24,8 +26,10 @@ import { TOOLS } from './registry.js';
 import { registerInfoRoutes } from './routes/info.js';
 import { registerLlmsTxt } from './routes/llms-txt.js';
 import { registerMcpRoutes } from './routes/mcp.js';
+import { registerOpenBenchRoutes } from './routes/open-bench.js';
 import { registerReportCardRoutes } from './routes/report-card.js';
 import { ReportCardService } from './report-card/report-card-service.js';
+import { PrismaOpenBenchLedger } from './repositories/open-bench-ledger.js';
 import { loadSigningKeys } from './repositories/receipt-keys.js';
 import { MemorySessionStore, RedisSessionStore } from './repositories/report-card-sessions.js';
 import { registerToolRoutes } from './routes/tools.js';
@@ -63,6 +67,7 @@ export async function buildEvalApp(
   const pool =
     overrides.pool ??
     createVerifierPool({ size: config.poolSize, taskTimeoutMs: config.taskTimeoutMs, graphKernel });
+  const ledger = config.databaseUrl ? new PrismaOpenBenchLedger(config.databaseUrl) : undefined;
   const usage: UsageCounters = redis
     ? new RedisUsageCounters(redis, config.cacheKeyPrefix)
     : await FileUsageCounters.open(config.dataDir);
@@ -76,6 +81,7 @@ export async function buildEvalApp(
       const { pending, cutOff } = await pool.close(config.shutdownTimeoutMs / 2);
       if (pending > 0) app.log[cutOff > 0 ? 'warn' : 'info']({ pending, cutOff }, 'verifier pool closed');
     }
+    await ledger?.close();
     if (redis) await redis.quit().catch(() => redis.disconnect());
   });
 
@@ -116,6 +122,16 @@ export async function buildEvalApp(
   warmings.set(app, reportCard.warm());
   registerReportCardRoutes(app, reportCard, (request) => clientAddress(request, config.trustedProxies));
 
+  const openBench = new OpenBenchService({
+    store: redis
+      ? new RedisSessionStore<OpenBenchSession>(redis, config.cacheKeyPrefix, 'ob')
+      : new MemorySessionStore<OpenBenchSession>(),
+    ledger,
+    maxSessionsPerClient: config.reportCardSessionsPerClient,
+    now: overrides.now ?? Date.now,
+  });
+  registerOpenBenchRoutes(app, openBench, (request) => clientAddress(request, config.trustedProxies));
+
   registerPoolMetrics(metrics.registry, pool);
   registerToolRoutes(app, {
     pool,
@@ -130,7 +146,7 @@ export async function buildEvalApp(
     cache: redis ? 'redis' : 'memory',
     graphKernel,
     inlineMaxBytes: config.inlineMaxBytes,
-    health: () => ({ report_card: reportCard.health() }),
+    health: () => ({ report_card: reportCard.health(), open_bench: openBench.health() }),
   });
   const openapi = JSON.stringify(buildOpenApi());
   app.get('/openapi.json', (_req, reply) => reply.type('application/json; charset=utf-8').send(openapi));
@@ -138,6 +154,7 @@ export async function buildEvalApp(
   const mcpTools = [
     ...verifierMcpTools({ pool, usage, inlineMaxBytes: config.inlineMaxBytes }),
     ...reportCardMcpTools(reportCard),
+    ...openBenchMcpTools(openBench),
   ];
   registerMcpRoutes(app, new McpEndpoint(mcpTools), {
     bodyLimit: config.bodyLimit,

@@ -5,6 +5,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { SERVICE_VERSION } from '../core/receipt.js';
 import { TOOLS } from './registry.js';
+import { LeaderboardQuery, OpenBenchSubmitRequest, PUBLIC_ID_PATTERN } from './open-bench/schemas.js';
 import { ReportCardSubmitRequest, StartRequest } from './report-card/schemas.js';
 
 /** TypeBox schemas carry symbol keys; JSON round-tripping leaves plain JSON Schema. */
@@ -120,12 +121,13 @@ function sessionPost(
   summary: string,
   schema: string,
   extra: Record<string, object>,
+  tag = 'report-card',
 ): object {
   return {
     post: {
       operationId,
       summary,
-      tags: ['report-card'],
+      tags: [tag],
       requestBody: {
         required: true,
         content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
@@ -158,6 +160,66 @@ function reportCardPaths(): Record<string, object> {
         '429': problem('Rate limited or warming; see Retry-After'),
       },
     ),
+  };
+}
+
+const noLedger = problem('No ledger (DATABASE_URL unset) or the database is down; see Retry-After');
+
+function openBenchPaths(): Record<string, object> {
+  const ok = { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } };
+  return {
+    '/api/open-bench/start': sessionPost(
+      'openBenchStart',
+      'A one-shot session: a virtual repository and six scope-integrity tasks',
+      'OpenBenchStartRequest',
+      { '429': problem('Rate limited or too many live sessions; see Retry-After') },
+      'open-bench',
+    ),
+    '/api/open-bench/submit': sessionPost(
+      'openBenchSubmit',
+      'Grades both sides once; the paired verdict in a hash-sealed receipt; optional publication',
+      'OpenBenchSubmitRequest',
+      {
+        '404': problem('No such session'),
+        '409': problem('Already graded'),
+        '410': problem('Expired'),
+        '429': problem('Rate limited; see Retry-After'),
+        '503': noLedger,
+      },
+      'open-bench',
+    ),
+    '/api/open-bench/leaderboard': {
+      get: {
+        operationId: 'openBenchLeaderboard',
+        summary: 'Opt-in, self-attested public receipts, newest or best first',
+        tags: ['open-bench'],
+        parameters: Object.entries(
+          (plain(LeaderboardQuery) as { properties: Record<string, object> }).properties,
+        ).map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
+        responses: { '200': ok, '400': problem('Bad query, with a hint'), '503': noLedger },
+      },
+    },
+    '/api/open-bench/receipt/{public_id}': {
+      get: {
+        operationId: 'openBenchReceipt',
+        summary: 'One sanitized public receipt',
+        tags: ['open-bench'],
+        parameters: [
+          {
+            name: 'public_id',
+            in: 'path',
+            required: true,
+            schema: { type: 'string', pattern: PUBLIC_ID_PATTERN },
+          },
+        ],
+        responses: {
+          '200': ok,
+          '400': problem('Not a public id'),
+          '404': problem('No such receipt'),
+          '503': noLedger,
+        },
+      },
+    },
   };
 }
 
@@ -196,7 +258,7 @@ export function buildOpenApi(): object {
   // The seed reuses operationId `health` for GET /api/health too; OpenAPI requires unique ids.
   paths['/api/health'] = jsonGet('serviceHealth', 'Service health, version, pool load');
   paths['/api/stats'] = jsonGet('stats', 'Aggregate usage counters (no payload data)');
-  Object.assign(paths, reportCardPaths());
+  Object.assign(paths, reportCardPaths(), openBenchPaths());
   paths['/.well-known/receipt-keys.json'] = jsonGet(
     'receiptKeys',
     'Ed25519 keys (JWK set) of signed results',
@@ -205,6 +267,8 @@ export function buildOpenApi(): object {
   const schemas: Record<string, object> = { Problem: problemSchema, Receipt: receiptSchema };
   schemas.ReportCardStartRequest = plain(StartRequest);
   schemas.ReportCardSubmitRequest = plain(ReportCardSubmitRequest);
+  schemas.OpenBenchStartRequest = plain(StartRequest);
+  schemas.OpenBenchSubmitRequest = plain(OpenBenchSubmitRequest);
   for (const t of TOOLS) schemas[`${t.id}Request`] = plain(t.schema);
   return {
     openapi: '3.1.0',

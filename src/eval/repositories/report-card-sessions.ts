@@ -1,6 +1,6 @@
 /**
- * Report-card sessions: in memory, or in Redis when CACHE_URL is set so any instance can grade
- * any session. A session is claimed exactly once (atomically removed), leaving a tombstone so
+ * One-shot sessions (report card, open bench): in memory, or in Redis when CACHE_URL is set so
+ * any instance can grade any session. A session is claimed exactly once (atomically removed), leaving a tombstone so
  * a second submit is told "already graded" (409) and a late one "expired" (410) for an hour.
  */
 import type { Redis } from 'ioredis';
@@ -13,28 +13,33 @@ export interface SessionItem {
   class_predicate: string;
 }
 
-export interface StoredSession {
+/** What the store itself reads of a session; the rest is the owner's. */
+export interface BaseSession {
   session_id: string;
   client: string;
   created_at: number;
   expires_at: number;
+}
+
+export interface StoredSession extends BaseSession {
   challenge?: string;
   items: SessionItem[];
 }
 
-export type Claim = { state: 'open'; session: StoredSession } | { state: 'graded' | 'expired' | 'unknown' };
+export type Claim<S extends BaseSession = StoredSession> =
+  { state: 'open'; session: S } | { state: 'graded' | 'expired' | 'unknown' };
 
-export interface SessionStore {
+export interface SessionStore<S extends BaseSession = StoredSession> {
   /** Stores the session unless its client already holds `maxPerClient` live ones (then false). */
-  create(session: StoredSession, maxPerClient: number, now: number): Promise<boolean>;
-  claim(id: string, now: number): Promise<Claim>;
+  create(session: S, maxPerClient: number, now: number): Promise<boolean>;
+  claim(id: string, now: number): Promise<Claim<S>>;
 }
 
 /** How long an expired or graded session is remembered as such. */
 export const TOMBSTONE_MS = 60 * 60 * 1000;
 
-export class MemorySessionStore implements SessionStore {
-  private readonly sessions = new Map<string, StoredSession>();
+export class MemorySessionStore<S extends BaseSession = StoredSession> implements SessionStore<S> {
+  private readonly sessions = new Map<string, S>();
   private readonly tombstones = new Map<string, { state: 'graded' | 'expired'; until: number }>();
 
   private sweep(now: number): void {
@@ -47,7 +52,7 @@ export class MemorySessionStore implements SessionStore {
     for (const [id, t] of this.tombstones) if (t.until <= now) this.tombstones.delete(id);
   }
 
-  create(session: StoredSession, maxPerClient: number, now: number): Promise<boolean> {
+  create(session: S, maxPerClient: number, now: number): Promise<boolean> {
     this.sweep(now);
     let live = 0;
     for (const s of this.sessions.values()) if (s.client === session.client) live++;
@@ -56,7 +61,7 @@ export class MemorySessionStore implements SessionStore {
     return Promise.resolve(true);
   }
 
-  claim(id: string, now: number): Promise<Claim> {
+  claim(id: string, now: number): Promise<Claim<S>> {
     this.sweep(now);
     const session = this.sessions.get(id);
     if (session) {
@@ -68,17 +73,19 @@ export class MemorySessionStore implements SessionStore {
   }
 }
 
-export class RedisSessionStore implements SessionStore {
+export class RedisSessionStore<S extends BaseSession = StoredSession> implements SessionStore<S> {
+  /** `namespace` keeps each owner's sessions and per-client counts apart ("rc", "ob"). */
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
+    private readonly namespace = 'rc',
   ) {}
 
   private key(kind: 's' | 't' | 'c', id: string): string {
-    return `${this.prefix}rc:${kind}:${id}`;
+    return `${this.prefix}${this.namespace}:${kind}:${id}`;
   }
 
-  async create(session: StoredSession, maxPerClient: number, now: number): Promise<boolean> {
+  async create(session: S, maxPerClient: number, now: number): Promise<boolean> {
     const clientKey = this.key('c', session.client);
     const replies = await this.redis.multi().zremrangebyscore(clientKey, '-inf', now).zcard(clientKey).exec();
     const live = Number(replies?.[1]?.[1] ?? 0);
@@ -93,13 +100,13 @@ export class RedisSessionStore implements SessionStore {
     return true;
   }
 
-  async claim(id: string, now: number): Promise<Claim> {
+  async claim(id: string, now: number): Promise<Claim<S>> {
     const text = await this.redis.getdel(this.key('s', id));
     if (text === null) {
       const state = await this.redis.get(this.key('t', id));
       return { state: state === 'graded' || state === 'expired' ? state : 'unknown' };
     }
-    const session = JSON.parse(text) as StoredSession;
+    const session = JSON.parse(text) as S;
     const expired = session.expires_at <= now;
     const until = expired ? session.expires_at + TOMBSTONE_MS - now : TOMBSTONE_MS;
     await this.redis

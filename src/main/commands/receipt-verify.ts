@@ -1,11 +1,19 @@
 /**
  * `receipt verify <receipt.json> [--request <request.json>]`: recomputes every hash of a saved
- * receipt offline. Exit 0 when all hold; 1 and the differing fields when not; 2 on usage or
- * unreadable input.
+ * receipt offline: a tool receipt (an open-bench receipt also has its tallies and verdict
+ * re-derived from its items), a signed report-card result (`--keys`), or an open-bench public
+ * receipt (`--private <receipt.json>` also ties it to the private one). Exit 0 when all hold;
+ * 1 and the differing fields when not; 2 on usage or unreadable input.
  */
 import { readFile } from 'node:fs/promises';
 import { verifyReceipt, type Receipt } from '../../core/receipt.js';
 import type { JWK } from 'jose';
+import {
+  PUBLIC_RECEIPT_KIND,
+  verifyOpenBenchReceipt,
+  verifyPublicReceipt,
+  type PublicReceipt,
+} from '../../eval/open-bench/public-receipt.js';
 import { verifySignedResult, type Signature } from '../../eval/report-card/signing.js';
 import type { Command } from './command.js';
 
@@ -49,11 +57,35 @@ async function verifySigned(doc: SignedDocument, keysFile: string | undefined): 
   return 1;
 }
 
+function report(problems: readonly string[], ok: string): number {
+  if (problems.length === 0) {
+    process.stdout.write(`${ok}\n`);
+    return 0;
+  }
+  for (const p of problems) process.stdout.write(`MISMATCH ${p}\n`);
+  return 1;
+}
+
+/** An open-bench public receipt, optionally against the private receipt it was published from. */
+async function verifyPublic(doc: PublicReceipt, privateFile: string | undefined): Promise<number> {
+  let privateReceipt: Receipt | undefined;
+  try {
+    if (privateFile) privateReceipt = (await readJson(privateFile)) as Receipt;
+  } catch (err) {
+    process.stderr.write(`cannot read the private receipt: ${(err as Error).message}\n`);
+    return 2;
+  }
+  return report(
+    verifyPublicReceipt(doc, privateReceipt),
+    `OK open-bench public receipt ${doc.public_id} ${doc.hashes.public_sha256}${privateFile ? ' (matches the private receipt)' : ''}`,
+  );
+}
+
 export const receiptVerifyCommand: Command = {
   name: 'receipt',
   summary: 'verify a saved receipt by recomputing every hash',
   usage:
-    'receipt verify <receipt.json|-> [--request <request-after-defaults.json>] [--keys <receipt-keys.json>]',
+    'receipt verify <receipt.json|-> [--request <request-after-defaults.json>] [--keys <receipt-keys.json>] [--private <open-bench-receipt.json>]',
   async run(argv) {
     const [verb, file, ...rest] = argv;
     if (verb !== 'verify' || !file) {
@@ -75,12 +107,23 @@ export const receiptVerifyCommand: Command = {
       const keysFlag = rest.indexOf('--keys');
       return verifySigned(receipt as SignedDocument, keysFlag >= 0 ? rest[keysFlag + 1] : undefined);
     }
+    if (
+      receipt !== null &&
+      typeof receipt === 'object' &&
+      (receipt as { kind?: unknown }).kind === PUBLIC_RECEIPT_KIND
+    ) {
+      const privateFlag = rest.indexOf('--private');
+      return verifyPublic(receipt as PublicReceipt, privateFlag >= 0 ? rest[privateFlag + 1] : undefined);
+    }
     if (receipt === null || typeof receipt !== 'object' || !('hashes' in receipt)) {
       process.stderr.write('not a receipt: no "hashes" object\n');
       return 1;
     }
     const mismatches = verifyReceipt(receipt as Receipt, request);
-    if (mismatches.length === 0) {
+    const derived =
+      (receipt as Receipt).tool === 'open-bench' ? verifyOpenBenchReceipt(receipt as Receipt) : [];
+    for (const d of derived) process.stdout.write(`MISMATCH ${d}\n`);
+    if (mismatches.length === 0 && derived.length === 0) {
       const r = receipt as Receipt;
       process.stdout.write(
         `OK ${r.tool} receipt ${r.hashes.receipt_sha256}${requestFile ? ' (request hash checked too)' : ''}\n`,
