@@ -60,7 +60,7 @@ describe('MCP over Streamable HTTP with the official SDK client', () => {
 
   it('runs the report card as tools after the verifiers: start, then a signed result from submit', async () => {
     const { tools } = await client.listTools();
-    expect(tools.slice(8).map((t) => t.name)).toEqual(['report_card_start', 'report_card_submit']);
+    expect(tools.slice(8, 10).map((t) => t.name)).toEqual(['report_card_start', 'report_card_submit']);
     await reportCardWarmed(app);
     const started = await client.callTool({
       name: 'report_card_start',
@@ -85,6 +85,41 @@ describe('MCP over Streamable HTTP with the official SDK client', () => {
     });
     expect(again.isError).toBe(true);
     expect(again.structuredContent).toMatchObject({ status: 409 });
+  });
+
+  it('runs the open bench as tools 11 and 12 with the HTTP schemas: start, then a sealed receipt from submit', async () => {
+    const { tools } = await client.listTools();
+    expect(tools).toHaveLength(12);
+    expect(tools.slice(10).map((t) => t.name)).toEqual(['open_bench_start', 'open_bench_submit']);
+    const spec = (await app.inject('/openapi.json')).json();
+    expect(tools[10]!.inputSchema).toEqual(spec.components.schemas.OpenBenchStartRequest);
+    expect(tools[11]!.inputSchema).toEqual(spec.components.schemas.OpenBenchSubmitRequest);
+    const started = await client.callTool({ name: 'open_bench_start', arguments: { challenge: 'mcp-nonce-2' } });
+    const session = started.structuredContent as {
+      session_id: string;
+      tasks: { task_id: string; kind: string; instruction: string }[];
+    };
+    expect(session.tasks).toHaveLength(6);
+    const obsolete = session.tasks.find((t) => t.kind === 'delete-file')!;
+    const path = /The script (\S+) is obsolete/.exec(obsolete.instruction)![1]!;
+    const graded = await client.callTool({
+      name: 'open_bench_submit',
+      arguments: {
+        session_id: session.session_id,
+        baseline: {},
+        candidate: { [obsolete.task_id]: { deletes: [path] } },
+      },
+    });
+    expect(graded.isError ?? false).toBe(false);
+    const receipt = graded.structuredContent as { tool: string; verdict: string; summary: { gains: number } };
+    expect(receipt).toMatchObject({ tool: 'open-bench', verdict: 'PASS', summary: { gains: 1 } });
+    expect((graded.content as { text: string }[])[0]!.text).toBe(JSON.stringify(receipt));
+    const bad = await client.callTool({
+      name: 'open_bench_submit',
+      arguments: { session_id: session.session_id, baseline: { 'task-9': {} }, candidate: {} },
+    });
+    expect(bad.isError).toBe(true);
+    expect(bad.structuredContent).toMatchObject({ status: 400 });
   });
 
   it('answers an invalid call with isError and the problem messages', async () => {

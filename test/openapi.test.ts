@@ -32,8 +32,9 @@ function registeredRoutes(app: FastifyInstance): string[] {
     const path = (stack[depth - 1] ?? '') + (m[2] ?? '');
     stack[depth] = path;
     stack.length = depth + 1;
+    // fastify's ":name" parameters are OpenAPI's "{name}".
     for (const method of (m[3] ?? '').split(', ').filter((x) => x && x !== 'HEAD'))
-      routes.push(`${method} ${path}`);
+      routes.push(`${method} ${path.replace(/:(\w+)/g, '{$1}')}`);
   }
   return routes;
 }

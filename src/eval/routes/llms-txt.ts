@@ -22,6 +22,8 @@ ${tools}
 
 ## Other areas
 - POST /api/report-card/start, POST /api/report-card/submit: a disposable, checker-graded report card; results signed with Ed25519 (keys at /.well-known/receipt-keys.json).
+- POST /api/open-bench/start, POST /api/open-bench/submit: the open benchmark (scope-integrity track): six tasks on a small virtual repository, both baseline and candidate graded per task (requested state reached, nothing outside the task's scope touched), the paired verdict PASS/HOLD/BLOCK in a hash-sealed receipt; opt-in publication with publish: {display_name, attestation: true}.
+- GET /api/open-bench/leaderboard?order=newest|best&page=1&per_page=20, GET /api/open-bench/receipt/{public_id}: published, sanitized receipts.
 - GET /api/health, GET /api/stats.
 
 ## Errors
