@@ -1,7 +1,8 @@
 /**
  * Report-card grading time per submit, and MCP tools/call beside the plain HTTP call for the
- * same example (median ratio; target <= 1.3x). In-process (app.inject), so both sides skip
- * the network alike. Writes bench/results/report-card-mcp.md.
+ * same example (median ratios of wall and CPU time; target <= 1.3x), and open-bench submit time.
+ * In-process (app.inject), so both sides skip the network alike. Writes
+ * bench/results/report-card-mcp.md.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -43,13 +44,14 @@ for (let i = 0; i < 20; i++) {
 
 const examples = (await app.inject('/api/examples')).json().examples as Record<string, unknown>;
 const rows: string[] = [];
+const BLOCK = 25;
 for (const [tool, endpoint] of [
   ['replay', '/api/replay'],
   ['gate', '/api/gate'],
   ['safepatch', '/api/safepatch'],
 ] as const) {
-  const http: number[] = [];
-  const mcp: number[] = [];
+  const wall = { http: [] as number[], mcp: [] as number[] };
+  const cpu = { http: [] as number[], mcp: [] as number[] };
   const call = {
     jsonrpc: '2.0',
     id: 1,
@@ -57,16 +59,39 @@ for (const [tool, endpoint] of [
     params: { name: tool, arguments: examples[tool] },
   };
   const mcpHeaders = { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
-  for (let i = 0; i < 300; i++) {
-    let t = performance.now();
-    await post(endpoint, examples[tool]);
-    if (i >= 50) http.push(performance.now() - t);
-    t = performance.now();
-    await post('/mcp', call, mcpHeaders);
-    if (i >= 50) mcp.push(performance.now() - t);
+  // Alternating blocks; per block the process CPU time per call (less sensitive to other
+  // processes than wall time) and per call the wall time. The first two blocks warm up.
+  for (let block = 0; block < 14; block++) {
+    for (const side of ['http', 'mcp'] as const) {
+      const c0 = process.cpuUsage();
+      for (let i = 0; i < BLOCK; i++) {
+        const t = performance.now();
+        await (side === 'http' ? post(endpoint, examples[tool]) : post('/mcp', call, mcpHeaders));
+        if (block >= 2) wall[side].push(performance.now() - t);
+      }
+      const c = process.cpuUsage(c0);
+      if (block >= 2) cpu[side].push((c.user + c.system) / 1000 / BLOCK);
+    }
   }
-  const ratio = median(mcp) / median(http);
-  rows.push(`| ${tool} | ${median(http).toFixed(3)} | ${median(mcp).toFixed(3)} | ${ratio.toFixed(2)} |`);
+  const w = median(wall.mcp) / median(wall.http);
+  const c = median(cpu.mcp) / median(cpu.http);
+  rows.push(
+    `| ${tool} | ${median(wall.http).toFixed(3)} | ${median(wall.mcp).toFixed(3)} | ${w.toFixed(2)} | ${median(cpu.http).toFixed(3)} | ${median(cpu.mcp).toFixed(3)} | ${c.toFixed(2)} |`,
+  );
+}
+
+// Open-bench submit: six tasks graded on both sides, the gate, the seal (no publication).
+const openBench: number[] = [];
+for (let i = 0; i < 20; i++) {
+  const session = (await post('/api/open-bench/start', {})).json<{ session_id: string }>();
+  const t = performance.now();
+  const res = await post('/api/open-bench/submit', {
+    session_id: session.session_id,
+    baseline: {},
+    candidate: {},
+  });
+  openBench.push(performance.now() - t);
+  if (res.statusCode !== 200) throw new Error(res.body);
 }
 await app.close();
 
@@ -74,10 +99,12 @@ const text = `## report-card-mcp
 
 Report-card submit (six items graded in the pool, every answer refuted): median ${median(grading).toFixed(1)} ms, max ${Math.max(...grading).toFixed(1)} ms over ${grading.length} submits.
 
-MCP \`tools/call\` beside the plain HTTP call (in-process inject, 250 alternating calls each, medians in ms; target ratio <= 1.3):
+Open-bench submit (six tasks, both sides, unanswered): median ${median(openBench).toFixed(2)} ms over ${openBench.length} submits.
 
-| tool | HTTP | MCP | ratio |
-| --- | --- | --- | --- |
+MCP \`tools/call\` beside the plain HTTP call (in-process inject, alternating blocks of ${BLOCK}, 300 calls each; wall: median per call in ms; CPU: median of the blocks' process CPU time per call in ms; target ratio <= 1.3):
+
+| tool | HTTP wall | MCP wall | ratio | HTTP CPU | MCP CPU | ratio |
+| --- | --- | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
 `;
 writeFileSync('bench/results/report-card-mcp.md', text);

@@ -3,8 +3,10 @@
  * HTTP transport, stateless (no session id) with JSON responses, made per request as the SDK
  * prescribes for stateless servers. Unknown tool → JSON-RPC −32602.
  */
+import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -60,6 +62,40 @@ function unsupportedInitialize(body: unknown): McpHttpAnswer | undefined {
   return undefined;
 }
 
+const sharedValidator = new AjvJsonSchemaValidator();
+
+/** The member of a stand-in for structured content; its value is a random token per answer. */
+export const SPLICE_KEY = '$eval-tools-splice';
+
+function isStandIn(value: unknown): value is Record<typeof SPLICE_KEY, string> {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as Record<string, unknown>)[SPLICE_KEY] === 'string'
+  );
+}
+
+/**
+ * Puts each JSON text where the SDK serialised its stand-in. The SDK writes a one-member
+ * object as `{"key":"value"}`; the token is random per answer, so no caller can forge one,
+ * and a text written inside a string is escaped, so it cannot match. When the SDK wrote it
+ * otherwise, the answer is parsed and rebuilt instead.
+ */
+export function splice(body: string, texts: ReadonlyMap<string, string>): string {
+  let out = body;
+  let missed = false;
+  for (const [token, json] of texts) {
+    const marker = JSON.stringify({ [SPLICE_KEY]: token });
+    const at = out.indexOf(marker);
+    if (at < 0) missed = true;
+    else out = out.slice(0, at) + json + out.slice(at + marker.length);
+  }
+  if (!missed) return out;
+  return JSON.stringify(JSON.parse(out), (_key, value: unknown) =>
+    isStandIn(value) && texts.has(value[SPLICE_KEY]) ? JSON.parse(texts.get(value[SPLICE_KEY])!) : value,
+  );
+}
+
 export class McpEndpoint {
   private readonly byName: Map<string, McpTool>;
   private readonly list: McpTool['definition'][];
@@ -77,6 +113,9 @@ export class McpEndpoint {
     const server = new Server(
       { name: MCP_SERVER_NAME, version: SERVICE_VERSION },
       {
+        // The SDK otherwise builds a new Ajv per Server, i.e. per request (it validates
+        // elicitation answers, which this server never asks for).
+        jsonSchemaValidator: sharedValidator,
         capabilities: { tools: { listChanged: false } },
         instructions:
           'Verifier-grounded evaluation tools. Each tool returns a deterministic receipt; GET /api/examples on this host holds a valid argument object for every verifier.',
@@ -104,20 +143,25 @@ export class McpEndpoint {
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
-    const server = this.server(context);
-    await server.connect(transport);
-    try {
-      const response = await transport.handleRequest(
-        new Request('http://localhost/mcp', { method: 'POST', headers }),
-        { parsedBody: body as JSONRPCMessage },
-      );
-      const out: Record<string, string> = {};
-      response.headers.forEach((value, key) => {
-        out[key] = value;
-      });
-      return { status: response.status, headers: out, body: await response.text() };
-    } finally {
-      await server.close();
-    }
+    const texts = new Map<string, string>();
+    const structured = (json: string): Record<string, unknown> => {
+      const token = randomUUID();
+      texts.set(token, json);
+      return { [SPLICE_KEY]: token };
+    };
+    // Not closed afterwards: in JSON-response mode the Response exists only once every
+    // handler of the message has settled, so nothing is left to abort, and the SDK's close
+    // builds an McpError (a stack trace through the whole async chain) per request.
+    await this.server({ ...context, structured }).connect(transport);
+    const response = await transport.handleRequest(
+      new Request('http://localhost/mcp', { method: 'POST', headers }),
+      { parsedBody: body as JSONRPCMessage },
+    );
+    const out: Record<string, string> = {};
+    response.headers.forEach((value, key) => {
+      out[key] = value;
+    });
+    const text = await response.text();
+    return { status: response.status, headers: out, body: texts.size > 0 ? splice(text, texts) : text };
   }
 }

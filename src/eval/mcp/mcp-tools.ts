@@ -15,6 +15,11 @@ import type { UsageCounters } from '../repositories/usage-counters.js';
 export interface McpCallContext {
   /** The caller's address, as the HTTP routes resolve it (per-client limits). */
   client: string;
+  /**
+   * Stands in for a JSON text's parsed value as structured content; the endpoint splices the
+   * text itself into the serialised answer (mcp-endpoint.ts), so a receipt is never parsed back.
+   */
+  structured?: (json: string) => Record<string, unknown>;
 }
 
 export interface McpTool {
@@ -34,11 +39,11 @@ export function problemResult(problem: Problem): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: lines.join('\n') }], structuredContent: problem };
 }
 
-/** A JSON answer as a tool result: its text as content, the parsed value as structured content. */
-export function jsonResult(text: string): CallToolResult {
+/** A JSON answer as a tool result: its text as content, the same value as structured content. */
+export function jsonResult(text: string, context?: McpCallContext): CallToolResult {
   return {
     content: [{ type: 'text', text }],
-    structuredContent: JSON.parse(text) as Record<string, unknown>,
+    structuredContent: context?.structured?.(text) ?? (JSON.parse(text) as Record<string, unknown>),
   };
 }
 
@@ -69,7 +74,7 @@ export function verifierMcpTools(deps: VerifierToolDeps): McpTool[] {
         description: `${tool.promise} Same request as ${tool.method} ${tool.path}; returns the receipt.`,
         inputSchema: plainSchema(tool.schema),
       },
-      call: (args) =>
+      call: (args, context) =>
         asToolResult(async () => {
           const bytes = Buffer.from(JSON.stringify(args), 'utf8');
           const outcome: ToolOutcome =
@@ -79,7 +84,7 @@ export function verifierMcpTools(deps: VerifierToolDeps): McpTool[] {
             outcome.ok ? 200 : outcome.problem.status,
             outcome.ok ? outcome.verdict : undefined,
           );
-          return outcome.ok ? jsonResult(outcome.body) : problemResult(outcome.problem);
+          return outcome.ok ? jsonResult(outcome.body, context) : problemResult(outcome.problem);
         }),
     };
   });

@@ -30,7 +30,8 @@ export function openBenchMcpTools(service: OpenBenchService): McpTool[] {
           'Grades both sides of an open-bench session once (per task: requested state reached, nothing outside its scope touched) and returns the hash-sealed receipt with the paired verdict PASS/HOLD/BLOCK; optional publish: {display_name, attestation: true} lists a sanitized receipt on the public leaderboard. Same as POST /api/open-bench/submit.',
         inputSchema: plainSchema(OpenBenchSubmitRequest),
       },
-      call: (args) => asToolResult(async () => jsonResult(await service.submit(validSubmit.assert(args)))),
+      call: (args, context) =>
+        asToolResult(async () => jsonResult(await service.submit(validSubmit.assert(args)), context)),
     },
   ];
 }
