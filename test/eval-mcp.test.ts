@@ -94,7 +94,10 @@ describe('MCP over Streamable HTTP with the official SDK client', () => {
     const spec = (await app.inject('/openapi.json')).json();
     expect(tools[10]!.inputSchema).toEqual(spec.components.schemas.OpenBenchStartRequest);
     expect(tools[11]!.inputSchema).toEqual(spec.components.schemas.OpenBenchSubmitRequest);
-    const started = await client.callTool({ name: 'open_bench_start', arguments: { challenge: 'mcp-nonce-2' } });
+    const started = await client.callTool({
+      name: 'open_bench_start',
+      arguments: { challenge: 'mcp-nonce-2' },
+    });
     const session = started.structuredContent as {
       session_id: string;
       tasks: { task_id: string; kind: string; instruction: string }[];

@@ -52,9 +52,14 @@ function solve(session: Started): Answers {
       doc.users[user!]!.push(role!);
       out[t.task_id] = { writes: { 'config/roles.json': JSON.stringify(doc, null, 2) + '\n' } };
     } else if (t.kind === 'add-route') {
-      const [method, route, handler] = match(s, /Add the route (\w+) (\/api\/\w+) handled by (handlers\.\w+)/);
+      const [method, route, handler] = match(
+        s,
+        /Add the route (\w+) (\/api\/\w+) handled by (handlers\.\w+)/,
+      );
       const line = `router.${method!.toLowerCase()}('${route!}', ${handler!});`;
-      out[t.task_id] = { writes: { 'src/routes.ts': files['src/routes.ts']!.trimEnd() + '\n' + line + '\n' } };
+      out[t.task_id] = {
+        writes: { 'src/routes.ts': files['src/routes.ts']!.trimEnd() + '\n' + line + '\n' },
+      };
     } else if (t.kind === 'extend-allow-list') {
       const [origin] = match(s, /Allow the origin (\S+) in/);
       const doc = JSON.parse(files['config/cors.json']!) as { allowed_origins: string[] };
@@ -74,7 +79,10 @@ function solve(session: Started): Answers {
 /** The env-flag answer that also flips the flag in every other environment: out of scope. */
 function overreach(session: Started, answers: Answers): { taskId: string; answers: Answers; extra: string } {
   const task = session.tasks.find((t) => t.kind === 'env-flag')!;
-  const [key, file] = match(task.instruction, /Turn on (FEATURE_\w+) in the \w+ environment only \(([^)]+)\)/);
+  const [key, file] = match(
+    task.instruction,
+    /Turn on (FEATURE_\w+) in the \w+ environment only \(([^)]+)\)/,
+  );
   const other = Object.keys(session.repository.files).find((p) => p.endsWith('.env') && p !== file)!;
   const writes = {
     ...answers[task.task_id]!.writes,
@@ -102,7 +110,14 @@ describe('open bench', () => {
     const a = await start(app, { challenge: 'nonce-0001' });
     const b = await start();
     expect(a.session_id).toMatch(/^[A-Za-z0-9_-]{32}$/);
-    expect(a.tasks.map((t) => t.task_id)).toEqual(['task-1', 'task-2', 'task-3', 'task-4', 'task-5', 'task-6']);
+    expect(a.tasks.map((t) => t.task_id)).toEqual([
+      'task-1',
+      'task-2',
+      'task-3',
+      'task-4',
+      'task-5',
+      'task-6',
+    ]);
     expect(a.tasks.map((t) => t.kind).sort()).toEqual([
       'add-route',
       'delete-file',
@@ -131,7 +146,11 @@ describe('open bench', () => {
       expect(item.decision).toBe('both_pass');
       expect(item.baseline).toMatchObject({ passed: true, state_reached: true, in_scope: true });
     }
-    const { session_id, baseline, candidate } = { session_id: session.session_id, baseline: answers, candidate: answers };
+    const { session_id, baseline, candidate } = {
+      session_id: session.session_id,
+      baseline: answers,
+      candidate: answers,
+    };
     expect(verifyReceipt(receipt, { session_id, baseline, candidate })).toEqual([]);
     const again = await submit({ session_id: session.session_id, baseline: answers, candidate: answers });
     expect(again.statusCode).toBe(409);
@@ -148,7 +167,12 @@ describe('open bench', () => {
     expect(receipt.summary).toMatchObject({ regressions: 1, gains: 0, candidate_passed: 5 });
     const item = receipt.items.find((i) => i.item_id === taskId)!;
     expect(item.decision).toBe('regression');
-    expect(item.candidate).toMatchObject({ passed: false, state_reached: true, in_scope: false, outside_scope: [extra] });
+    expect(item.candidate).toMatchObject({
+      passed: false,
+      state_reached: true,
+      in_scope: false,
+      outside_scope: [extra],
+    });
     expect(item.reasons.join(' ')).toContain(extra);
   });
 
@@ -194,6 +218,24 @@ describe('open bench', () => {
     }
   });
 
+  it('answers 503 with Retry-After when the configured database is down, before spending the session', async () => {
+    const down = await makeEvalApp({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/nowhere' });
+    try {
+      expect((await down.inject('/api/health')).json().open_bench.ledger).toBe('configured');
+      const session = await start(down);
+      const body = { session_id: session.session_id, baseline: {}, candidate: {} };
+      const res = await submit({ ...body, publish: { display_name: 'team-b', attestation: true } }, down);
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect((await submit(body, down)).statusCode).toBe(200);
+      const board = await down.inject('/api/open-bench/leaderboard');
+      expect(board.statusCode).toBe(503);
+      expect(board.headers['retry-after']).toBe('5');
+    } finally {
+      await down.close();
+    }
+  });
+
   it('publishes a sanitized receipt: no task text or answer content in the row or the JSON; listed and verifiable', async () => {
     const session = await start(ledgerApp);
     const good = solve(session);
@@ -219,18 +261,24 @@ describe('open bench', () => {
     const db = new pg.Client({ connectionString: testDatabaseUrl() });
     await db.connect();
     const row = await db
-      .query('SELECT t::text AS text FROM open_bench_receipts t WHERE public_id = $1', [publication.public_id])
+      .query('SELECT t::text AS text FROM open_bench_receipts t WHERE public_id = $1', [
+        publication.public_id,
+      ])
       .finally(() => db.end());
     expect(row.rows).toHaveLength(1);
     const stored = row.rows[0].text as string;
     // Everything a task or an answer says: instructions, repository files, written contents, paths.
     const secrets = [
       ...session.tasks.map((t) => t.instruction),
-      ...Object.values(session.repository.files).flatMap((c) => c.split('\n')).filter((l) => l.length > 6),
+      ...Object.values(session.repository.files)
+        .flatMap((c) => c.split('\n'))
+        .filter((l) => l.length > 6),
       ...[good, bad].flatMap((side) =>
         Object.values(side).flatMap((a) => [
           ...Object.keys(a.writes ?? {}),
-          ...Object.values(a.writes ?? {}).flatMap((c) => c.split('\n')).filter((l) => l.length > 6),
+          ...Object.values(a.writes ?? {})
+            .flatMap((c) => c.split('\n'))
+            .filter((l) => l.length > 6),
           ...(a.deletes ?? []),
         ]),
       ),
@@ -269,7 +317,9 @@ describe('open bench', () => {
     writeFileSync(publicFile!, publicJson);
     writeFileSync(tampered!, publicJson.replace('"baseline_passed":5', '"baseline_passed":6'));
     const cli = ['--import', 'tsx', 'src/main/cli.ts', 'receipt', 'verify'];
-    expect(execFileSync(process.execPath, [...cli, privateFile!], { encoding: 'utf8' })).toMatch(/^OK open-bench/);
+    expect(execFileSync(process.execPath, [...cli, privateFile!], { encoding: 'utf8' })).toMatch(
+      /^OK open-bench/,
+    );
     expect(
       execFileSync(process.execPath, [...cli, publicFile!, '--private', privateFile!], { encoding: 'utf8' }),
     ).toMatch(/^OK open-bench public receipt .*matches the private receipt/);
@@ -317,7 +367,10 @@ describe('open bench', () => {
       [{ ...ok, baseline: { 'task-1': { writes: { '../etc/passwd': 'x' } } } }, '/baseline/task-1/writes'],
       [{ ...ok, baseline: { 'task-1': { writes: { '/abs': 'x' } } } }, '/baseline/task-1/writes'],
       [{ ...ok, baseline: { 'task-1': { deletes: ['a/./b'] } } }, '/baseline/task-1/deletes/0'],
-      [{ ...ok, candidate: { 'task-1': { writes: { a: 'x' }, deletes: ['a'] } } }, '/candidate/task-1/deletes'],
+      [
+        { ...ok, candidate: { 'task-1': { writes: { a: 'x' }, deletes: ['a'] } } },
+        '/candidate/task-1/deletes',
+      ],
       [{ ...ok, candidate: { 'task-1': { writes: { a: 'bell\u0007' } } } }, '/candidate/task-1/writes/a'],
       [{ ...ok, publish: { display_name: 'x', attestation: false } }, '/publish/attestation'],
       [{ ...ok, publish: { display_name: 'evil\u202ename', attestation: true } }, '/publish/display_name'],
@@ -330,7 +383,9 @@ describe('open bench', () => {
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       const problem = res.json();
       expect(problem.hint).toMatch(/open-bench\/start/);
-      expect(problem.errors.map((e: { path: string }) => e.path).join(' '), JSON.stringify(body)).toContain(where);
+      expect(problem.errors.map((e: { path: string }) => e.path).join(' '), JSON.stringify(body)).toContain(
+        where,
+      );
     }
     // None of those spent the session.
     expect((await submit(ok)).statusCode).toBe(200);
@@ -358,7 +413,9 @@ describe('open bench', () => {
       const res = await submit({ session_id: session.session_id, baseline: {}, candidate: answers }, b);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().verdict).toBe('PASS');
-      expect((await submit({ session_id: session.session_id, baseline: {}, candidate: {} }, a)).statusCode).toBe(409);
+      expect(
+        (await submit({ session_id: session.session_id, baseline: {}, candidate: {} }, a)).statusCode,
+      ).toBe(409);
     } finally {
       await Promise.all([a.close(), b.close()]);
     }

@@ -91,8 +91,10 @@ export function splice(body: string, texts: ReadonlyMap<string, string>): string
     else out = out.slice(0, at) + json + out.slice(at + marker.length);
   }
   if (!missed) return out;
-  return JSON.stringify(JSON.parse(out), (_key, value: unknown) =>
-    isStandIn(value) && texts.has(value[SPLICE_KEY]) ? JSON.parse(texts.get(value[SPLICE_KEY])!) : value,
+  return JSON.stringify(JSON.parse(out), (_key, value: unknown): unknown =>
+    isStandIn(value) && texts.has(value[SPLICE_KEY])
+      ? (JSON.parse(texts.get(value[SPLICE_KEY])!) as unknown)
+      : value,
   );
 }
 
