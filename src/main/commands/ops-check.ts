@@ -80,6 +80,13 @@ export async function runCheck(argv: string[], io: OpsIo): Promise<number> {
   results.push(
     await guarded('failed-jobs', async () => {
       const redis = createRedis(config.cacheUrl);
+      try {
+        // BullMQ waits for a connection without bound; a PING fails within the command timeout.
+        await redis.ping();
+      } catch (err) {
+        redis.disconnect();
+        throw err;
+      }
       const queues = new BullJobQueueRepository(redis, { prefix: config.queuePrefix });
       try {
         const counts = await queues.counts();
