@@ -3,6 +3,7 @@
  * summary table and passes. The music API trusts loopback as a proxy and has its limits on, so
  * the rate-limit scenario checks the seed's burst + 1 and 1/r through the real limiter.
  */
+import type { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,7 +49,8 @@ describe('load scenarios (short runs)', () => {
     const version = await prisma.trackVersion.create({
       data: { trackId, number: 1, assetId: asset.id, status: 'ready' },
     });
-    await publishTestHls(music.connections.stores.transcodes, version.id);
+    // The helper's parameter is typed as a UUID string (its default comes from randomUUID).
+    await publishTestHls(music.connections.stores.transcodes, version.id as ReturnType<typeof randomUUID>);
     await prisma.trackVersion.update({ where: { id: version.id }, data: { hlsKey: version.id } });
     await prisma.track.update({ where: { id: trackId }, data: { currentVersionId: version.id } });
     const port = (app: FastifyInstance) => (app.server.address() as AddressInfo).port;
