@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScenarios } from '../load-tests/run.js';
 import { failuresOf, formatResult } from '../load-tests/lib/report.js';
 import { playlistUris } from '../load-tests/scenarios/browse-stream.js';
+import { parseProcessSample } from '../load-tests/scenarios/soak.js';
 import { rateLimits, SEED_SCOPES } from '../load-tests/scenarios/rate-limit.js';
 import { makeEvalApp } from './helpers/eval-app.js';
 import { createMusicTestApp, publishTestHls, type MusicTestApp } from './helpers/music-app.js';
@@ -147,5 +148,12 @@ describe('load scenarios (short runs)', () => {
       'http://h/media/hls/v/master.m3u8?sig=x',
     );
     expect(uris).toEqual(['http://h/media/hls/v/r0/index.m3u8?sig=a&expires=1']);
+  });
+
+  it('reads RSS and event-loop delay from a metrics text, and nothing from a text without them', () => {
+    const text =
+      '# HELP x\nprocess_resident_memory_bytes 123456789\nnodejs_eventloop_lag_p99_seconds 0.0125\n';
+    expect(parseProcessSample(text)).toEqual({ rssBytes: 123456789, eventLoopDelayP99Seconds: 0.0125 });
+    expect(parseProcessSample('process_resident_memory_bytes 1\n')).toBeUndefined();
   });
 });

@@ -29,10 +29,14 @@ export interface GrowthVerdict {
   relativeGrowth: number;
 }
 
-export function detectGrowth(series: readonly number[], options: GrowthOptions = DEFAULT_GROWTH_OPTIONS): GrowthVerdict {
+export function detectGrowth(
+  series: readonly number[],
+  options: GrowthOptions = DEFAULT_GROWTH_OPTIONS,
+): GrowthVerdict {
   const ys = series.slice(Math.floor(series.length * options.warmupFraction));
   const n = ys.length;
-  if (n < options.minSamples) return { growing: false, insufficient: true, slopePerSample: 0, t: 0, relativeGrowth: 0 };
+  if (n < options.minSamples)
+    return { growing: false, insufficient: true, slopePerSample: 0, t: 0, relativeGrowth: 0 };
   const meanX = (n - 1) / 2;
   const meanY = ys.reduce((a, b) => a + b, 0) / n;
   let sxx = 0;

@@ -19,8 +19,6 @@ export const NGINX_TEMPLATE_VARIABLES = [
   'NGINX_CACHE_DIR',
 ] as const;
 
-export type NginxTemplateVariable = (typeof NGINX_TEMPLATE_VARIABLES)[number];
-
 export const NGINX_TEMPLATE_PATH = join('docker', 'nginx', 'templates', 'default.conf.template');
 
 // Characters that would end an nginx token or string and let a value inject directives.
