@@ -21,6 +21,19 @@ import { uploadBurst } from './scenarios/upload-burst.js';
 
 export const SCENARIOS = ['eval-mixed', 'browse-stream', 'upload-burst', 'rate-limit', 'soak'] as const;
 
+async function reachable(what: string, url: string, variable: string): Promise<void> {
+  try {
+    await fetch(url, { signal: AbortSignal.timeout(10_000) });
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } })
+      .cause;
+    const why = cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (err as Error).message;
+    throw new Error(
+      `cannot reach the ${what} at ${new URL(url).origin} (${why}): start it, or set ${variable}`,
+    );
+  }
+}
+
 export async function runScenarios(
   env: NodeJS.ProcessEnv,
   print: (text: string) => void,
@@ -34,6 +47,10 @@ export async function runScenarios(
   const unknown = names.filter((n) => !(SCENARIOS as readonly string[]).includes(n));
   if (unknown.length)
     throw new Error(`unknown scenario(s) ${unknown.join(', ')}; choose from ${SCENARIOS.join(', ')}`);
+  const needsEval = names.some((n) => n === 'eval-mixed' || n === 'soak');
+  const needsMusic = names.some((n) => n !== 'eval-mixed');
+  if (needsEval) await reachable('eval service', `${evalUrl}/api/health`, 'EVAL_URL');
+  if (needsMusic) await reachable('music API', `${musicUrl}/api/v1/health/ready`, 'MUSIC_URL');
   const options = loadOptions(env);
   const trackIds = (env.MUSIC_TRACK_IDS ?? '')
     .split(',')
