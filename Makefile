@@ -20,7 +20,7 @@ export PATH := $(NODE_RUNTIME_DIR)/bin:$(PATH)
 export npm_config_nodedir := $(NODE_RUNTIME_DIR)
 endif
 
-.PHONY: setup system node deps build start start-eval start-music start-worker test check bench clean
+.PHONY: setup system node deps build start start-eval start-music start-worker test check bench bench-guard load soak clean
 
 setup: system node deps
 
@@ -70,6 +70,21 @@ check: node deps
 
 bench: setup build
 	node scripts/bench-all.mjs
+
+# Latency guard: the ratio benchmarks, briefly, against the floors in bench/floors.json (ratios
+# only, never absolute times). Not part of `make test`: a loaded machine must not fail CI.
+bench-guard: setup build
+	node scripts/bench-guard.mjs
+
+# Load scenarios against a running stack on loopback (load-tests/run.ts says how to start it);
+# each bounded by LOAD_SECONDS (default 20) and prints a summary table; non-zero on any 5xx/error.
+load: deps
+	npx tsx load-tests/run.ts
+
+# Soak: mixed traffic for LOAD_SECONDS (default 1800), RSS and event-loop delay every minute,
+# fails on steady RSS growth.
+soak: deps
+	LOAD_SCENARIOS=soak LOAD_SECONDS=$${LOAD_SECONDS:-1800} npx tsx load-tests/run.ts
 
 clean:
 	rm -rf dist native/build generated

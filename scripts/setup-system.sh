@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs and starts the system services the project needs, where they are missing:
-# PostgreSQL, Redis, ffmpeg, promtool (prometheus), openssl, g++, npm. On Debian as root this uses
+# PostgreSQL, Redis, ffmpeg, promtool (prometheus), openssl, nginx (the edge test runs it as the
+# current user; the system service is not started), g++, npm. On Debian as root this uses
 # apt-get; elsewhere it says exactly what to install and fails.
 set -euo pipefail
 
@@ -11,6 +12,7 @@ command -v redis-server >/dev/null 2>&1 || need_pkgs+=(redis-server)
 command -v ffmpeg >/dev/null 2>&1 || need_pkgs+=(ffmpeg)
 command -v promtool >/dev/null 2>&1 || need_pkgs+=(prometheus)
 command -v openssl >/dev/null 2>&1 || need_pkgs+=(openssl)
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need_pkgs+=(nginx)
 command -v g++ >/dev/null 2>&1 || need_pkgs+=(g++)
 # npm fetches the dependencies, and once the pinned Node.js runtime (scripts/setup-node.sh).
 command -v npm >/dev/null 2>&1 || need_pkgs+=(npm)

@@ -1,16 +1,15 @@
 #!/bin/sh
-# Nightly pg_dump kept 30 days; weekly object-store archive kept 4 weeks (RPO 24 h).
+# The backup container's schedule: every night the database dump (kept 30 days); on Sundays
+# also the object-store archive (kept 4 weeks). `ops backup` applies the retention itself.
+# On a host with cron or systemd, use docker/ops/crontab or the .timer units instead.
 set -eu
-mkdir -p "$BACKUP_DIR/db" "$BACKUP_DIR/objects"
 while :; do
-  stamp=$(date -u +%Y%m%dT%H%M%SZ)
-  pg_dump -h postgres -U music -Fc music > "$BACKUP_DIR/db/music-$stamp.dump.tmp" \
-    && mv "$BACKUP_DIR/db/music-$stamp.dump.tmp" "$BACKUP_DIR/db/music-$stamp.dump"
-  find "$BACKUP_DIR/db" -name 'music-*.dump' -mtime +30 -delete
+  node dist/src/main/cli.js ops backup --what db --dir "$BACKUP_DIR" || echo "backup: database dump failed" >&2
   if [ "$(date -u +%u)" = 7 ]; then
-    tar -C /minio-data -czf "$BACKUP_DIR/objects/objects-$stamp.tar.gz.tmp" . \
-      && mv "$BACKUP_DIR/objects/objects-$stamp.tar.gz.tmp" "$BACKUP_DIR/objects/objects-$stamp.tar.gz"
-    find "$BACKUP_DIR/objects" -name 'objects-*.tar.gz' -mtime +28 -delete
+    node dist/src/main/cli.js ops backup --what objects --dir "$BACKUP_DIR" || echo "backup: object archive failed" >&2
   fi
-  sleep 86400
+  # Next run at 02:30 UTC tomorrow (RPO 24 h).
+  now=$(date -u +%s)
+  next=$(( (now / 86400 + 1) * 86400 + 9000 ))
+  sleep $(( next - now ))
 done

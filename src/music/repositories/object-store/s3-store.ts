@@ -1,5 +1,5 @@
 /**
- * S3 object store (MinIO in production, s3rver in tests): one bucket per store, path-style
+ * S3 object store (SeaweedFS in production, s3rver in tests): one bucket per store, path-style
  * addressing. Streams go up through @aws-sdk/lib-storage (multipart when large, never
  * buffered whole); clients upload parts straight to presigned URLs.
  */

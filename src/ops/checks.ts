@@ -1,0 +1,86 @@
+/**
+ * The seed's operational checks: disk free above 20% (daily), failed jobs below 10 (daily), TLS
+ * certificate valid for more than 30 days (weekly). Each check is a function returning one
+ * result; the command prints one line per result and exits with the number that failed.
+ */
+import { readFile, statfs } from 'node:fs/promises';
+import { X509Certificate } from 'node:crypto';
+import { connect } from 'node:tls';
+
+export interface CheckResult {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+export const CHECK_THRESHOLDS = { minFreeDiskRatio: 0.2, maxFailedJobs: 10, minCertificateDays: 30 };
+
+export async function diskFreeCheck(path: string, minFreeRatio: number): Promise<CheckResult> {
+  const s = await statfs(path);
+  // bavail: blocks an unprivileged process may still use (what the services will see).
+  const ratio = s.blocks > 0 ? s.bavail / s.blocks : 0;
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  return {
+    name: 'disk',
+    ok: ratio > minFreeRatio,
+    detail: `${pct(ratio)} free on ${path} (needs more than ${pct(minFreeRatio)})`,
+  };
+}
+
+export function failedJobsCheck(
+  failedByQueue: Readonly<Record<string, number>>,
+  maxFailed: number,
+): CheckResult {
+  const total = Object.values(failedByQueue).reduce((a, b) => a + b, 0);
+  const worst = Object.entries(failedByQueue)
+    .filter(([, n]) => n > 0)
+    .map(([q, n]) => `${q} ${n}`)
+    .join(', ');
+  return {
+    name: 'failed-jobs',
+    ok: total < maxFailed,
+    detail: `${total} failed job${total === 1 ? '' : 's'}${worst ? ` (${worst})` : ''} (needs fewer than ${maxFailed})`,
+  };
+}
+
+export function certificateCheck(
+  cert: X509Certificate,
+  source: string,
+  now: Date,
+  minDays: number,
+): CheckResult {
+  const notAfter = new Date(cert.validTo);
+  const days = (notAfter.getTime() - now.getTime()) / 86_400_000;
+  const when = notAfter.toISOString();
+  return {
+    name: 'tls-certificate',
+    ok: days > minDays,
+    detail:
+      days < 0
+        ? `${source}: expired on ${when}`
+        : `${source}: valid ${Math.floor(days)} more days, until ${when} (needs more than ${minDays})`,
+  };
+}
+
+export async function certificateFromFile(path: string): Promise<X509Certificate> {
+  return new X509Certificate(await readFile(path));
+}
+
+/** The certificate a live server presents (not verified: an expired one must still be read). */
+export function certificateFromServer(
+  host: string,
+  port: number,
+  servername = host,
+): Promise<X509Certificate> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host, port, servername, rejectUnauthorized: false, timeout: 10_000 });
+    socket.once('secureConnect', () => {
+      const peer = socket.getPeerX509Certificate();
+      socket.destroy();
+      if (peer) resolve(peer);
+      else reject(new Error(`${host}:${port} presented no certificate`));
+    });
+    socket.once('timeout', () => socket.destroy(new Error(`${host}:${port}: TLS handshake timed out`)));
+    socket.once('error', reject);
+  });
+}

@@ -1,0 +1,100 @@
+/**
+ * Database backup and restore with PostgreSQL's own tools: `pg_dump --format=custom` (compressed,
+ * restorable table by table) written under a temporary name and renamed when complete, and
+ * `pg_restore` into a database that must not exist yet (a restore never overwrites live data).
+ */
+import { execFile } from 'node:child_process';
+import { rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { backupFileName } from './retention.js';
+
+const run = promisify(execFile);
+
+// Query parameters Prisma understands and libpq refuses ("invalid URI query parameter").
+const PRISMA_ONLY_PARAMS = [
+  'schema',
+  'connection_limit',
+  'pool_timeout',
+  'pgbouncer',
+  'statement_cache_size',
+  'socket_timeout',
+  'sslaccept',
+];
+
+/** The URL as libpq (pg_dump, pg_restore) accepts it. */
+export function libpqUrl(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  for (const name of PRISMA_ONLY_PARAMS) url.searchParams.delete(name);
+  return url.toString();
+}
+
+export function databaseName(databaseUrl: string): string {
+  return decodeURIComponent(new URL(databaseUrl).pathname.replace(/^\//, ''));
+}
+
+/** The same server's maintenance database, from which a new database is created. */
+export function maintenanceUrl(databaseUrl: string): string {
+  const url = new URL(libpqUrl(databaseUrl));
+  url.pathname = '/postgres';
+  return url.toString();
+}
+
+/** Tool failures carry their stderr; the URL (with its password) is never part of the message. */
+async function tool(name: string, args: string[]): Promise<void> {
+  try {
+    await run(name, args, { maxBuffer: 16 * 1024 * 1024 });
+  } catch (err) {
+    const e = err as { code?: string | number; stderr?: string };
+    if (e.code === 'ENOENT')
+      throw new Error(`${name} is not installed (Debian: apt-get install postgresql-client)`);
+    throw new Error(`${name} failed (exit ${e.code}): ${(e.stderr ?? '').trim().slice(0, 2000)}`);
+  }
+}
+
+export async function dumpDatabase(databaseUrl: string, dir: string, now: Date): Promise<string> {
+  const file = join(dir, backupFileName('db', now));
+  const partial = `${file}.partial`;
+  try {
+    await tool('pg_dump', [
+      '--format=custom',
+      '--no-password',
+      `--file=${partial}`,
+      `--dbname=${libpqUrl(databaseUrl)}`,
+    ]);
+    await rename(partial, file);
+  } catch (err) {
+    await rm(partial, { force: true });
+    throw err;
+  }
+  return file;
+}
+
+const SAFE_DATABASE_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,62}$/;
+
+/** Restores a custom-format dump into `targetUrl`'s database, which this creates. */
+export async function restoreDatabase(file: string, targetUrl: string): Promise<void> {
+  const name = databaseName(targetUrl);
+  if (!SAFE_DATABASE_NAME.test(name))
+    throw new Error(
+      `target database name ${JSON.stringify(name)}: use letters, digits, _ and - (at most 63)`,
+    );
+  const admin = new pg.Client({ connectionString: maintenanceUrl(targetUrl) });
+  await admin.connect();
+  try {
+    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (exists.rowCount)
+      throw new Error(
+        `database "${name}" exists already; restore into a new database (then switch DATABASE_URL)`,
+      );
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  await tool('pg_restore', [
+    ...['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', '--no-password'],
+    `--dbname=${libpqUrl(targetUrl)}`,
+    file,
+  ]);
+}

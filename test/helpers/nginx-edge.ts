@@ -1,0 +1,135 @@
+/**
+ * Real nginx (the Debian package) run as the current user from a temporary prefix, in front of
+ * apps the test started: the production template rendered for loopback ports and temp paths,
+ * wrapped in a minimal main config (no daemon, no system paths), with a self-signed certificate.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, connect } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { readNginxTemplate, renderNginxTemplate } from '../../src/ops/nginx-template.js';
+
+const run = promisify(execFile);
+const ROOT = join(import.meta.dirname, '..', '..');
+// Debian installs it in /usr/sbin, which a non-root PATH often lacks.
+const NGINX = process.env.NGINX_BIN ?? (existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx');
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+/**
+ * A self-signed certificate for localhost / 127.0.0.1 valid for `days` from now; `days = -1`
+ * gives one that expired yesterday (openssl x509 accepts -1, req does not).
+ */
+export async function selfSignedCertificate(
+  dir: string,
+  days = 365,
+): Promise<{ cert: string; key: string; pem: string }> {
+  const cert = join(dir, 'cert.pem');
+  const key = join(dir, 'key.pem');
+  const csr = join(dir, 'cert.csr');
+  await run('openssl', [
+    ...['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'],
+    ...['-keyout', key, '-out', csr, '-subj', '/CN=localhost'],
+    ...['-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'],
+  ]);
+  await run('openssl', [
+    ...['x509', '-req', '-in', csr, '-key', key, '-days', String(days), '-copy_extensions', 'copy'],
+    ...['-out', cert],
+  ]);
+  return { cert, key, pem: await readFile(cert, 'utf8') };
+}
+
+export interface NginxEdge {
+  httpPort: number;
+  httpsPort: number;
+  ca: string;
+  prefix: string;
+  stop(): Promise<void>;
+}
+
+async function waitForPort(port: number, child: ChildProcess, log: () => Promise<string>): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}):\n${await log()}`);
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`nginx did not listen on ${port}:\n${await log()}`);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+export async function startNginxEdge(options: {
+  musicApi: string;
+  eval: string;
+  domain: string;
+  secureLinkSecret: string;
+}): Promise<NginxEdge> {
+  const prefix = await mkdtemp(join(tmpdir(), 'nginx-edge-'));
+  for (const d of ['cache', 'tmp', 'logs']) await mkdir(join(prefix, d));
+  const tls = await selfSignedCertificate(prefix);
+  const [httpPort, httpsPort] = [await freePort(), await freePort()];
+  const rendered = renderNginxTemplate(await readNginxTemplate(ROOT), {
+    DOMAIN: options.domain,
+    SECURE_LINK_SECRET: options.secureLinkSecret,
+    HTTP_PORT: `127.0.0.1:${httpPort}`,
+    HTTPS_PORT: `127.0.0.1:${httpsPort}`,
+    TLS_CERT_FILE: tls.cert,
+    TLS_KEY_FILE: tls.key,
+    MUSIC_API_UPSTREAM: options.musicApi,
+    EVAL_UPSTREAM: options.eval,
+    NGINX_CACHE_DIR: join(prefix, 'cache'),
+  });
+  await writeFile(join(prefix, 'edge.conf'), rendered);
+  const tmp = join(prefix, 'tmp');
+  // As root, nginx would hand its workers to `nobody`, who cannot read a 0700 temp dir.
+  const user = process.getuid?.() === 0 ? `user ${userInfo().username};\n` : '';
+  await writeFile(
+    join(prefix, 'nginx.conf'),
+    `${user}worker_processes 1;\npid ${prefix}/nginx.pid;\nerror_log ${prefix}/logs/error.log warn;\n` +
+      `events { worker_connections 512; }\n` +
+      `http {\n  access_log off;\n  client_body_temp_path ${tmp}/body;\n  proxy_temp_path ${tmp}/proxy;\n` +
+      `  fastcgi_temp_path ${tmp}/fastcgi;\n  uwsgi_temp_path ${tmp}/uwsgi;\n  scgi_temp_path ${tmp}/scgi;\n` +
+      `  include ${prefix}/edge.conf;\n}\n`,
+  );
+  const args = ['-p', prefix, '-e', join(prefix, 'logs', 'error.log'), '-c', join(prefix, 'nginx.conf')];
+  await run(NGINX, [...args, '-t']);
+  const child = spawn(NGINX, [...args, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+  const log = async (): Promise<string> =>
+    stderr + (await readFile(join(prefix, 'logs', 'error.log'), 'utf8').catch(() => ''));
+  await waitForPort(httpsPort, child, log);
+  await waitForPort(httpPort, child, log);
+  return {
+    httpPort,
+    httpsPort,
+    ca: tls.pem,
+    prefix,
+    stop: async () => {
+      if (child.exitCode === null) {
+        child.kill('SIGQUIT');
+        await once(child, 'exit');
+      }
+      await rm(prefix, { recursive: true, force: true });
+    },
+  };
+}
