@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     log: app.log,
     onFailed: async (queue, job, err) => {
       const reason = await failVersionOfJob(versions, queue, job, err);
-      if (reason) app.log.warn({ queue, jobId: job.id, versionId: job.data.versionId, reason }, 'version failed');
+      if (reason) app.log.warn({ queue, jobId: job.id, reason }, 'version failed');
     },
   });
 
