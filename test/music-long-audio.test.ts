@@ -104,9 +104,14 @@ describe.skipIf(!process.env.MUSIC_LONG_AUDIO)('a 3-hour file through the wavefo
       await done;
       const endPeak = await peakRss(worker.child.pid!);
 
-      // Memory: the worker grew by a few MB (the peaks of 465k pixels), not by the PCM.
-      expect(endPeak - startPeak, `peak RSS ${startPeak / MB} -> ${endPeak / MB} MB`).toBeLessThan(128 * MB);
-      expect(endPeak).toBeLessThan(PCM_BYTES / 2);
+      // Memory: the worker's peak grows by the peaks (465k pixels) and garbage PCM chunks, not by the PCM
+      // (476 MB; the worker's own start-up peak, under tsx, is about 200 MB).
+      process.stdout.write(
+        `3-hour file: worker peak RSS ${(startPeak / MB).toFixed(0)} MB at start, ${(endPeak / MB).toFixed(0)} MB after (PCM ${(PCM_BYTES / MB).toFixed(0)} MB)\n`,
+      );
+      expect(endPeak - startPeak, `peak RSS ${startPeak / MB} -> ${endPeak / MB} MB`).toBeLessThan(
+        PCM_BYTES / 8,
+      );
 
       const version = await t.connections.prisma.trackVersion.findUniqueOrThrow({
         where: { id: data.versionId },

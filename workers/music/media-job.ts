@@ -26,6 +26,7 @@ export interface MediaInput {
 }
 
 export const SHUTDOWN_REASON = 'worker shutting down';
+const PROGRESS_INTERVAL_MS = 1000;
 
 export async function runMediaJob<R>(
   deps: ProcessorDeps,
@@ -44,10 +45,13 @@ export async function runMediaJob<R>(
     original = await deps.originals.acquire(job.data.sourceKey, signal);
     const { path: inputPath, probe } = original;
     let lastReported = -1;
+    let lastReportedAt = 0;
     const progress = (seconds: number): void => {
       const percent = progressPercent(seconds, probe.durationMs);
-      if (percent <= lastReported) return;
+      // At most one Redis write (and event) a second: ffmpeg prints stats twice a second.
+      if (percent <= lastReported || Date.now() - lastReportedAt < PROGRESS_INTERVAL_MS) return;
       lastReported = percent;
+      lastReportedAt = Date.now();
       job.updateProgress(percent).catch(() => undefined);
     };
     return await work({ inputPath, workDir, probe, signal, progress });
