@@ -201,8 +201,11 @@ async function main(): Promise<void> {
       ),
     );
     const bull = new Redis(config.cacheUrl, { maxRetriesPerRequest: null });
+    // QueueEvents treats a connection it is given as shared and leaves it open: closed below,
+    // or it keeps the process alive after the results are written.
+    const eventsConnection = bull.duplicate();
     const events = new QueueEvents('version-finalize', {
-      connection: bull.duplicate(),
+      connection: eventsConnection,
       prefix: config.queuePrefix,
     });
     await events.waitUntilReady();
@@ -261,6 +264,7 @@ async function main(): Promise<void> {
     worker.kill('SIGTERM');
     await new Promise((resolve) => worker.once('exit', resolve));
     await events.close();
+    eventsConnection.disconnect();
     await starter.close();
     bull.disconnect();
     await resources.close();
