@@ -32,7 +32,8 @@ const WorkerEnvSchema = Type.Object({
     default: 1024,
     minimum: 0,
     maximum: 1_000_000,
-    description: 'local copies of originals kept for the other jobs of a version (MB; in-use copies always stay)',
+    description:
+      'local copies of originals kept for the other jobs of a version (MB; in-use copies always stay)',
   }),
   WORKER_SCHEDULES: Type.Union([Type.Literal('on'), Type.Literal('off')], {
     default: 'on',

@@ -69,7 +69,10 @@ describe('OriginalCache', () => {
   it('fails an undecodable original for good and keeps nothing of it', async () => {
     const cache = cacheIn('corrupt');
     await store.put('v/corrupt.mp3', randomBytes(4096));
-    const attempts = await Promise.allSettled([cache.acquire('v/corrupt.mp3'), cache.acquire('v/corrupt.mp3')]);
+    const attempts = await Promise.allSettled([
+      cache.acquire('v/corrupt.mp3'),
+      cache.acquire('v/corrupt.mp3'),
+    ]);
     for (const a of attempts) {
       expect(a.status).toBe('rejected');
       const reason = (a as PromiseRejectedResult).reason as Error;

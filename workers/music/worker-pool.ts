@@ -66,9 +66,11 @@ export class WorkerPool {
         'job failed',
       );
       if (job && options.onFailed)
-        options.onFailed(name, job, err).catch((hookErr: unknown) =>
-          options.log.error({ queue: name, jobId: job.id, err: String(hookErr) }, 'failure hook failed'),
-        );
+        options
+          .onFailed(name, job, err)
+          .catch((hookErr: unknown) =>
+            options.log.error({ queue: name, jobId: job.id, err: String(hookErr) }, 'failure hook failed'),
+          );
     });
     worker.on('error', (err) => options.log.error({ queue: name, err: err.message }, 'worker error'));
     return worker;
