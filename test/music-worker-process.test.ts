@@ -23,7 +23,11 @@ import {
   type WorkerProcess,
 } from './helpers/music-worker.js';
 
+// The worker about to be killed holds 3 s locks, so its jobs are soon seen as stalled; the
+// workers that take over check often but hold long locks themselves, so a starved machine
+// cannot make their own jobs look stalled (a second stall fails a job: maxStalledCount 1).
 const FAST_STALL = { WORKER_LOCK_MS: '3000', WORKER_STALLED_INTERVAL_MS: '2000' };
+const TAKE_OVER = { WORKER_LOCK_MS: '30000', WORKER_STALLED_INTERVAL_MS: '2000' };
 const SHUTDOWN_MS = 3000;
 
 describe('music-worker process signals', () => {
@@ -141,7 +145,7 @@ describe('music-worker process signals', () => {
       // The killed attempt was inside ffmpeg: its output never reached the store.
       expect(await t.connections.stores.transcodes.list(`${data.versionId}/`)).toEqual([]);
 
-      await launch();
+      await launch(TAKE_OVER);
       await done;
       expect(completions).toBe(1);
       const queue = new Queue('transcode', { connection: bull, prefix: t.config.queuePrefix });
@@ -164,7 +168,14 @@ describe('music-worker process signals', () => {
     async () => {
       const data = await startVersion();
       const transcodeId = versionJobId('transcode', data.versionId);
-      const worker = await launch({ WORKER_SHUTDOWN_MS: String(SHUTDOWN_MS) });
+      // The default 30 s lock, not FAST_STALL: hand-back (moveToWait) needs the job's lock, and a
+      // 3 s lock can lapse on a starved machine before the cancelled job is moved, which left it
+      // `active` until a stall check. This test is about the hand-back, not stall recovery.
+      const worker = await launch({
+        WORKER_SHUTDOWN_MS: String(SHUTDOWN_MS),
+        WORKER_LOCK_MS: '30000',
+        WORKER_STALLED_INTERVAL_MS: '30000',
+      });
       const progressed = firstProgress(transcodeId);
       const done = finalized(data.versionId);
       await starter.start(data);
@@ -177,9 +188,10 @@ describe('music-worker process signals', () => {
       const queue = new Queue('transcode', { connection: bull, prefix: t.config.queuePrefix });
       const state = await (await queue.getJob(transcodeId))!.getState();
       expect(['completed', 'waiting', 'prioritized'], worker.lines.slice(-15).join('\n')).toContain(state);
+      expect(worker.lines.some((l) => l.includes('could not hand the job back'))).toBe(false);
       await queue.close();
 
-      await launch();
+      await launch(TAKE_OVER);
       await done;
       await expectCompleteHls(data.versionId);
     },

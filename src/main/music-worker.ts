@@ -23,6 +23,8 @@ import { loadWorkerConfig } from '../music/worker-config.js';
 import { createWorkerMetrics } from '../music/worker-metrics.js';
 import { createProcessors } from '../../workers/music/registry.js';
 import { checkFfmpeg } from '../../workers/music/startup-check.js';
+import { OriginalCache } from '../../workers/music/original-cache.js';
+import { failVersionOfJob } from '../../workers/music/version-failure.js';
 import { WorkerPool } from '../../workers/music/worker-pool.js';
 
 function configs() {
@@ -55,13 +57,20 @@ async function main(): Promise<void> {
   const metrics = createWorkerMetrics(() => queues.counts());
   const app = buildWorkerApp({ logLevel: music.logLevel, queues, metrics });
   const tmpDir = await mkdtemp(join(tmpdir(), 'music-worker-'));
+  const versions = new PrismaVersionProcessingRepository(resources.prisma);
   const pool = new WorkerPool({
     connection: bull,
     prefix: naming.prefix,
     processors: createProcessors({
       stores: resources.stores,
-      versions: new PrismaVersionProcessingRepository(resources.prisma),
+      versions,
       runner,
+      originals: new OriginalCache({
+        dir: join(tmpDir, 'originals'),
+        store: resources.stores.originals,
+        runner,
+        maxBytes: worker.originalCacheBytes,
+      }),
       maintenance: domainMaintenance(music, resources),
       tmpDir,
       log: app.log,
@@ -71,6 +80,10 @@ async function main(): Promise<void> {
     stalledIntervalMs: worker.stalledIntervalMs,
     metrics,
     log: app.log,
+    onFailed: async (queue, job, err) => {
+      const reason = await failVersionOfJob(versions, queue, job, err);
+      if (reason) app.log.warn({ queue, jobId: job.id, reason }, 'version failed');
+    },
   });
 
   installGracefulShutdown({

@@ -28,6 +28,13 @@ const WorkerEnvSchema = Type.Object({
     description: 'on SIGTERM, how long running jobs may finish before they are handed back',
   }),
   FFMPEG_NICENESS: Type.Integer({ default: 10, minimum: 0, maximum: 19 }),
+  WORKER_ORIGINAL_CACHE_MB: Type.Integer({
+    default: 1024,
+    minimum: 0,
+    maximum: 1_000_000,
+    description:
+      'local copies of originals kept for the other jobs of a version (MB; in-use copies always stay)',
+  }),
   WORKER_SCHEDULES: Type.Union([Type.Literal('on'), Type.Literal('off')], {
     default: 'on',
     description: 'on or off: register the repeatable analytics-rollup and upload-cleanup jobs',
@@ -42,6 +49,7 @@ export interface WorkerConfig {
   stalledIntervalMs: number;
   shutdownMs: number;
   niceness: number;
+  originalCacheBytes: number;
   schedules: boolean;
 }
 
@@ -78,6 +86,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
     stalledIntervalMs: e.WORKER_STALLED_INTERVAL_MS,
     shutdownMs: e.WORKER_SHUTDOWN_MS,
     niceness: e.FFMPEG_NICENESS,
+    originalCacheBytes: e.WORKER_ORIGINAL_CACHE_MB * 1024 * 1024,
     schedules: e.WORKER_SCHEDULES === 'on',
   });
 }

@@ -83,6 +83,8 @@ export interface WorkerProcess {
   exited: Promise<number | string>;
   /** Every log line seen so far. */
   lines: string[];
+  /** The next log line (from now on) that matches. */
+  nextLine: (match: (line: string) => boolean) => Promise<string>;
 }
 
 /** Starts src/main/music-worker.ts (through tsx) against the test app's database, Redis and data dir. */
@@ -116,9 +118,11 @@ export async function startWorkerProcess(
     child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
   );
   const lines: string[] = [];
+  const watchers = new Set<(line: string) => void>();
   const port = await new Promise<number>((resolve, reject) => {
     const onLine = (line: string): void => {
       lines.push(line);
+      for (const w of watchers) w(line);
       if (!line.includes('music-worker listening')) return;
       resolve((JSON.parse(line) as { port: number }).port);
     };
@@ -128,7 +132,16 @@ export async function startWorkerProcess(
       reject(new Error(`music-worker exited (${code}) before listening:\n${lines.join('\n')}`)),
     );
   });
-  return { child, port, exited, lines };
+  const nextLine = (match: (line: string) => boolean): Promise<string> =>
+    new Promise((resolve) => {
+      const watcher = (line: string): void => {
+        if (!match(line)) return;
+        watchers.delete(watcher);
+        resolve(line);
+      };
+      watchers.add(watcher);
+    });
+  return { child, port, exited, lines, nextLine };
 }
 
 /** SIGTERM (or the given signal) and the exit code. */

@@ -1,20 +1,20 @@
 /**
- * What every media job shares: the version moves to `processing`, the original is copied to a
- * private folder and probed, the job's own work runs, and failures are sorted. An input ffmpeg
+ * What every media job shares: the version moves to `processing`, the original's local copy
+ * and probe come from the worker's cache (one download and one ffprobe per version, not per
+ * job), the job's own work runs in a private folder, and failures are sorted. An input ffmpeg
  * cannot decode is permanent (UnrecoverableError: no retries wasted); anything else retries
  * with backoff. On the last attempt (or a permanent failure) the version is marked `failed`.
  * On shutdown the job is handed back to the queue (moved to wait), not failed.
  */
-import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import type { MediaJobData } from '../../src/music/jobs/queues.js';
 import { isInputFault, progressPercent } from '../../src/music/media/ffmpeg-output.js';
-import { parseProbe, probeArgs, type ProbeInfo } from '../../src/music/media/probe.js';
+import type { ProbeInfo } from '../../src/music/media/probe.js';
 import { FfmpegError } from '../../src/music/repositories/ffmpeg-runner.js';
 import type { ProcessorDeps } from './deps.js';
+import type { OriginalLease } from './original-cache.js';
 
 export interface MediaInput {
   inputPath: string;
@@ -26,6 +26,7 @@ export interface MediaInput {
 }
 
 export const SHUTDOWN_REASON = 'worker shutting down';
+const PROGRESS_INTERVAL_MS = 1000;
 
 export async function runMediaJob<R>(
   deps: ProcessorDeps,
@@ -36,27 +37,28 @@ export async function runMediaJob<R>(
 ): Promise<R> {
   const { versionId } = job.data;
   const workDir = await mkdtemp(join(deps.tmpDir, `${job.queueName}-`));
+  let original: OriginalLease | undefined;
   try {
     const version = await deps.versions.find(versionId);
     if (!version) throw new UnrecoverableError(`version ${versionId} does not exist`);
     await deps.versions.markProcessing(versionId);
-    const original = await deps.stores.originals.get(job.data.sourceKey);
-    if (!original) throw new UnrecoverableError('the original file is missing from the store');
-    const inputPath = join(workDir, 'original');
-    await pipeline(original.body, createWriteStream(inputPath));
-    const probe = await probeInput(deps, inputPath, signal);
+    original = await deps.originals.acquire(job.data.sourceKey, signal);
+    const { path: inputPath, probe } = original;
     let lastReported = -1;
+    let lastReportedAt = 0;
     const progress = (seconds: number): void => {
       const percent = progressPercent(seconds, probe.durationMs);
-      if (percent <= lastReported) return;
+      // At most one Redis write (and event) a second: ffmpeg prints stats twice a second.
+      if (percent <= lastReported || Date.now() - lastReportedAt < PROGRESS_INTERVAL_MS) return;
       lastReported = percent;
+      lastReportedAt = Date.now();
       job.updateProgress(percent).catch(() => undefined);
     };
     return await work({ inputPath, workDir, probe, signal, progress });
   } catch (err) {
     if (signal?.aborted && token !== undefined) {
       // Handed back: another worker (or this one after a restart) takes it from the start.
-      await job.moveToWait(token);
+      await handBack(deps, job, token);
       throw new WaitingError();
     }
     const failure = classify(err);
@@ -64,26 +66,26 @@ export async function runMediaJob<R>(
     if (final) await deps.versions.markFailed(versionId, `${job.queueName}: ${failure.message}`);
     throw failure;
   } finally {
+    original?.release();
     await rm(workDir, { recursive: true, force: true });
   }
 }
 
-async function probeInput(
-  deps: ProcessorDeps,
-  inputPath: string,
-  signal: AbortSignal | undefined,
-): Promise<ProbeInfo> {
-  let json: string;
+/**
+ * Moves the cancelled job back to the queue. That needs the job's lock: if it lapsed (the
+ * process was starved for longer than the lock, so renewal came too late) BullMQ refuses the
+ * move; the job then stays active until a stall check requeues it, which is all that can
+ * happen without the lock (another worker may own the job by now).
+ */
+async function handBack(deps: ProcessorDeps, job: Job<MediaJobData>, token: string): Promise<void> {
   try {
-    json = await deps.runner.ffprobe(probeArgs(inputPath), { timeoutMs: 60_000, signal });
+    await job.moveToWait(token);
   } catch (err) {
-    if (err instanceof FfmpegError && err.reason === 'exit')
-      throw new UnrecoverableError('the file is not audio that ffmpeg can decode');
-    throw err;
+    deps.log.warn(
+      { queue: job.queueName, jobId: job.id, err: (err as Error).message },
+      'could not hand the job back (its lock lapsed); the stalled-job check will requeue it',
+    );
   }
-  const parsed = parseProbe(json);
-  if (!parsed.ok) throw new UnrecoverableError(`the file is not playable audio: ${parsed.reason}`);
-  return parsed.info;
 }
 
 function classify(err: unknown): Error {

@@ -21,6 +21,8 @@ export interface WorkerPoolOptions {
   stalledIntervalMs: number;
   metrics: WorkerMetrics;
   log: FastifyBaseLogger;
+  /** Called for every job that failed (also those BullMQ failed without running them). */
+  onFailed?: (queue: QueueName, job: Job, err: Error) => Promise<void>;
 }
 
 const HANDED_BACK = new Set(['WaitingError', 'WaitingChildrenError', 'DelayedError']);
@@ -54,14 +56,21 @@ export class WorkerPool {
       concurrency: options.concurrency[name],
       lockDuration: options.lockMs,
       stalledInterval: options.stalledIntervalMs,
-      // A job whose worker died twice is failed rather than retried forever.
-      maxStalledCount: 2,
+      // A job whose worker died twice is failed rather than retried forever (the first death
+      // puts it back in the queue; at the second, stc 2 > 1, the next worker fails it).
+      maxStalledCount: 1,
     });
     worker.on('failed', (job, err) => {
       options.log.warn(
         { queue: name, jobId: job?.id, attemptsMade: job?.attemptsMade, err: err.message },
         'job failed',
       );
+      if (job && options.onFailed)
+        options
+          .onFailed(name, job, err)
+          .catch((hookErr: unknown) =>
+            options.log.error({ queue: name, jobId: job.id, err: String(hookErr) }, 'failure hook failed'),
+          );
     });
     worker.on('error', (err) => options.log.error({ queue: name, err: err.message }, 'worker error'));
     return worker;
