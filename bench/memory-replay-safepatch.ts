@@ -21,7 +21,7 @@ import { sealReceipt } from '../src/core/receipt.js';
 import { compileValidator } from '../src/core/validation.js';
 import { executeTool } from '../src/eval/execute.js';
 import { getTool } from '../src/eval/registry.js';
-import { requestSha256 } from '../src/eval/request-hash.js';
+import { requestSha256 } from '../src/eval/fast-path/request-hash.js';
 import { load, ratio, table, type LoadResult } from './lib/autocannon.js';
 import { freePort, startEval, startNode } from './lib/server.js';
 import { memoryBody, replayBody, safepatchBody } from './lib/memory-replay-safepatch-workloads.js';

@@ -5,7 +5,6 @@
  */
 import { createHash } from 'node:crypto';
 import { canonicalJson, canonicalSha256, sha256Hex } from './canonical-json.js';
-import { ItemsWriter, type ItemDecision } from './items-writer.js';
 
 export const RECEIPT_VERSION = 1;
 export const SERVICE_VERSION = '0.8.0';
@@ -18,10 +17,30 @@ export interface DecisionStep {
   detail: string;
 }
 
-export type { ItemDecision };
+/** One entry of a receipt's `items`: the item-level decision path. */
+export interface ItemDecision {
+  item_id: string;
+  decision: string;
+  reasons: string[];
+  [extra: string]: unknown;
+}
 
-/** What a tool computes. `Items`: objects, or an ItemsWriter's canonical JSON (large receipts). */
-export interface ReceiptBody<Items extends ItemDecision[] | ItemsWriter = ItemDecision[]> {
+/**
+ * Items a tool has already written as canonical JSON (the extension point for eval's fast
+ * path, src/eval/fast-path/items-writer.ts): sealing uses the text as is.
+ */
+export interface PrewrittenItems {
+  readonly length: number;
+  /** The item ids in the order written. */
+  readonly ids: readonly string[];
+  /** Whether `ids` are in UTF-16 order (then items_sha256 needs no sort). */
+  readonly sortedById: boolean;
+  /** The canonical JSON array of the items. */
+  json(): string;
+}
+
+/** What a tool computes. `Items`: objects, or items already written as canonical JSON. */
+export interface ReceiptBody<Items extends ItemDecision[] | PrewrittenItems = ItemDecision[]> {
   verdict?: Verdict;
   status: string;
   summary: Record<string, unknown>;
@@ -40,7 +59,7 @@ export interface ReceiptHashes {
   receipt_sha256: string;
 }
 
-export type AnyReceiptBody = ReceiptBody<ItemDecision[] | ItemsWriter>;
+export type AnyReceiptBody = ReceiptBody<ItemDecision[] | PrewrittenItems>;
 
 /** A receipt as served (and as parsed back from its text). */
 export interface Receipt extends Omit<ReceiptBody, 'items'> {
@@ -51,11 +70,15 @@ export interface Receipt extends Omit<ReceiptBody, 'items'> {
   hashes: ReceiptHashes;
 }
 
+function isPrewritten(items: readonly ItemDecision[] | PrewrittenItems): items is PrewrittenItems {
+  return !Array.isArray(items);
+}
+
 /** SHA-256 of the canonical JSON array of the item ids, sorted by UTF-16 code units. */
-export function itemsSha256(items: readonly ItemDecision[] | ItemsWriter): string {
+export function itemsSha256(items: readonly ItemDecision[] | PrewrittenItems): string {
   let ids: string[];
   let sorted = true;
-  if (items instanceof ItemsWriter) {
+  if (isPrewritten(items)) {
     ids = [...items.ids];
     sorted = items.sortedById;
   } else {
@@ -82,7 +105,7 @@ export interface SealedReceipt {
 
 /**
  * Seals a receipt body: adds the envelope and the hashes. `requestSha256` is the hash of the
- * canonical request after defaults (see src/eval/request-hash.ts). Each top-level field is
+ * canonical request after defaults (see src/eval/fast-path/request-hash.ts). Each top-level field is
  * canonicalised once and the pieces reused for the field hashes, the receipt hash and the
  * served text: a 5000-item receipt is several hundred kilobytes, and serialising and hashing
  * it dominate the cost of cheap tools.
@@ -102,7 +125,7 @@ export function sealReceipt(tool: string, requestSha256: string, body: AnyReceip
   };
   const parts = new Map<string, string>();
   for (const [k, v] of Object.entries(fields))
-    parts.set(k, v instanceof ItemsWriter ? v.json() : canonicalJson(v));
+    parts.set(k, k === 'items' && isPrewritten(body.items) ? body.items.json() : canonicalJson(v));
   const hashesWithout: Omit<ReceiptHashes, 'receipt_sha256'> = {
     canonicalization: 'RFC8785',
     algorithm: 'sha256',

@@ -3,9 +3,9 @@
  * rules in the reference order (eval-tools.md, gate), an exact one-sided sign test.
  */
 import { invalidInput, type FieldError } from '../../../core/errors.js';
-import { mapKeys } from '../../../core/uniform-map.js';
-import { ItemsWriter, jsonString } from '../../../core/items-writer.js';
+import { ItemsWriter, jsonString } from '../../fast-path/items-writer.js';
 import type { DecisionStep, ReceiptBody, Verdict } from '../../../core/receipt.js';
+import { PLAIN_RUN_CONTEXT, type RunContext } from '../../tool-definition.js';
 import { logUpperTail, signTest, upperTail } from '../../math/binomial.js';
 import { round12, wilson, type Proportion } from '../../math/wilson.js';
 import {
@@ -66,10 +66,13 @@ export interface DomainFigures {
   candidate_pass_rate: Proportion;
 }
 
-export function runGate(request: GateRequest): ReceiptBody<ItemsWriter> {
+export function runGate(
+  request: GateRequest,
+  context: RunContext = PLAIN_RUN_CONTEXT,
+): ReceiptBody<ItemsWriter> {
   const { baseline, candidate, policy } = request;
   // A copy: it is sorted below, and the validator's key list is shared.
-  const ids = [...mapKeys(baseline)];
+  const ids = [...context.keysOf(baseline)];
   assertSameCohort(
     baseline,
     candidate,
@@ -78,6 +81,7 @@ export function runGate(request: GateRequest): ReceiptBody<ItemsWriter> {
       candidate: request.candidate_name,
     },
     ids,
+    context.keysOf(candidate).length,
   );
   assertDomainsInCohort(request.domains, baseline);
   assertProbe(request.retained_probe);

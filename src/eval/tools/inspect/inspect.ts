@@ -5,7 +5,7 @@
  */
 import type { DecisionStep, ItemDecision, ReceiptBody } from '../../../core/receipt.js';
 import { assertDomainsInCohort, emptyMap, ownValue, pairOutcome } from '../gate/cohort.js';
-import type { ItemsWriter } from '../../../core/items-writer.js';
+import type { ItemsWriter } from '../../fast-path/items-writer.js';
 import { assertProbe, pairReasons, runGate } from '../gate/gate.js';
 import type { GateRequest } from '../gate/schema.js';
 import { auditLeakage, type ItemAudit } from '../leakage/audit.js';

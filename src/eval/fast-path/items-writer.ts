@@ -9,13 +9,7 @@
  * the output with canonicalJson of the same items as objects. `jsonString` helps.
  */
 
-/** One entry of a receipt's `items`: the item-level decision path. */
-export interface ItemDecision {
-  item_id: string;
-  decision: string;
-  reasons: string[];
-  [extra: string]: unknown;
-}
+import type { ItemDecision, PrewrittenItems } from '../../core/receipt.js';
 
 /** Strings JSON.stringify writes unchanged between quotes (no escapes, ASCII). */
 const PLAIN = /^[\u0020\u0021\u0023-\u005b\u005d-\u007e]*$/;
@@ -25,7 +19,7 @@ export function jsonString(s: string): string {
   return PLAIN.test(s) ? `"${s}"` : JSON.stringify(s);
 }
 
-export class ItemsWriter {
+export class ItemsWriter implements PrewrittenItems {
   private readonly parts: string[] = [];
   private readonly itemIds: string[] = [];
   private idsSorted = true;

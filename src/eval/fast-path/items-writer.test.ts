@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../../core/canonical-json.js';
 import { ItemsWriter, jsonString } from './items-writer.js';
-import { itemsSha256, sealReceipt, type ItemDecision, type ReceiptBody } from './receipt.js';
+import { itemsSha256, sealReceipt, type ItemDecision, type ReceiptBody } from '../../core/receipt.js';
 
 const AWKWARD = [
   'plain',
