@@ -199,8 +199,8 @@ describe('safepatch operations', () => {
 
   it('identical requests give identical receipts through executeTool', () => {
     const body = JSON.stringify({ document: DOC, operations: [op('Install', 'the installer', 'it')] });
-    const a = executeTool('safepatch', body);
-    const b = executeTool('safepatch', body);
+    const a = executeTool('safepatch', Buffer.from(body));
+    const b = executeTool('safepatch', Buffer.from(body));
     expect(a.ok && b.ok && a.body === b.body).toBe(true);
   });
 });
