@@ -25,27 +25,13 @@ export interface ItemDecision {
   [extra: string]: unknown;
 }
 
-/**
- * Items a tool has already written as canonical JSON (the extension point for eval's fast
- * path, src/eval/fast-path/items-writer.ts): sealing uses the text as is.
- */
-export interface PrewrittenItems {
-  readonly length: number;
-  /** The item ids in the order written. */
-  readonly ids: readonly string[];
-  /** Whether `ids` are in UTF-16 order (then items_sha256 needs no sort). */
-  readonly sortedById: boolean;
-  /** The canonical JSON array of the items. */
-  json(): string;
-}
-
-/** What a tool computes. `Items`: objects, or items already written as canonical JSON. */
-export interface ReceiptBody<Items extends ItemDecision[] | PrewrittenItems = ItemDecision[]> {
+/** What a tool computes. */
+export interface ReceiptBody {
   verdict?: Verdict;
   status: string;
   summary: Record<string, unknown>;
   decision_path: DecisionStep[];
-  items: Items;
+  items: ItemDecision[];
   result: Record<string, unknown>;
   next_action: string;
 }
@@ -59,7 +45,8 @@ export interface ReceiptHashes {
   receipt_sha256: string;
 }
 
-export type AnyReceiptBody = ReceiptBody<ItemDecision[] | PrewrittenItems>;
+/** Kept as the name tools and the registry use for any tool's body. */
+export type AnyReceiptBody = ReceiptBody;
 
 /** A receipt as served (and as parsed back from its text). */
 export interface Receipt extends Omit<ReceiptBody, 'items'> {
@@ -70,25 +57,15 @@ export interface Receipt extends Omit<ReceiptBody, 'items'> {
   hashes: ReceiptHashes;
 }
 
-function isPrewritten(items: readonly ItemDecision[] | PrewrittenItems): items is PrewrittenItems {
-  return !Array.isArray(items);
-}
-
 /** SHA-256 of the canonical JSON array of the item ids, sorted by UTF-16 code units. */
-export function itemsSha256(items: readonly ItemDecision[] | PrewrittenItems): string {
-  let ids: string[];
+export function itemsSha256(items: readonly ItemDecision[]): string {
+  const ids = new Array<string>(items.length);
   let sorted = true;
-  if (isPrewritten(items)) {
-    ids = [...items.ids];
-    sorted = items.sortedById;
-  } else {
-    ids = new Array<string>(items.length);
-    for (let i = 0; i < items.length; i++) {
-      const id = items[i]!.item_id;
-      if (typeof id !== 'string') throw new TypeError(`items[${i}].item_id is not a string`);
-      ids[i] = id;
-      if (i > 0 && ids[i - 1]! > id) sorted = false;
-    }
+  for (let i = 0; i < items.length; i++) {
+    const id = items[i]!.item_id;
+    if (typeof id !== 'string') throw new TypeError(`items[${i}].item_id is not a string`);
+    ids[i] = id;
+    if (i > 0 && ids[i - 1]! > id) sorted = false;
   }
   // Most tools list items in id order already; an array of strings needs no key ordering,
   // so JSON.stringify writes its canonical form directly.
@@ -124,8 +101,7 @@ export function sealReceipt(tool: string, requestSha256: string, body: AnyReceip
     next_action: body.next_action,
   };
   const parts = new Map<string, string>();
-  for (const [k, v] of Object.entries(fields))
-    parts.set(k, k === 'items' && isPrewritten(body.items) ? body.items.json() : canonicalJson(v));
+  for (const [k, v] of Object.entries(fields)) parts.set(k, canonicalJson(v));
   const hashesWithout: Omit<ReceiptHashes, 'receipt_sha256'> = {
     canonicalization: 'RFC8785',
     algorithm: 'sha256',

@@ -10,9 +10,22 @@ export interface Proportion {
   wilson_high: number | null;
 }
 
+/** Results of the string round trip, by input; receipts repeat the same rates thousands of times. */
+const rounded = new Map<number, number>();
+const MAX_MEMO = 65_536;
+
 /** Rounded to 12 significant digits so receipts do not carry last-bit float noise. */
 export function round12(x: number): number {
-  return Number(x.toPrecision(12));
+  if (x === 0) return 0;
+  // An integer of at most 12 digits is its own rounding; skip the string round trip.
+  if (Number.isInteger(x) && x < 1e12 && x > -1e12) return x;
+  let r = rounded.get(x);
+  if (r === undefined) {
+    r = Number(x.toPrecision(12));
+    if (rounded.size >= MAX_MEMO) rounded.clear();
+    rounded.set(x, r);
+  }
+  return r;
 }
 
 export function wilson(successes: number, trials: number, z = Z_95): Proportion {
