@@ -65,7 +65,7 @@ export function runGate(request: GateRequest, context: RunContext = PLAIN_RUN_CO
     ids,
     context.keysOf(candidate).length,
   );
-  assertDomainsInCohort(request.domains, baseline);
+  if (request.domains) assertDomainsInCohort(request.domains, baseline, context.keysOf(request.domains));
   assertProbe(request.retained_probe);
 
   ids.sort();
