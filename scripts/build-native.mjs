@@ -12,13 +12,15 @@ import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync 
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nativeAbiVersion } from './native-abi.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const nativeDir = join(root, 'native');
-// Every addon binding.gyp builds, with the `version` its loader expects.
+// Every addon binding.gyp builds, with the `version` the loaders expect (one for all).
+const abi = nativeAbiVersion();
 const addons = [
-  { file: join(nativeDir, 'build', 'Release', 'graph_kernel.node'), version: 1 },
-  { file: join(nativeDir, 'build', 'Release', 'canonical_json.node'), version: 1 },
+  { file: join(nativeDir, 'build', 'Release', 'graph_kernel.node'), version: abi },
+  { file: join(nativeDir, 'build', 'Release', 'canonical_json.node'), version: abi },
 ];
 // What the addons were built with. A build for another runtime (e.g. Node 20's build after the
 // switch to 24) is rebuilt, even when it would still load: its headers and ABI are another's.

@@ -1,5 +1,5 @@
 /**
- * Deterministic request bodies for bench/memory-replay-safepatch.ts: memory with 1000
+ * Deterministic request bodies for bench/memory.ts, bench/replay.ts and bench/safepatch.ts: memory with 1000
  * memories, replay with 5000 events, safepatch on a 200,000-character document with 50
  * operations. Realistic shapes, seeded, no randomness between runs.
  */

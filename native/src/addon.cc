@@ -7,7 +7,11 @@
 
 namespace {
 
-constexpr int ABI_VERSION = 1;
+// NATIVE_ABI_VERSION comes from binding.gyp, which reads src/eval/fast-path/native-addon.ts.
+#ifndef NATIVE_ABI_VERSION
+#error "NATIVE_ABI_VERSION is not defined: build with native/binding.gyp (scripts/build-native.mjs)"
+#endif
+constexpr int ABI_VERSION = NATIVE_ABI_VERSION;
 
 int intArg(const Napi::CallbackInfo& info, size_t i, const char* name, int lo, int hi) {
   if (info.Length() <= i || !info[i].IsNumber()) throw Napi::TypeError::New(info.Env(), std::string(name) + " must be a number");

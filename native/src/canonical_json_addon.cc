@@ -1,4 +1,4 @@
-// N-API surface of the canonicaliser (typed in src/core/canonical-native.ts).
+// N-API surface of the canonicaliser (typed in src/eval/fast-path/canonical-native.ts).
 #include <napi.h>
 
 #include <new>
@@ -14,7 +14,11 @@
 
 namespace {
 
-constexpr int ABI_VERSION = 1;
+// NATIVE_ABI_VERSION comes from binding.gyp, which reads src/eval/fast-path/native-addon.ts.
+#ifndef NATIVE_ABI_VERSION
+#error "NATIVE_ABI_VERSION is not defined: build with native/binding.gyp (scripts/build-native.mjs)"
+#endif
+constexpr int ABI_VERSION = NATIVE_ABI_VERSION;
 
 // Marks the externals compilePlan returns, so canonicalize never reads a foreign pointer.
 constexpr napi_type_tag kPlanTag = {0x6a63735f706c616eULL, 0x9b3c1f0d2e8a4471ULL};

@@ -60,11 +60,22 @@ function newObjectFor(keys: readonly string[]): Record<string, unknown> {
  */
 let lastSortedKeys: readonly string[] = [];
 
-function sameAsLastSorted(keys: readonly string[]): boolean {
-  const last = lastSortedKeys;
+/**
+ * The same for objects built out of key order (a tool's items): the last such key list,
+ * already checked for array indexes, and its sorted copy, so thousands of objects of one
+ * shape are not sorted one by one.
+ */
+let lastUnsortedKeys: readonly string[] = [];
+let lastUnsortedSorted: readonly string[] = [];
+
+function sameKeys(keys: readonly string[], last: readonly string[]): boolean {
   if (keys.length !== last.length) return false;
   for (let i = 0; i < keys.length; i++) if (keys[i] !== last[i]) return false;
   return true;
+}
+
+function sameAsLastSorted(keys: readonly string[]): boolean {
+  return sameKeys(keys, lastSortedKeys);
 }
 
 /** Whether `keys` are in UTF-16 order; throws to the general writer on an array index. */
@@ -110,6 +121,7 @@ function ordered(value: unknown): unknown {
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') throw NEEDS_GENERAL_WRITER;
   const obj = value as Record<string, unknown>;
   const keys = Object.keys(obj);
+  if (sameKeys(keys, lastUnsortedKeys)) return orderedCopy(obj, lastUnsortedSorted);
   if (inOrder(keys)) {
     // Copy only when a child changed; most receipt objects are built in key order already.
     let copy: Record<string, unknown> | undefined;
@@ -130,9 +142,18 @@ function ordered(value: unknown): unknown {
     }
     return copy ?? obj;
   }
-  keys.sort();
-  const out = newObjectFor(keys);
-  for (const k of keys) out[k] = ordered(obj[k]);
+  lastUnsortedKeys = keys;
+  lastUnsortedSorted = [...keys].sort();
+  return orderedCopy(obj, lastUnsortedSorted);
+}
+
+/** A copy of `obj` with its keys inserted in `sortedKeys` order, values ordered too. */
+function orderedCopy(obj: Record<string, unknown>, sortedKeys: readonly string[]): Record<string, unknown> {
+  const out = newObjectFor(sortedKeys);
+  for (let i = 0; i < sortedKeys.length; i++) {
+    const k = sortedKeys[i]!;
+    out[k] = ordered(obj[k]);
+  }
   return out;
 }
 

@@ -5,7 +5,6 @@
  */
 import { createHash } from 'node:crypto';
 import { canonicalJson, canonicalSha256, sha256Hex } from './canonical-json.js';
-import { ItemsWriter, type ItemDecision } from './items-writer.js';
 
 export const RECEIPT_VERSION = 1;
 export const SERVICE_VERSION = '0.8.0';
@@ -18,15 +17,21 @@ export interface DecisionStep {
   detail: string;
 }
 
-export type { ItemDecision };
+/** One entry of a receipt's `items`: the item-level decision path. */
+export interface ItemDecision {
+  item_id: string;
+  decision: string;
+  reasons: string[];
+  [extra: string]: unknown;
+}
 
-/** What a tool computes. `Items`: objects, or an ItemsWriter's canonical JSON (large receipts). */
-export interface ReceiptBody<Items extends ItemDecision[] | ItemsWriter = ItemDecision[]> {
+/** What a tool computes. */
+export interface ReceiptBody {
   verdict?: Verdict;
   status: string;
   summary: Record<string, unknown>;
   decision_path: DecisionStep[];
-  items: Items;
+  items: ItemDecision[];
   result: Record<string, unknown>;
   next_action: string;
 }
@@ -40,7 +45,8 @@ export interface ReceiptHashes {
   receipt_sha256: string;
 }
 
-export type AnyReceiptBody = ReceiptBody<ItemDecision[] | ItemsWriter>;
+/** Kept as the name tools and the registry use for any tool's body. */
+export type AnyReceiptBody = ReceiptBody;
 
 /** A receipt as served (and as parsed back from its text). */
 export interface Receipt extends Omit<ReceiptBody, 'items'> {
@@ -52,20 +58,14 @@ export interface Receipt extends Omit<ReceiptBody, 'items'> {
 }
 
 /** SHA-256 of the canonical JSON array of the item ids, sorted by UTF-16 code units. */
-export function itemsSha256(items: readonly ItemDecision[] | ItemsWriter): string {
-  let ids: string[];
+export function itemsSha256(items: readonly ItemDecision[]): string {
+  const ids = new Array<string>(items.length);
   let sorted = true;
-  if (items instanceof ItemsWriter) {
-    ids = [...items.ids];
-    sorted = items.sortedById;
-  } else {
-    ids = new Array<string>(items.length);
-    for (let i = 0; i < items.length; i++) {
-      const id = items[i]!.item_id;
-      if (typeof id !== 'string') throw new TypeError(`items[${i}].item_id is not a string`);
-      ids[i] = id;
-      if (i > 0 && ids[i - 1]! > id) sorted = false;
-    }
+  for (let i = 0; i < items.length; i++) {
+    const id = items[i]!.item_id;
+    if (typeof id !== 'string') throw new TypeError(`items[${i}].item_id is not a string`);
+    ids[i] = id;
+    if (i > 0 && ids[i - 1]! > id) sorted = false;
   }
   // Most tools list items in id order already; an array of strings needs no key ordering,
   // so JSON.stringify writes its canonical form directly.
@@ -82,7 +82,7 @@ export interface SealedReceipt {
 
 /**
  * Seals a receipt body: adds the envelope and the hashes. `requestSha256` is the hash of the
- * canonical request after defaults (see src/eval/request-hash.ts). Each top-level field is
+ * canonical request after defaults (see src/eval/fast-path/request-hash.ts). Each top-level field is
  * canonicalised once and the pieces reused for the field hashes, the receipt hash and the
  * served text: a 5000-item receipt is several hundred kilobytes, and serialising and hashing
  * it dominate the cost of cheap tools.
@@ -101,8 +101,7 @@ export function sealReceipt(tool: string, requestSha256: string, body: AnyReceip
     next_action: body.next_action,
   };
   const parts = new Map<string, string>();
-  for (const [k, v] of Object.entries(fields))
-    parts.set(k, v instanceof ItemsWriter ? v.json() : canonicalJson(v));
+  for (const [k, v] of Object.entries(fields)) parts.set(k, canonicalJson(v));
   const hashesWithout: Omit<ReceiptHashes, 'receipt_sha256'> = {
     canonicalization: 'RFC8785',
     algorithm: 'sha256',

@@ -6,7 +6,6 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import type { TSchema, Static } from '@sinclair/typebox';
 import { invalidInput, pointerToken, type FieldError } from './errors.js';
-import { addUniformMapKeyword, withUniformMaps } from './uniform-map.js';
 
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
 
@@ -17,31 +16,82 @@ export function createAjv(): Ajv {
 }
 
 const sharedAjv = createAjv();
+
+/**
+ * What a fast first pass hands back beside the verdict: the key lists its keywords made of
+ * the maps they accepted, so a caller need not list a 5000-key map again.
+ */
+export interface ValidationContext {
+  mapKeys: Map<object, readonly string[]>;
+}
+
+/**
+ * A faster first pass for valid documents, injected by the service that owns it when it
+ * builds its validators (eval's fast path: src/eval/fast-path/uniform-map.ts). Its keywords
+ * run with the call's ValidationContext as `this` (ajv's passContext).
+ */
+export interface FastPass {
+  /** Adds the pass's keywords to a first-error ajv instance (once per instance). */
+  addKeywords(ajv: Ajv): void;
+  /** The schema the first pass compiles; it must accept exactly what `schema` accepts. */
+  rewrite<T>(schema: T): T;
+}
+
 // allErrors makes ajv check every entry of a 5000-entry map even after the first failure and
 // costs about half the validation time on valid bodies; valid requests take the fast
 // validator, and only a failing one is re-validated to list every problem.
-// The fast validator also checks primitive-valued maps in one pass (see uniform-map.ts).
-const firstErrorAjv = new Ajv({ strict: true, useDefaults: true });
-addFormats(firstErrorAjv);
-addUniformMapKeyword(firstErrorAjv);
+const firstErrorAjvs = new Map<FastPass | null, Ajv>();
+
+function firstErrorAjv(pass: FastPass | null): Ajv {
+  let ajv = firstErrorAjvs.get(pass);
+  if (!ajv) {
+    ajv = new Ajv({ strict: true, useDefaults: true, passContext: true });
+    addFormats(ajv);
+    pass?.addKeywords(ajv);
+    firstErrorAjvs.set(pass, ajv);
+  }
+  return ajv;
+}
 
 /** At most this many errors are reported; a 5000-row body can otherwise yield thousands. */
 const MAX_REPORTED_ERRORS = 20;
+
+export interface Validated<T> {
+  /** The document, defaults applied in place. */
+  value: T;
+  /** Key lists of the maps the first pass accepted (empty without a FastPass). */
+  mapKeys: ReadonlyMap<object, readonly string[]>;
+}
 
 export interface Validator<T> {
   (value: unknown): value is T;
   /** Validates (applying defaults in place) or throws a 400 AppError naming every failure. */
   assert(value: unknown, what?: string): T;
+  /** `assert`, with the key lists the first pass made. */
+  validate(value: unknown, what?: string): Validated<T>;
   schema: TSchema;
 }
 
-export function compileValidator<S extends TSchema>(schema: S, ajv: Ajv = sharedAjv): Validator<Static<S>> {
+export interface ValidatorOptions {
+  /** A non-default ajv instance (then no first pass: errors and verdict both come from it). */
+  ajv?: Ajv;
+  fastPass?: FastPass;
+}
+
+export function compileValidator<S extends TSchema>(
+  schema: S,
+  options: ValidatorOptions = {},
+): Validator<Static<S>> {
+  const ajv = options.ajv ?? sharedAjv;
   const fn: ValidateFunction = ajv.compile(schema);
-  const fast: ValidateFunction = ajv === sharedAjv ? firstErrorAjv.compile(withUniformMaps(schema)) : fn;
-  const validator = ((value: unknown) => fast(value)) as Validator<Static<S>>;
+  const pass = options.fastPass ?? null;
+  const fast: ValidateFunction =
+    ajv === sharedAjv ? firstErrorAjv(pass).compile(pass ? pass.rewrite(schema) : schema) : fn;
+  const validator = ((value: unknown) => fast.call({ mapKeys: new Map() }, value)) as Validator<Static<S>>;
   validator.schema = schema;
-  validator.assert = (value: unknown, what = 'request body'): Static<S> => {
-    if (fast(value)) return value;
+  validator.validate = (value: unknown, what = 'request body'): Validated<Static<S>> => {
+    const context: ValidationContext = { mapKeys: new Map() };
+    if (fast.call(context, value)) return { value, mapKeys: context.mapKeys };
     fn(value);
     const errors = formatAjvErrors(fn.errors ?? [], value);
     const first = errors[0];
@@ -51,6 +101,7 @@ export function compileValidator<S extends TSchema>(schema: S, ajv: Ajv = shared
         : `The ${what} has ${errors.length}${errors.length === MAX_REPORTED_ERRORS ? '+' : ''} problems; see errors[].`;
     throw invalidInput(detail, errors);
   };
+  validator.assert = (value: unknown, what?: string): Static<S> => validator.validate(value, what).value;
   return validator;
 }
 

@@ -6,12 +6,13 @@
  */
 import { NonFiniteNumberError } from '../core/canonical-json.js';
 import { AppError, invalidInput, pointer, toProblem, type Problem } from '../core/errors.js';
-import { firstTooDeep, MAX_JSON_DEPTH } from '../core/json-depth.js';
+import { firstTooDeep, MAX_JSON_DEPTH } from './fast-path/json-depth.js';
 import { sealReceipt, type Verdict } from '../core/receipt.js';
 import { compileValidator, type Validator } from '../core/validation.js';
+import { uniformMapFastPass } from './fast-path/uniform-map.js';
 import { getTool } from './registry.js';
-import { requestSha256 } from './request-hash.js';
-import type { ToolDefinition } from './tool-definition.js';
+import { requestSha256 } from './fast-path/request-hash.js';
+import { runContext, type ToolDefinition } from './tool-definition.js';
 
 export interface ToolSuccess {
   ok: true;
@@ -44,7 +45,7 @@ const validators = new Map<string, Validator<unknown>>();
 function validatorFor(toolId: string): Validator<unknown> {
   let v = validators.get(toolId);
   if (!v) {
-    v = compileValidator(getTool(toolId).schema);
+    v = compileValidator(getTool(toolId).schema, { fastPass: uniformMapFastPass });
     validators.set(toolId, v);
   }
   return v;
@@ -125,9 +126,9 @@ export function executeTool(toolId: string, bytes: Uint8Array | string): ToolOut
     const t0 = performance.now();
     const parsed = parseJsonBody(bytes);
     const t1 = performance.now();
-    const request = validatorFor(toolId).assert(parsed);
+    const { value: request, mapKeys } = validatorFor(toolId).validate(parsed);
     const t2 = performance.now();
-    const body = tool.run(request);
+    const body = tool.run(request, runContext(mapKeys));
     const t3 = performance.now();
     const sealed = sealReceipt(tool.id, hashRequest(tool, bytes, request), body);
     const t4 = performance.now();

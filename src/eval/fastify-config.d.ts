@@ -8,4 +8,8 @@ declare module 'fastify' {
     problemHint?: string;
     rateLimit?: boolean;
   }
+  interface FastifyRequest {
+    /** The receipt verdict of a tool route's answer, for the usage counters (routes/tools.ts). */
+    toolVerdict?: string;
+  }
 }

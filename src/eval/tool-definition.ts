@@ -26,7 +26,7 @@ export interface ToolDefinition<Req = unknown> {
    * (core/errors) for semantic input errors the schema cannot express. A method, so a
    * definition keeps its request type and still fits the registry's list.
    */
-  run(request: Req): AnyReceiptBody;
+  run(request: Req, context?: RunContext): AnyReceiptBody;
   /**
    * The tool's declared worst case: milliseconds of parsing, validation, running and sealing
    * per KiB of request body, measured on the near-limit workloads (the costliest per KiB) on
@@ -34,6 +34,20 @@ export interface ToolDefinition<Req = unknown> {
    * bounds which requests may run on the event loop (routes/placement.ts).
    */
   costMsPerKiB: number | null;
+}
+
+/** What validation learnt about a request that the tool may reuse. */
+export interface RunContext {
+  /** Own enumerable keys of `map`: the validator's list when its first pass made one. */
+  keysOf(map: object): readonly string[];
+}
+
+/** Keys listed afresh: for a request that did not come through a first-pass validator. */
+export const PLAIN_RUN_CONTEXT: RunContext = { keysOf: (map) => Object.keys(map) };
+
+/** A RunContext over the key lists a validator returned (core/validation.ts Validated). */
+export function runContext(mapKeys: ReadonlyMap<object, readonly string[]>): RunContext {
+  return mapKeys.size === 0 ? PLAIN_RUN_CONTEXT : { keysOf: (map) => mapKeys.get(map) ?? Object.keys(map) };
 }
 
 /** A tool definition, with its request type checked against its schema's example and runner. */

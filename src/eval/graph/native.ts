@@ -4,7 +4,7 @@
  * kernel otherwise, `native` requires the addon, `ts` never loads it.
  */
 import { ConfigError } from '../../core/env.js';
-import { ciPromisesAddons, loadAddon } from '../../core/native-addon.js';
+import { ciPromisesAddons, loadAddon } from '../fast-path/native-addon.js';
 
 export interface NativeAnnealResult {
   found: boolean;
@@ -42,8 +42,6 @@ export interface NativeGraphKernel {
   ): NativeExhaustiveResult;
 }
 
-export const NATIVE_ABI_VERSION = 1;
-
 export type KernelChoice = 'auto' | 'native' | 'ts';
 
 export function kernelChoice(env: NodeJS.ProcessEnv = process.env): KernelChoice {
@@ -63,7 +61,7 @@ export function nativeKernelRequired(env: NodeJS.ProcessEnv = process.env): bool
 
 /** The addon, or null with the reason (not built, failed to load, wrong version). */
 export function loadNativeKernel(): { kernel: NativeGraphKernel | null; reason: string } {
-  const { addon, reason } = loadAddon<NativeGraphKernel>('graph_kernel', NATIVE_ABI_VERSION);
+  const { addon, reason } = loadAddon<NativeGraphKernel>('graph_kernel');
   return { kernel: addon, reason };
 }
 

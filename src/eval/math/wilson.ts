@@ -10,24 +10,34 @@ export interface Proportion {
   wilson_high: number | null;
 }
 
+/** Results of the string round trip, by input; receipts repeat the same rates thousands of times. */
+const rounded = new Map<number, number>();
+const MAX_MEMO = 65_536;
+
 /** Rounded to 12 significant digits so receipts do not carry last-bit float noise. */
 export function round12(x: number): number {
-  return Number(x.toPrecision(12));
+  if (x === 0) return 0;
+  // An integer of at most 12 digits is its own rounding; skip the string round trip.
+  if (Number.isInteger(x) && x < 1e12 && x > -1e12) return x;
+  let r = rounded.get(x);
+  if (r === undefined) {
+    r = Number(x.toPrecision(12));
+    if (rounded.size >= MAX_MEMO) rounded.clear();
+    rounded.set(x, r);
+  }
+  return r;
 }
 
 export function wilson(successes: number, trials: number, z = Z_95): Proportion {
-  if (trials === 0) return { successes, trials, rate: null, wilson_low: null, wilson_high: null };
+  // Keys in canonical (UTF-16) order: receipts hold thousands of these, and sealing then copies none.
+  if (trials === 0) return { rate: null, successes, trials, wilson_high: null, wilson_low: null };
   const p = successes / trials;
   const z2 = z * z;
   const denom = 1 + z2 / trials;
   const centre = (p + z2 / (2 * trials)) / denom;
   const half = (z * Math.sqrt((p * (1 - p)) / trials + z2 / (4 * trials * trials))) / denom;
-  return {
-    successes,
-    trials,
-    rate: round12(p),
-    // At the edges the bound is exactly 0 or 1; floating point would leave 5.5e-17 behind.
-    wilson_low: successes === 0 ? 0 : round12(Math.max(0, centre - half)),
-    wilson_high: successes === trials ? 1 : round12(Math.min(1, centre + half)),
-  };
+  // At the edges the bound is exactly 0 or 1; floating point would leave 5.5e-17 behind.
+  const low = successes === 0 ? 0 : round12(Math.max(0, centre - half));
+  const high = successes === trials ? 1 : round12(Math.min(1, centre + half));
+  return { rate: round12(p), successes, trials, wilson_high: high, wilson_low: low };
 }

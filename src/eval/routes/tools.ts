@@ -3,7 +3,7 @@
  * event loop for a large one); its size and the tool's declared cost decide whether it runs
  * inline or in the verifier pool (placement.ts).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { sendProblem } from '../../core/error-handler.js';
 import { takeAnyTypeAsBytes } from '../../core/json-bodies.js';
 import { EXAMPLES_HINT, executeTool, type ToolOutcome, type ToolTimings } from '../execute.js';
@@ -25,11 +25,13 @@ export function registerToolRoutes(app: FastifyInstance, deps: ToolRouteDeps): v
     // Encapsulated: the raw-bytes parser (any declared type, decoded if compressed) applies
     // to tool routes only.
     takeAnyTypeAsBytes(scope, deps.bodyLimit);
+    // The handler leaves the receipt's verdict on the request for the usage hook below.
+    scope.decorateRequest('toolVerdict', undefined);
     // Counted on the response so every answer counts, including 413, 415 and 429 answered
     // before the handler ran.
     scope.addHook('onResponse', (request, reply, hookDone) => {
       const toolId = request.routeOptions.config.toolId;
-      if (toolId) deps.usage.record(toolId, reply.statusCode, verdicts.get(request));
+      if (toolId) deps.usage.record(toolId, reply.statusCode, request.toolVerdict);
       hookDone();
     });
     for (const tool of TOOLS) {
@@ -45,7 +47,7 @@ export function registerToolRoutes(app: FastifyInstance, deps: ToolRouteDeps): v
           const started = performance.now();
           const outcome: ToolOutcome =
             bytes.byteLength <= inlineMax ? executeTool(tool.id, bytes) : await deps.pool.run(tool.id, bytes);
-          if (outcome.ok && outcome.verdict) verdicts.set(request, outcome.verdict);
+          if (outcome.ok && outcome.verdict) request.toolVerdict = outcome.verdict;
           if (outcome.ok)
             void reply.header('server-timing', serverTiming(performance.now() - started, outcome.timings));
           return sendOutcome(reply, outcome);
@@ -62,8 +64,6 @@ export function serverTiming(totalMs: number, t: ToolTimings): string {
   const f = (ms: number): string => ms.toFixed(2);
   return `queue;dur=${f(queue)}, parse;dur=${f(t.parse)}, validate;dur=${f(t.validate)}, run;dur=${f(t.run)}, seal;dur=${f(t.seal)}`;
 }
-
-const verdicts = new WeakMap<FastifyRequest, string>();
 
 function sendOutcome(reply: FastifyReply, outcome: ToolOutcome): FastifyReply {
   if (!outcome.ok) return sendProblem(reply, outcome.problem);

@@ -3,9 +3,8 @@
  * rules in the reference order (eval-tools.md, gate), an exact one-sided sign test.
  */
 import { invalidInput, type FieldError } from '../../../core/errors.js';
-import { mapKeys } from '../../../core/uniform-map.js';
-import { ItemsWriter, jsonString } from '../../../core/items-writer.js';
-import type { DecisionStep, ReceiptBody, Verdict } from '../../../core/receipt.js';
+import type { DecisionStep, ItemDecision, ReceiptBody, Verdict } from '../../../core/receipt.js';
+import { PLAIN_RUN_CONTEXT, type RunContext } from '../../tool-definition.js';
 import { logUpperTail, signTest, upperTail } from '../../math/binomial.js';
 import { round12, wilson, type Proportion } from '../../math/wilson.js';
 import {
@@ -30,23 +29,9 @@ const REASONS: Record<PairOutcome, string[]> = {
   both_fail: [],
 };
 
-// One item's canonical JSON, keys in order: decision, domain (when labelled), item_id,
-// reasons. gate.test.ts checks it against canonicalJson of the same items as objects.
-const ITEM_HEAD = Object.fromEntries(
-  Object.keys(REASONS).map((o) => [o, `{"decision":${JSON.stringify(o)},`]),
-) as Record<PairOutcome, string>;
-const ITEM_TAIL = Object.fromEntries(
-  Object.entries(REASONS).map(([o, r]) => [o, `,"reasons":${JSON.stringify(r)}}`]),
-) as Record<PairOutcome, string>;
-
 /** The reasons the gate lists for an item with this outcome. */
 export function pairReasons(outcome: PairOutcome): readonly string[] {
   return REASONS[outcome];
-}
-
-function itemJson(outcome: PairOutcome, domain: string | undefined, id: string): string {
-  const labelled = domain === undefined ? '' : `"domain":${jsonString(domain)},`;
-  return `${ITEM_HEAD[outcome]}${labelled}"item_id":${jsonString(id)}${ITEM_TAIL[outcome]}`;
 }
 
 interface DomainTally {
@@ -66,10 +51,10 @@ export interface DomainFigures {
   candidate_pass_rate: Proportion;
 }
 
-export function runGate(request: GateRequest): ReceiptBody<ItemsWriter> {
+export function runGate(request: GateRequest, context: RunContext = PLAIN_RUN_CONTEXT): ReceiptBody {
   const { baseline, candidate, policy } = request;
   // A copy: it is sorted below, and the validator's key list is shared.
-  const ids = [...mapKeys(baseline)];
+  const ids = [...context.keysOf(baseline)];
   assertSameCohort(
     baseline,
     candidate,
@@ -78,13 +63,15 @@ export function runGate(request: GateRequest): ReceiptBody<ItemsWriter> {
       candidate: request.candidate_name,
     },
     ids,
+    context.keysOf(candidate).length,
   );
-  assertDomainsInCohort(request.domains, baseline);
+  if (request.domains) assertDomainsInCohort(request.domains, baseline, context.keysOf(request.domains));
   assertProbe(request.retained_probe);
 
   ids.sort();
-  // Written straight to canonical JSON: up to 5000 items (see ItemsWriter).
-  const items = new ItemsWriter();
+  // Keys in canonical order, so sealing copies no item (src/eval/fast-path/README.md: writing
+  // items straight to JSON measured no cheaper).
+  const items: ItemDecision[] = new Array<ItemDecision>(ids.length);
   const tallies = new Map<string, DomainTally>();
   let gains = 0;
   let regressions = 0;
@@ -100,7 +87,10 @@ export function runGate(request: GateRequest): ReceiptBody<ItemsWriter> {
     else if (outcome === 'both_pass') bothPass++;
     else bothFail++;
     const domain = ownValue(request.domains, id);
-    items.add(id, itemJson(outcome, domain, id));
+    items[i] =
+      domain === undefined
+        ? { decision: outcome, item_id: id, reasons: [...REASONS[outcome]] }
+        : { decision: outcome, domain, item_id: id, reasons: [...REASONS[outcome]] };
     const key = domain ?? UNLABELLED_DOMAIN;
     let t = tallies.get(key);
     if (!t) {

@@ -12,9 +12,9 @@ import {
   ITEM_CLASSES,
   MIN_SYSTEMS,
   type ItemClass,
-  type SystemFigures,
+  type ItemFigures,
 } from './classify.js';
-import { MAX_WARNINGS_LISTED, observe } from './observe.js';
+import { MAX_WARNINGS_LISTED, observe, type ItemObservation } from './observe.js';
 import { domainFigures, emptyCounts, readiness, weakestComponent, type ClassifiedItem } from './readiness.js';
 import type { HealthReportRequest } from './schema.js';
 
@@ -102,19 +102,7 @@ export function runHealthReport(request: HealthReportRequest): ReceiptBody {
       t.passes += s.passes;
       t.items++;
     }
-    items.push({
-      item_id: obs.item_id,
-      decision: CLASS_POLICY[f.item_class].action,
-      reasons: f.reasons,
-      item_class: f.item_class,
-      ...(obs.domain !== undefined ? { domain: obs.domain } : {}),
-      declared: obs.declared,
-      pass_rate: f.pass_rate,
-      flip_rate: f.flip_rate.trials === 0 ? null : f.flip_rate,
-      discrimination: f.discrimination,
-      utility: f.utility,
-      ...systemColumns(f.systems),
-    });
+    items.push(itemEntry(obs, f));
   }
 
   const domains = domainFigures(classified);
@@ -208,20 +196,32 @@ export function runHealthReport(request: HealthReportRequest): ReceiptBody {
  * figure per system. Rates are ratios of these counts; the flip-rate bound and the flaky flag
  * appear only when some system ran the item twice (otherwise there is no flip to judge).
  */
-function systemColumns(systems: readonly SystemFigures[]): Record<string, unknown> {
+/**
+ * One item's receipt entry, its keys inserted in canonical (UTF-16) order so sealing copies
+ * none of the up to 5000 entries; the conditional keys go where that order puts them.
+ */
+function itemEntry(obs: ItemObservation, f: ItemFigures): ItemDecision {
+  const systems = f.systems;
   const judged = systems.some((s) => s.runs > 1);
-  return {
-    systems: systems.map((s) => s.system),
-    runs: systems.map((s) => s.runs),
-    passes: systems.map((s) => s.passes),
-    flips: systems.map((s) => s.flips),
-    ...(judged
-      ? {
-          flip_rate_wilson_low: systems.map((s) => s.flip_rate_wilson_low),
-          flaky: systems.map((s) => s.flaky),
-        }
-      : {}),
+  const e: Record<string, unknown> = {
+    declared: obs.declared,
+    decision: CLASS_POLICY[f.item_class].action,
+    discrimination: f.discrimination,
   };
+  if (obs.domain !== undefined) e.domain = obs.domain;
+  if (judged) e.flaky = systems.map((s) => s.flaky);
+  e.flip_rate = f.flip_rate.trials === 0 ? null : f.flip_rate;
+  if (judged) e.flip_rate_wilson_low = systems.map((s) => s.flip_rate_wilson_low);
+  e.flips = systems.map((s) => s.flips);
+  e.item_class = f.item_class;
+  e.item_id = obs.item_id;
+  e.pass_rate = f.pass_rate;
+  e.passes = systems.map((s) => s.passes);
+  e.reasons = f.reasons;
+  e.runs = systems.map((s) => s.runs);
+  e.systems = systems.map((s) => s.system);
+  e.utility = f.utility;
+  return e as ItemDecision;
 }
 
 function nextAction(

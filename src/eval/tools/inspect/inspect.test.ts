@@ -208,7 +208,7 @@ describe('inspect: ids named like Object.prototype members', () => {
       '{"item_id":"b","prompt":"eta theta iota"}],' +
       '"baseline":{"__proto__":false,"constructor":false,"b":false},"candidate":{"__proto__":true,"constructor":true,"b":true},' +
       '"domains":{"b":"letters"}}';
-    const outcome = executeTool('inspector', body);
+    const outcome = executeTool('inspector', Buffer.from(body));
     const r = ok(outcome);
     expect(r.verdict).toBe('HOLD'); // 3 gains: p = 1/8 > 0.05
     expect(r.result.gate.summary.items).toBe(3);

@@ -5,7 +5,6 @@
  */
 import type { DecisionStep, ItemDecision, ReceiptBody } from '../../../core/receipt.js';
 import { assertDomainsInCohort, emptyMap, ownValue, pairOutcome } from '../gate/cohort.js';
-import type { ItemsWriter } from '../../../core/items-writer.js';
 import { assertProbe, pairReasons, runGate } from '../gate/gate.js';
 import type { GateRequest } from '../gate/schema.js';
 import { auditLeakage, type ItemAudit } from '../leakage/audit.js';
@@ -183,7 +182,7 @@ export function runInspect(request: InspectRequest): ReceiptBody {
 
 function nextAction(
   check: CohortCheck,
-  gate: ReceiptBody<ItemsWriter> | null,
+  gate: ReceiptBody | null,
   quarantined: number,
   request: InspectRequest,
 ): string {

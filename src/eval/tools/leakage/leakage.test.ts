@@ -4,8 +4,9 @@ import { executeTool, type ToolOutcome } from '../../execute.js';
 import { ok, problem } from '../outcome.testing.js';
 import { leakageExample } from './example.js';
 
+// Bytes, as the routes pass them: the production (native) request hash runs.
 const run = (body: unknown): ToolOutcome =>
-  executeTool('leakage', typeof body === 'string' ? body : JSON.stringify(body));
+  executeTool('leakage', Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)));
 
 function item(receipt: any, id: string): any {
   const found = receipt.items.find((i: any) => i.item_id === id);

@@ -144,8 +144,8 @@ describe('memory rankings', () => {
 
   it('identical requests give identical receipts', () => {
     const body = JSON.stringify(memoryExample);
-    const a = executeTool('memory', body);
-    const b = executeTool('memory', body);
+    const a = executeTool('memory', Buffer.from(body));
+    const b = executeTool('memory', Buffer.from(body));
     expect(a.ok).toBe(true);
     expect(a.ok && b.ok && a.body === b.body).toBe(true);
   });

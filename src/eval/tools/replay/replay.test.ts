@@ -202,8 +202,8 @@ describe('replay', () => {
 
   it('identical requests give identical receipts', () => {
     const body = JSON.stringify(replayExample);
-    const a = executeTool('replay', body);
-    const b = executeTool('replay', body);
+    const a = executeTool('replay', Buffer.from(body));
+    const b = executeTool('replay', Buffer.from(body));
     expect(a.ok && b.ok && a.body === b.body).toBe(true);
   });
 });

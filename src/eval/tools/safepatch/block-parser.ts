@@ -27,8 +27,19 @@ export interface BlockHeading {
   content: string;
 }
 
+/** A link reference definition (`[label]: href "title"`), as markdown-it records it. */
+export interface LinkReference {
+  href: string;
+  title: string;
+}
+
+/** Link reference definitions by markdown-it's normalised label; the first definition wins. */
+export type LinkReferences = Readonly<Record<string, LinkReference>>;
+
 export interface ParsedBlocks {
   headings: BlockHeading[];
+  /** The link reference definitions in the text (CommonMark lets a heading use later ones). */
+  references: LinkReferences;
   /** The last top-level block, when it is a fenced code block or an HTML block. */
   lastOpenable: { type: 'fence' | 'html'; firstLine: number; lastLine: number } | null;
   /** Offset of the start of every line of the original text. */
@@ -47,7 +58,8 @@ export function parseBlocks(text: string): ParsedBlocks {
   for (let m = LINE_BREAK.exec(text); m; m = LINE_BREAK.exec(text)) lineStarts.push(m.index + m[0].length);
   const normalised = text.includes('\r') ? text.replace(LINE_BREAK, '\n') : text;
   const tokens: ReturnType<typeof md.parse> = [];
-  md.block.parse(normalised, md, {}, tokens);
+  const env: { references?: Record<string, LinkReference> } = {};
+  md.block.parse(normalised, md, env, tokens);
   const headings: BlockHeading[] = [];
   let lastTopLevel: (typeof tokens)[number] | null = null;
   for (let i = 0; i < tokens.length; i++) {
@@ -72,5 +84,5 @@ export function parseBlocks(text: string): ParsedBlocks {
           lastLine: lastTopLevel.map[1] - 1,
         }
       : null;
-  return { headings, lastOpenable, lineStarts };
+  return { headings, references: env.references ?? {}, lastOpenable, lineStarts };
 }

@@ -46,6 +46,18 @@ describe('chunked heading scan', () => {
     }
   });
 
+  it('collects the link reference definitions of every chunk, the first definition winning', () => {
+    const doc =
+      '# A\n\n[x]: /first\n\n' +
+      'text\n\n'.repeat(400) +
+      '> [y]: /quoted\n\n```\n[z]: /fenced\n```\n\n[X]: /second\n';
+    const { references } = scanHeadings(doc);
+    expect(references).toEqual({
+      X: { href: '/first', title: '' },
+      Y: { href: '/quoted', title: '' },
+    });
+  });
+
   it('extends a chunk past an unclosed fence to the end of the document', () => {
     const doc = '# A\n\n' + 'text\n\n'.repeat(400) + '```\n' + '\n# inside\n\n'.repeat(300);
     expect(scanHeadings(doc).headings.map((h) => h.raw)).toEqual(['A']);

@@ -9,7 +9,14 @@
  * extended past the line that closes it. Chunks let a patched document be re-checked by
  * parsing only the chunks an edit touched (rescanHeadings).
  */
-import { inlineParser, parseBlocks, type InlineToken, type ParsedBlocks } from './block-parser.js';
+import {
+  inlineParser,
+  parseBlocks,
+  type InlineToken,
+  type LinkReference,
+  type LinkReferences,
+  type ParsedBlocks,
+} from './block-parser.js';
 
 export interface HeadingInfo {
   /** 1..6 */
@@ -49,11 +56,14 @@ export interface Chunk {
   start: number;
   end: number;
   headings: HeadingInfo[];
+  references: LinkReferences;
 }
 
 export interface HeadingScan {
   headings: HeadingInfo[];
   chunks: Chunk[];
+  /** The document's link reference definitions, for rendering its headings. */
+  references: LinkReferences;
 }
 
 /** A replacement made on the document: `removed` characters at `at` became `inserted` characters. */
@@ -111,7 +121,7 @@ export function rescanHeadings(doc: string, scan: HeadingScan, edits: readonly E
     if (!dirty[j] && bounds[j] === pos) {
       const shift = pos - original.start;
       const headings = original.headings.map((h) => ({ ...h, start: h.start + shift, end: h.end + shift }));
-      chunks.push({ start: pos, end: bounds[j + 1]!, headings });
+      chunks.push({ start: pos, end: bounds[j + 1]!, headings, references: original.references });
       pos = bounds[j + 1]!;
       continue;
     }
@@ -151,7 +161,7 @@ function parseFrom(doc: string, pos: number, end: number, next: (closesAt: numbe
     raw: normalizeSpace(h.content),
     line: 0,
   }));
-  return { start: pos, end, headings };
+  return { start: pos, end, headings, references: parsed.references };
 }
 
 /** Offset of the end of line `line` of `text`, before its line break. */
@@ -165,7 +175,12 @@ function withLines(doc: string, chunks: Chunk[]): HeadingScan {
   const lines = new LineIndex(doc);
   const headings = chunks.flatMap((c) => c.headings);
   for (const h of headings) h.line = lines.lineOf(h.start);
-  return { headings, chunks };
+  // A definition may sit in any chunk; as in one parse of the whole document, the first wins.
+  const references: Record<string, LinkReference> = {};
+  for (const c of chunks)
+    for (const [label, ref] of Object.entries(c.references))
+      if (!Object.hasOwn(references, label)) references[label] = ref;
+  return { headings, chunks, references };
 }
 
 function isBoundary(doc: string, p: number): boolean {
@@ -248,11 +263,13 @@ export const MAX_RENDERED_CHARS = 2000;
 /**
  * The heading's text as a reader sees it (emphasis, code spans, links and images reduced to
  * their text, character references decoded, inline HTML dropped), by markdown-it's inline
- * parser. Only called for headings whose source holds inline markup.
+ * parser. `references` are the document's link reference definitions: a reference link
+ * (`[text][label]`, `[label][]`, `[label]`) renders as its text only when its label is
+ * defined, and stays literal otherwise. Only called for headings whose source holds markup.
  */
-export function renderedHeadingText(raw: string): string {
+export function renderedHeadingText(raw: string, references: LinkReferences = {}): string {
   if (raw.length > MAX_RENDERED_CHARS || !/[`*_\\[\]&<!]/.test(raw)) return raw;
-  const [inline] = inlineParser.parseInline(raw, {});
+  const [inline] = inlineParser.parseInline(raw, { references });
   return normalizeSpace(textOf(inline?.children ?? []));
 }
 

@@ -7,6 +7,7 @@
 import type { DecisionStep } from '../../../core/receipt.js';
 import { LineIndex, type Edit } from './markdown-headings.js';
 import { tokenChange, type ProtectedToken } from './protected-tokens.js';
+import type { LinkReferences } from './block-parser.js';
 import type { PatchOperation } from './schema.js';
 import { resolveTarget, sectionLabel, type Section } from './sections.js';
 
@@ -39,6 +40,8 @@ export interface WorkingCopy {
   crlf: boolean;
   /** Every replacement made, in order, for the incremental re-parse. */
   edits: Edit[];
+  /** The original's link reference definitions, for rendering headings that use them. */
+  references: LinkReferences;
 }
 
 const MAX_LISTED = 5;
@@ -64,7 +67,12 @@ export function countNewlines(text: string, end = text.length): number {
   return n;
 }
 
-export function workingCopy(doc: string, sections: readonly Section[], edits: Edit[] = []): WorkingCopy {
+export function workingCopy(
+  doc: string,
+  sections: readonly Section[],
+  references: LinkReferences = {},
+  edits: Edit[] = [],
+): WorkingCopy {
   const texts = sections.map((s) => doc.slice(s.start, s.end));
   return {
     texts,
@@ -72,6 +80,7 @@ export function workingCopy(doc: string, sections: readonly Section[], edits: Ed
     sections: sections.map((s) => ({ ...s })),
     crlf: isCrlf(doc),
     edits,
+    references,
   };
 }
 
@@ -107,7 +116,7 @@ export function checkAndApply(work: WorkingCopy, op: PatchOperation, index: numb
     return report;
   };
 
-  const target = resolveTarget(work.sections, op.target_heading);
+  const target = resolveTarget(work.sections, op.target_heading, work.references);
   if (!target.ok) return fail('target_names_one_section', target.reason);
   const section = target.section;
   report.section = section;

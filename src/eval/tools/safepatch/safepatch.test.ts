@@ -141,6 +141,37 @@ describe('safepatch operations', () => {
     expect(wrongCase.items[0]!.reasons[0]).toMatch(/names no heading/);
   });
 
+  it('renders reference links in headings with the link reference definitions of the whole document', () => {
+    const defs = '\n[g]: https://example.com/guide\n[The Guide]: https://example.com/other "Other"\n';
+    const doc = (heading: string, tail = defs): string => `## ${heading}\n\nbody text\n${tail}`;
+    // Full reference, collapsed and shortcut forms render as their text, like an inline link.
+    expect(patch([op('See the guide', 'body', 'Body')], doc('See [the guide][g]')).status).toBe('APPLIED');
+    expect(patch([op('See g', 'body', 'Body')], doc('See [g][]')).status).toBe('APPLIED');
+    expect(patch([op('See g', 'body', 'Body')], doc('See [g]')).status).toBe('APPLIED');
+    // Labels match case-insensitively, as CommonMark normalises them.
+    expect(patch([op('See the guide', 'body', 'Body')], doc('See [the guide][G]')).status).toBe('APPLIED');
+    expect(patch([op('See THE GUIDE', 'body', 'Body')], doc('See [THE GUIDE]')).status).toBe('APPLIED');
+    // The source text still names the heading.
+    expect(patch([op('See [the guide][g]', 'body', 'Body')], doc('See [the guide][g]')).status).toBe(
+      'APPLIED',
+    );
+    // A definition far later in the document (another parsing chunk) counts too.
+    const far = `\n${'filler paragraph text.\n\n'.repeat(200)}[far]: https://example.com/far\n`;
+    expect(patch([op('See it', 'body', 'Body')], doc('See [it][far]', far)).status).toBe('APPLIED');
+    // An undefined label stays literal text: only the source text names the heading.
+    for (const heading of ['See [the guide][nope]', 'See [nope][]', 'See [nope]']) {
+      const r = patch([op(heading.replace(/\[|\]/g, ''), 'body', 'Body')], doc(heading));
+      expect(r.status, heading).toBe('REJECTED');
+      expect(r.items[0]!.reasons[0]).toMatch(/names no heading/);
+      expect(patch([op(heading, 'body', 'Body')], doc(heading)).status, heading).toBe('APPLIED');
+    }
+    // A definition inside a fenced code block is not a definition.
+    const fenced = '\n```\n[g]: https://example.com/guide\n```\n';
+    expect(patch([op('See the guide', 'body', 'Body')], doc('See [the guide][g]', fenced)).status).toBe(
+      'REJECTED',
+    );
+  });
+
   it('ROOT names the text before the first heading', () => {
     const r = patch([op('ROOT', 'Intro text', 'Opening text')]);
     expect(r.status).toBe('APPLIED');
@@ -168,8 +199,8 @@ describe('safepatch operations', () => {
 
   it('identical requests give identical receipts through executeTool', () => {
     const body = JSON.stringify({ document: DOC, operations: [op('Install', 'the installer', 'it')] });
-    const a = executeTool('safepatch', body);
-    const b = executeTool('safepatch', body);
+    const a = executeTool('safepatch', Buffer.from(body));
+    const b = executeTool('safepatch', Buffer.from(body));
     expect(a.ok && b.ok && a.body === b.body).toBe(true);
   });
 });

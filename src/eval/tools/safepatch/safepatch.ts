@@ -13,7 +13,7 @@ import { windowedDiff } from './unified-diff.js';
 export function runSafepatch(request: SafepatchRequest): ReceiptBody {
   const original = request.document;
   const { sections, scan } = splitSections(original);
-  const work = workingCopy(original, sections);
+  const work = workingCopy(original, sections, scan.references);
   const reports = request.operations.map((op, i) => checkAndApply(work, op, i));
   const touched = new Set(reports.filter((r) => r.ok && r.section).map((r) => r.section!.index));
   const bound = touched.size > 0 ? boundCheck(work) : null;

@@ -11,6 +11,7 @@ import {
   type HeadingInfo,
   type HeadingScan,
 } from './markdown-headings.js';
+import type { LinkReferences } from './block-parser.js';
 
 export const ROOT = 'ROOT';
 
@@ -56,7 +57,11 @@ export type TargetResolution =
  * (case-sensitively) the heading's source text between its markers or the heading's rendered
  * text; `ROOT` names the text before the first heading. Zero or several matches are rejections.
  */
-export function resolveTarget(sections: readonly Section[], target: string): TargetResolution {
+export function resolveTarget(
+  sections: readonly Section[],
+  target: string,
+  references: LinkReferences = {},
+): TargetResolution {
   const wanted = normalizeSpace(target);
   const matches: { section: Section; by: 'root' | 'source_text' | 'rendered_text' }[] = [];
   for (const s of sections) {
@@ -65,7 +70,7 @@ export function resolveTarget(sections: readonly Section[], target: string): Tar
       continue;
     }
     if (s.heading.raw === wanted) matches.push({ section: s, by: 'source_text' });
-    else if ((s.heading.rendered ??= renderedHeadingText(s.heading.raw)) === wanted)
+    else if ((s.heading.rendered ??= renderedHeadingText(s.heading.raw, references)) === wanted)
       matches.push({ section: s, by: 'rendered_text' });
   }
   const only = matches[0];

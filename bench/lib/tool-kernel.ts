@@ -1,58 +1,33 @@
 /**
- * Memory, replay and safepatch benchmark.
- *
- *   npx tsx bench/memory-replay-safepatch.ts     (writes bench/results/memory-replay-safepatch.md)
+ * One tool's server-time benchmark (bench/<tool>.ts uses it; each writes bench/results/<tool>.md).
  *
  * 1. Server time per request, in process: `executeTool` (parse + validate + run + seal: what a
  *    pool worker spends per request), interleaved run by run with a baseline on the same body,
- *    `JSON.parse` + schema validation, so both see the same machine load. Target: < 20 ms each.
+ *    `JSON.parse` + schema validation, so both see the same machine load. Target: < 20 ms.
  * 2. Requests per second under autocannon against the built eval service (dist/, `make bench`
- *    builds it) beside a bare fastify route that parses and validates the same body, started
- *    by this same file as a child process (BENCH_ROLE=bare).
- *
- * Workloads: memory with 1000 memories, replay with 5000 events, safepatch on a
- * 200,000-character document with 50 operations (bench/lib/memory-replay-safepatch-workloads.ts).
+ *    builds it) beside a bare fastify route that parses and validates the same body
+ *    (bench/lib/bare-validate-server.ts, a child process).
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import Fastify from 'fastify';
-import { sealReceipt } from '../src/core/receipt.js';
-import { compileValidator } from '../src/core/validation.js';
-import { executeTool } from '../src/eval/execute.js';
-import { getTool } from '../src/eval/registry.js';
-import { requestSha256 } from '../src/eval/request-hash.js';
-import { load, ratio, table, type LoadResult } from './lib/autocannon.js';
-import { freePort, startEval, startNode } from './lib/server.js';
-import { memoryBody, replayBody, safepatchBody } from './lib/memory-replay-safepatch-workloads.js';
+import { sealReceipt } from '../../src/core/receipt.js';
+import { compileValidator } from '../../src/core/validation.js';
+import { executeTool } from '../../src/eval/execute.js';
+import { requestSha256 } from '../../src/eval/fast-path/request-hash.js';
+import { getTool } from '../../src/eval/registry.js';
+import { load, ratio, table, type LoadResult } from './autocannon.js';
+import { freePort, startEval, startNode } from './server.js';
 
-const TOOLS = ['memory', 'replay', 'safepatch'] as const;
-type ToolId = (typeof TOOLS)[number];
-const BODIES: Record<ToolId, () => string> = {
-  memory: memoryBody,
-  replay: replayBody,
-  safepatch: safepatchBody,
-};
-const WORKLOAD: Record<ToolId, string> = {
-  memory: '1000 memories (10-50 words, 1-4 entities), causal question, budget 400',
-  replay: '5000 events (SAVE/LOAD/CHECK/ANSWER/SKETCH, verdicts, model/observation), 50 notes',
-  safepatch: '200,000-character document (~400 sections, lists, fences, setext), 50 operations',
-};
-
-if (process.env.BENCH_ROLE === 'bare') {
-  // Baseline server: parse + validate the same body against the tool's schema, answer a tiny body.
-  const app = Fastify({ logger: false, bodyLimit: 16 * 1024 * 1024 });
-  for (const id of TOOLS) {
-    const validate = compileValidator(getTool(id).schema);
-    app.post(`/bare/${id}`, (request) => {
-      validate.assert(request.body);
-      return { ok: true };
-    });
-  }
-  app.get('/health', () => ({ ok: true }));
-  await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
-} else {
-  await main();
+export interface ToolBench {
+  /** Tool id; the results go to bench/results/<name>.md. */
+  id: string;
+  name: string;
+  title: string;
+  workload: string;
+  body: string;
+  /** The status the workload must answer (else it times the wrong thing). */
+  expected: string;
 }
 
 function median(xs: number[]): number {
@@ -70,8 +45,8 @@ function p90(xs: number[]): number {
   return s[Math.min(s.length - 1, Math.floor(s.length * 0.9))]!;
 }
 
-interface KernelFigures {
-  id: ToolId;
+export interface KernelFigures {
+  id: string;
   bodyKiB: number;
   receiptKiB: number;
   status: string;
@@ -85,7 +60,7 @@ interface KernelFigures {
   sealMs: number;
 }
 
-function kernel(id: ToolId, body: string, rounds: number): KernelFigures {
+function kernel(id: string, body: string, expected: string, rounds: number): KernelFigures {
   const tool = getTool(id);
   const validator = compileValidator(tool.schema);
   // The server hands executeTool the raw request bytes; so does this bench.
@@ -93,9 +68,8 @@ function kernel(id: ToolId, body: string, rounds: number): KernelFigures {
   const first = executeTool(id, bytes);
   if (!first.ok) throw new Error(`${id}: ${JSON.stringify(first.problem)}`);
   // A workload that no longer does its work (e.g. a patch rejected) would time the wrong thing.
-  const expected: Record<ToolId, string> = { memory: 'SELECTED', replay: 'ACCEPTED', safepatch: 'APPLIED' };
-  if (first.status !== expected[id])
-    throw new Error(`${id}: workload answered ${first.status}, expected ${expected[id]}`);
+  if (first.status !== expected)
+    throw new Error(`${id}: workload answered ${first.status}, expected ${expected}`);
   // Measured warm, as a running service is: enough calls for V8 to optimise the hot code.
   for (let i = 0; i < 20; i++) executeTool(id, bytes);
   const base: number[] = [];
@@ -140,38 +114,32 @@ function kernel(id: ToolId, body: string, rounds: number): KernelFigures {
   };
 }
 
-async function main(): Promise<void> {
+export async function runToolBench(bench: ToolBench): Promise<void> {
   const rounds = Number(process.env.BENCH_ROUNDS ?? 15);
-  const bodies = Object.fromEntries(TOOLS.map((id) => [id, BODIES[id]()])) as Record<ToolId, string>;
-  const kernels = TOOLS.map((id) => kernel(id, bodies[id], rounds));
-
+  const k = kernel(bench.id, bench.body, bench.expected, rounds);
   const md: string[] = [
-    '## Memory, replay and safepatch',
+    `## ${bench.title}`,
     '',
     `Machine: ${os.cpus().length} CPU(s), ${os.cpus()[0]?.model ?? 'unknown'}, load average ${os
       .loadavg()
       .map((l) => l.toFixed(1))
-      .join(' ')} at start. Command: \`npx tsx bench/memory-replay-safepatch.ts\`.`,
+      .join(' ')} at start. Command: \`npx tsx bench/${bench.name}.ts\`.`,
     '',
     '### Server time per request (in process)',
     '',
     `\`executeTool\` (parse + validate + run + seal), median of ${rounds} runs interleaved with the baseline ` +
       '(`JSON.parse` + schema validation of the same body); CPU ms is the process CPU time of the same calls ' +
-      '(all threads, so GC helpers count), steadier than wall time when other work shares the machine. Target: < 20 ms each.',
+      '(all threads, so GC helpers count), steadier than wall time when other work shares the machine. Target: < 20 ms.',
     '',
     '| tool | workload | body KiB | receipt KiB | status | baseline ms | executeTool ms (p90) | ratio | baseline CPU ms | executeTool CPU ms | CPU ratio | run ms | seal ms | target |',
     '| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
-    ...kernels.map(
-      (k) =>
-        `| ${k.id} | ${WORKLOAD[k.id]} | ${k.bodyKiB.toFixed(0)} | ${k.receiptKiB.toFixed(0)} | ${k.status} | ${k.baselineMs.toFixed(2)} | ` +
-        `${k.toolMs.toFixed(2)} (${k.toolP90Ms.toFixed(2)}) | ${ratio(k.toolMs, k.baselineMs)} | ${k.baselineCpuMs.toFixed(2)} | ${k.toolCpuMs.toFixed(2)} | ` +
-        `${ratio(k.toolCpuMs, k.baselineCpuMs)} | ${k.runMs.toFixed(2)} | ${k.sealMs.toFixed(2)} | ` +
-        `${k.toolMs < 20 ? 'met' : 'missed'} |`,
-    ),
+    `| ${k.id} | ${bench.workload} | ${k.bodyKiB.toFixed(0)} | ${k.receiptKiB.toFixed(0)} | ${k.status} | ${k.baselineMs.toFixed(2)} | ` +
+      `${k.toolMs.toFixed(2)} (${k.toolP90Ms.toFixed(2)}) | ${ratio(k.toolMs, k.baselineMs)} | ${k.baselineCpuMs.toFixed(2)} | ${k.toolCpuMs.toFixed(2)} | ` +
+      `${ratio(k.toolCpuMs, k.baselineCpuMs)} | ${k.runMs.toFixed(2)} | ${k.sealMs.toFixed(2)} | ` +
+      `${k.toolMs < 20 ? 'met' : 'missed'} |`,
     '',
   ];
   process.stdout.write(md.join('\n') + '\n');
-
   const kernelLines = md.length;
   if (process.env.BENCH_HTTP === 'off' || !existsSync(process.env.EVAL_ENTRY ?? 'dist/src/main/eval.js')) {
     md.push(
@@ -179,19 +147,18 @@ async function main(): Promise<void> {
       '',
     );
   } else {
-    md.push(...(await httpLoad(bodies)));
+    md.push(...(await httpLoad(bench.id, bench.body)));
   }
   mkdirSync('bench/results', { recursive: true });
-  writeFileSync('bench/results/memory-replay-safepatch.md', md.join('\n'));
+  writeFileSync(`bench/results/${bench.name}.md`, md.join('\n'));
   process.stdout.write(md.slice(kernelLines).join('\n') + '\n');
 }
 
-async function httpLoad(bodies: Record<ToolId, string>): Promise<string[]> {
-  const headers = { 'content-type': 'application/json' };
+async function httpLoad(id: string, body: string): Promise<string[]> {
   const barePort = await freePort();
   const bare = await startNode(
-    ['--import', 'tsx', 'bench/memory-replay-safepatch.ts'],
-    { BENCH_ROLE: 'bare', PORT: String(barePort) },
+    ['--import', 'tsx', 'bench/lib/bare-validate-server.ts'],
+    { TOOL: id, PORT: String(barePort) },
     '/health',
     barePort,
   );
@@ -214,9 +181,9 @@ async function httpLoad(bodies: Record<ToolId, string>): Promise<string[]> {
     : await startEval();
   const rows: LoadResult[] = [];
   const ratios: string[] = [];
+  const headers = { 'content-type': 'application/json' };
   try {
-    for (const id of TOOLS) {
-      const body = bodies[id];
+    {
       const path = getTool(id).path;
       await load('warm-up', {
         url: `${bare.url}/bare/${id}`,
@@ -241,7 +208,7 @@ async function httpLoad(bodies: Record<ToolId, string>): Promise<string[]> {
       const t = await load(`POST ${path}`, { url: `${evalSrv.url}${path}`, method: 'POST', body, headers });
       rows.push(b, t);
       ratios.push(
-        `${id}: throughput ratio tool / bare = **${ratio(t.requestsPerSecond, b.requestsPerSecond)}**, p99 ratio = ${ratio(t.p99Ms, b.p99Ms)}`,
+        `throughput ratio tool / bare = **${ratio(t.requestsPerSecond, b.requestsPerSecond)}**, p99 ratio = ${ratio(t.p99Ms, b.p99Ms)}`,
       );
     }
   } finally {
@@ -251,7 +218,7 @@ async function httpLoad(bodies: Record<ToolId, string>): Promise<string[]> {
   return [
     '### Requests per second (autocannon)',
     '',
-    `Built eval service (pool placement for all three tools, RATE_LIMITS=off) against a bare fastify route parsing and validating the same body; ` +
+    `Built eval service (placement by body size: a body this large runs in the pool; RATE_LIMITS=off) against a bare fastify route parsing and validating the same body; ` +
       `autocannon 10 connections, pipelining 1, ${process.env.BENCH_SECONDS ?? 10} s per run, after a 2 s warm-up each.`,
     '',
     table(rows),

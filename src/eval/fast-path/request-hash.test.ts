@@ -5,12 +5,12 @@
  */
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, canonicalSha256 } from '../core/canonical-json.js';
-import { nativeCanonicalizer, nativeCanonicalRequired } from '../core/canonical-native.js';
-import { defaultsPlan } from '../core/defaults-plan.js';
-import { compileValidator } from '../core/validation.js';
-import { memoryBody, replayBody } from '../../bench/lib/memory-replay-safepatch-workloads.js';
-import { TOOLS, getTool } from './registry.js';
+import { canonicalJson, canonicalSha256 } from '../../core/canonical-json.js';
+import { nativeCanonicalizer, nativeCanonicalRequired } from './canonical-native.js';
+import { defaultsPlan } from './defaults-plan.js';
+import { compileValidator } from '../../core/validation.js';
+import { memoryBody, replayBody } from '../../../bench/lib/memory-replay-safepatch-workloads.js';
+import { TOOLS, getTool } from '../registry.js';
 import { requestSha256 } from './request-hash.js';
 
 const native = nativeCanonicalizer();

@@ -1,10 +1,10 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- receipts are parsed JSON read for figures */
 /**
- * Leakage and health-report kernel benchmark (in process: the time a pool worker spends on a
+ * Leakage kernel benchmark (in process: the time a pool worker spends on a
  * request, i.e. parse + validate + run + seal through executeTool). Each figure sits beside a
  * baseline measured in the same run: JSON.parse + schema validation of the same body.
  *
- *   npx tsx bench/leakage-health.ts      (writes bench/results/leakage-health.md)
+ *   npx tsx bench/leakage.ts      (writes bench/results/leakage.md)
  *
  * Workload: deterministic 20-40 word prompts (Zipf-distributed vocabulary, stop words,
  * numbers); the exposure holds 10% planted duplicates of exam prompts (case, spacing and
@@ -13,12 +13,11 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { performance } from 'node:perf_hooks';
 import { compileValidator } from '../src/core/validation.js';
 import { executeTool } from '../src/eval/execute.js';
-import { HealthReportRequest } from '../src/eval/tools/health-report/schema.js';
 import { lcg } from '../src/eval/math/lcg.testing.js';
 import { LeakageRequest } from '../src/eval/tools/leakage/schema.js';
+import { time } from './lib/timing.js';
 
 // ---- deterministic text generation -------------------------------------------------------
 
@@ -156,43 +155,12 @@ function leakageWorkload(n: number): Workload {
   return { body: JSON.stringify({ exam, exposure }), duplicates, near, n };
 }
 
-function healthBody(rows: number): string {
-  const rnd = lcg(99);
-  const history: { item_id: string; system: string; passed: boolean; domain: string }[] = [];
-  const items = 1000;
-  while (history.length < rows) {
-    const i = Math.floor(rnd() * items);
-    const kind = i % 5; // saturated, too hard, discriminating, flaky-ish, mixed
-    const system = `sys-${Math.floor(rnd() * 5)}`;
-    const p = [1, 0, system < 'sys-2' ? 1 : 0, 0.5, 0.8][kind]!;
-    history.push({ item_id: `item-${i}`, system, passed: rnd() < p, domain: `d${i % 9}` });
-  }
-  return JSON.stringify({ history });
-}
-
 // ---- timing ------------------------------------------------------------------------------
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
-
-function time(fn: () => void, warm: number, reps: number): number {
-  for (let i = 0; i < warm; i++) fn();
-  const t: number[] = [];
-  for (let i = 0; i < reps; i++) {
-    const t0 = performance.now();
-    fn();
-    t.push(performance.now() - t0);
-  }
-  return median(t);
-}
-
 const validateLeakage = compileValidator(LeakageRequest);
-const validateHealth = compileValidator(HealthReportRequest);
 
 function runOk(tool: string, body: string): Record<string, any> {
-  const out = executeTool(tool, body);
+  const out = executeTool(tool, Buffer.from(body));
   if (!out.ok) throw new Error(`${tool}: ${JSON.stringify(out.problem).slice(0, 500)}`);
   return JSON.parse(out.body) as Record<string, any>;
 }
@@ -359,22 +327,14 @@ function measureDsl(n: number): DslFigures {
 
 const dslSizes = [1000, 5000].map(measureDsl);
 
-// ---- health report ------------------------------------------------------------------------
-
-const health = healthBody(5000);
-const healthBase = time(() => validateHealth.assert(JSON.parse(health)), 5, 15);
-const healthBytes = Buffer.from(health);
-const healthMs = time(() => executeTool('health', healthBytes), 5, 15);
-const healthReceipt = runOk('health', health);
-
 // ---- report -------------------------------------------------------------------------------
 
 const md = [
-  '## Leakage audit and health report (in-process kernel)',
+  '## Leakage audit (in-process kernel)',
   '',
   'Time of `executeTool` (parse + validate + run + seal: what a pool worker spends per request), median of 5-7 runs after warm-up, ' +
     'beside a baseline measured in the same run: `JSON.parse` + schema validation of the same body. ' +
-    'Command: `npx tsx bench/leakage-health.ts`. ' +
+    'Command: `npx tsx bench/leakage.ts`. ' +
     `Machine: ${os.cpus().length} CPU(s), load average ${os
       .loadavg()
       .map((x) => x.toFixed(1))
@@ -408,20 +368,8 @@ const md = [
       `| ${d.n} | ${f1(d.baseMs)} | ${f1(d.toolMs)} | ${f2(d.toolMs / d.baseMs)} | ${d.tables} | ${d.plantedFound}/${d.plantedInformative} | ${d.plantedConstant} | ${d.otherQuarantined} |`,
   ),
   '',
-  '### Health report: 5000 history rows (1000 items, 5 systems)',
-  '',
-  '| run | ms |',
-  '| --- | ---: |',
-  `| JSON.parse + validate (baseline) | ${f2(healthBase)} |`,
-  `| POST /api/health-report kernel | ${f2(healthMs)} |`,
-  '',
-  `Ratio ${f2(healthMs / healthBase)}; target < 50 ms. ${String(healthReceipt.summary.items)} items classified ` +
-    `(${Object.entries(healthReceipt.summary.classes as Record<string, number>)
-      .map(([k, v]) => `${k} ${v}`)
-      .join(', ')}).`,
-  '',
 ].join('\n');
 
 mkdirSync('bench/results', { recursive: true });
-writeFileSync('bench/results/leakage-health.md', md);
+writeFileSync('bench/results/leakage.md', md);
 process.stdout.write(md + '\n');

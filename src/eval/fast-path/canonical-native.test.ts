@@ -5,9 +5,9 @@
  * these tests are skipped only on a developer's machine: under CI the availability test fails.
  */
 import { describe, expect, it } from 'vitest';
-import { lcg } from '../eval/math/lcg.testing.js';
-import { canonicalJson } from './canonical-json.js';
-import { APPENDIX_B_NUMBERS, doubleFromHex } from './rfc8785.testing.js';
+import { lcg } from '../math/lcg.testing.js';
+import { canonicalJson } from '../../core/canonical-json.js';
+import { APPENDIX_B_NUMBERS, doubleFromHex } from '../../core/rfc8785.testing.js';
 import {
   nativeCanonicalReason,
   nativeCanonicalRequired,

@@ -37,10 +37,18 @@ export function addonPath(name: string): string | null {
   return null;
 }
 
+/**
+ * The one ABI version of every addon in native/: binding.gyp compiles this value into each
+ * (via scripts/native-abi.mjs, which reads it from this line), so bump it here when an
+ * addon's surface changes and a stale build is refused instead of misread.
+ */
+export const NATIVE_ABI_VERSION = 1;
+
 const loaded = new Map<string, LoadedAddon<unknown>>();
 
-/** Loads native/build/Release/<name>.node once per thread; null unless its `version` matches. */
-export function loadAddon<T extends { version: number }>(name: string, version: number): LoadedAddon<T> {
+/** Loads native/build/Release/<name>.node once per thread; null unless its `version` is NATIVE_ABI_VERSION. */
+export function loadAddon<T extends { version: number }>(name: string): LoadedAddon<T> {
+  const version = NATIVE_ABI_VERSION;
   const known = loaded.get(name);
   if (known) return known as LoadedAddon<T>;
   const result = ((): LoadedAddon<T> => {

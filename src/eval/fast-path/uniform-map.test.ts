@@ -1,9 +1,15 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { GateRequest } from '../eval/tools/gate/schema.js';
-import { TOOLS } from '../eval/registry.js';
-import { addUniformMapKeyword, mapKeys, UNIFORM_MAP_KEYWORD, withUniformMaps } from './uniform-map.js';
-import { compileValidator } from './validation.js';
+import { GateRequest } from '../tools/gate/schema.js';
+import { TOOLS } from '../registry.js';
+import {
+  addUniformMapKeyword,
+  UNIFORM_MAP_KEYWORD,
+  uniformMapFastPass,
+  withUniformMaps,
+} from './uniform-map.js';
+import { compileValidator } from '../../core/validation.js';
+import { runContext } from '../tool-definition.js';
 
 const MAP = {
   type: 'object',
@@ -85,7 +91,7 @@ describe('uniform map rewrite', () => {
   });
 
   it('keeps full error reports for the gate: the failing map is named by the plain schema', () => {
-    const validate = compileValidator(GateRequest);
+    const validate = compileValidator(GateRequest, { fastPass: uniformMapFastPass });
     const body = { baseline: { a: true, b: 'no' }, candidate: {} };
     expect(() => validate.assert(body)).toThrow(/problems|invalid/);
     try {
@@ -100,14 +106,24 @@ describe('uniform map rewrite', () => {
     );
   });
 
-  it("hands the validated maps' key lists to the tool (listed once), and only those", () => {
-    const validate = compileValidator(GateRequest);
-    const request = validate.assert({ baseline: { b: true, a: false }, candidate: { a: true, b: true } });
-    const keys = mapKeys(request.baseline);
-    expect(keys).toEqual(['b', 'a']);
-    expect(mapKeys(request.baseline)).toBe(keys); // the same list, not listed again
+  it("returns the validated maps' key lists (listed once), and only those", () => {
+    const validate = compileValidator(GateRequest, { fastPass: uniformMapFastPass });
+    const { value: request, mapKeys } = validate.validate({
+      baseline: { b: true, a: false },
+      candidate: { a: true, b: true },
+    });
+    expect(mapKeys.get(request.baseline)).toEqual(['b', 'a']);
+    expect(mapKeys.get(request.candidate)).toEqual(['a', 'b']);
+    expect(mapKeys.size).toBe(2); // the optional domains map was absent
+    const context = runContext(mapKeys);
+    expect(context.keysOf(request.baseline)).toBe(mapKeys.get(request.baseline)); // not listed again
     const fresh = { x: 1, y: 2 };
-    expect(mapKeys(fresh)).toEqual(['x', 'y']);
-    expect(mapKeys(fresh)).not.toBe(mapKeys(fresh));
+    expect(context.keysOf(fresh)).toEqual(['x', 'y']);
+    // Each call has its own lists: nothing is kept between requests.
+    const again = validate.validate({ baseline: { c: true }, candidate: { c: false } });
+    expect(again.mapKeys.has(request.baseline)).toBe(false);
+    // Without the fast pass there are no lists, and the verdicts are the same.
+    const plain = compileValidator(GateRequest).validate({ baseline: { a: true }, candidate: { a: true } });
+    expect(plain.mapKeys.size).toBe(0);
   });
 });

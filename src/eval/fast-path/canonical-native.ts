@@ -49,8 +49,6 @@ interface Addon extends NativeCanonicalizer {
   version: number;
 }
 
-export const CANONICAL_ABI_VERSION = 1;
-
 /**
  * Whether this environment promises the addon: under CI (`make test` builds it first). Tests
  * comparing it with the TypeScript reference must then fail, not skip, when it is missing.
@@ -60,7 +58,7 @@ export function nativeCanonicalRequired(env: NodeJS.ProcessEnv = process.env): b
 }
 
 function load(): { canonicalizer: NativeCanonicalizer | null; reason: string } {
-  const { addon, reason } = loadAddon<Addon>('canonical_json', CANONICAL_ABI_VERSION);
+  const { addon, reason } = loadAddon<Addon>('canonical_json');
   return {
     canonicalizer: addon && { canonicalize: addon.canonicalize, compilePlan: addon.compilePlan },
     reason,
