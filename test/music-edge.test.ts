@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect as netConnect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
@@ -291,5 +291,120 @@ describe('body limit and web front-end', () => {
     const res = await t.app.inject({ url: '/api/v1/not-an-endpoint' });
     expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+  });
+});
+
+describe('wrong method on an existing path', () => {
+  let t: MusicTestApp;
+  beforeAll(async () => {
+    t = await createMusicTestApp({ RATE_LIMITS: 'off', DOMAIN: 'music.example.org' });
+  });
+  afterAll(async () => t.close());
+
+  it('is a 405 problem with Allow listing the methods the path has', async () => {
+    const cases: [string, string, string][] = [
+      ['GET', '/api/v1/auth/login', 'POST'],
+      ['GET', '/api/v1/tracks', 'POST'],
+      ['PUT', '/api/v1/tracks/0b6f5a8e-4d8e-4a57-9d0e-2b1f6c3a9e10', 'DELETE, GET, HEAD, PATCH'],
+      ['DELETE', '/api/v1/tracks/x/versions', 'GET, HEAD, POST'],
+      ['PUT', '/api/v1/users/somebody', 'GET, HEAD'],
+      ['POST', '/media/hls/v/master.m3u8', 'GET, HEAD'],
+      ['POST', '/api/v1/health', 'GET, HEAD'],
+    ];
+    for (const [method, url, allow] of cases) {
+      const res = await t.app.inject({ method: method as 'GET', url });
+      expect(res.statusCode, `${method} ${url}`).toBe(405);
+      expect(res.headers.allow, `${method} ${url}`).toBe(allow);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.json()).toMatchObject({ status: 405, code: 'method_not_allowed' });
+      expect(res.json<{ detail: string }>().detail).toContain(allow);
+      expectSeedHeaders(res.headers, `${method} ${url}`);
+    }
+  });
+
+  it('keeps unknown paths a 404 (API) or the web page (GET elsewhere)', async () => {
+    expect((await t.app.inject({ method: 'DELETE', url: '/api/v1/nothing' })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'POST', url: '/tracks/123' })).statusCode).toBe(404);
+    expect((await t.app.inject({ url: '/tracks/123' })).statusCode).toBe(200);
+  });
+});
+
+/** Writes `request` on a plain TCP connection and reads the whole answer until the server closes. */
+function rawSocket(
+  port: number,
+  request: string | Buffer,
+): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = netConnect({ host: '127.0.0.1', port }, () => socket.write(request));
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const raw = Buffer.concat(chunks).toString();
+      const split = raw.indexOf('\r\n\r\n');
+      const [statusLine = '', ...lines] = raw.slice(0, split).split('\r\n');
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: raw.slice(split + 4) });
+    });
+  });
+}
+
+describe('answers made before routing', () => {
+  let t: MusicTestApp;
+  let port: number;
+  beforeAll(async () => {
+    t = await createMusicTestApp({ RATE_LIMITS: 'off', DOMAIN: 'music.example.org' });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (t.app.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => t.close());
+
+  function expectProblem(
+    res: { status: number; headers: Record<string, string>; body: string },
+    status: number,
+    what: string,
+  ): void {
+    expect(res.status, what).toBe(status);
+    expect(res.headers['content-type'], what).toMatch(/^application\/problem\+json/);
+    expect(JSON.parse(res.body), what).toMatchObject({ status });
+    expect(Number(res.headers['content-length']), what).toBe(Buffer.byteLength(res.body));
+    expectSeedHeaders(res.headers, what);
+  }
+
+  it('bad percent-encoding in the path (/images/%ff) is a 400 problem with the security headers', async () => {
+    const res = await rawSocket(
+      port,
+      'GET /images/%ff HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
+    );
+    expectProblem(res, 400, '/images/%ff');
+    expect(JSON.parse(res.body).detail).toMatch(/percent-encoding/);
+    expect(res.headers['x-request-id']).toBeTruthy();
+  });
+
+  it('headers over the size limit are a 431 problem with the security headers', async () => {
+    const big = 'x'.repeat(20 * 1024);
+    const res = await rawSocket(
+      port,
+      `GET /api/v1/health HTTP/1.1\r\nHost: localhost\r\nX-Big: ${big}\r\n\r\n`,
+    );
+    expectProblem(res, 431, '431');
+    expect(res.headers.connection).toBe('close');
+  });
+
+  it('a malformed request line is a 400 problem with the security headers', async () => {
+    for (const line of ['GARBAGE\r\n\r\n', 'GET / HTTP/9.Z\r\nHost: x\r\n\r\n', 'G@T / HTTP/1.1\r\n\r\n']) {
+      const res = await rawSocket(port, line);
+      expectProblem(res, 400, JSON.stringify(line));
+    }
+  });
+
+  it('the server still answers normally on a new connection afterwards', async () => {
+    const res = await rawSocket(
+      port,
+      'GET /api/v1/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
+    );
+    expect(res.status).toBe(200);
   });
 });

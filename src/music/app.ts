@@ -12,7 +12,7 @@ import { createHttpMetrics, registerMetricsRoute, type HttpMetrics } from '../co
 import { registerRateLimits, type RateLimitScope } from '../core/rate-limit/plugin.js';
 import { RedisRateLimitStore } from '../core/rate-limit/redis-store.js';
 import type { RateLimitStore } from '../core/rate-limit/store.js';
-import { registerSecurityHeaders } from '../core/security-headers.js';
+import { registerSecurityHeaders, securityHeaders } from '../core/security-headers.js';
 import { TrustedProxies } from '../core/trusted-proxies.js';
 import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import { registerAuthHooks } from './auth-hook.js';
@@ -108,6 +108,7 @@ export function buildMusicApp(
     bodyLimit: config.jsonBodyLimit,
     metrics,
     classifyError: databaseUnavailable,
+    edgeHeaders: securityHeaders(config.domain),
     notFound: false,
     ...(options.https ? { https: options.https } : {}),
   });
