@@ -52,7 +52,7 @@ export function frameworkErrorHandler(
 }
 
 function clientProblem(err: NodeJS.ErrnoException): Problem {
-  switch (err.code) {
+  switch (err.code ?? '') {
     case 'HPE_HEADER_OVERFLOW':
       return toProblem(
         new AppError(
