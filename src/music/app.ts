@@ -23,6 +23,7 @@ import { cacheProbe, databaseProbe, objectStoreProbe } from './repositories/heal
 import { AssetRepository } from './repositories/asset-repository.js';
 import { CommentRepository } from './repositories/comment-repository.js';
 import { PlayRepository } from './repositories/play-repository.js';
+import { PrismaProfileRepository } from './repositories/profile-repository.js';
 import { spoolAndProbe } from './repositories/ffprobe.js';
 import { RedisTokenRevocationRepository } from './repositories/token-revocation-repository.js';
 import { PrismaTrackRepository } from './repositories/track-repository.js';
@@ -154,7 +155,7 @@ export function buildMusicApp(
   registerMetricsRoute(app, metrics.registry);
   const hooks = registerAuthHooks(app, auth);
   registerAuthRoutes(app, auth, hooks);
-  registerUserRoutes(app, new UserService(users, new PrismaTrackRepository(connections.prisma)), auth, hooks);
+  registerUserRoutes(app, new UserService(new PrismaProfileRepository(connections.prisma)), auth, hooks);
   const assets = new AssetRepository(connections.prisma);
   const uploads = new UploadService(assets, connections.stores.originals, (body) =>
     spoolAndProbe(body, join(config.dataDir, 'tmp')),
