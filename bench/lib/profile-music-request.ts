@@ -150,7 +150,7 @@ async function main(): Promise<void> {
   const next = async (): Promise<string> => {
     const r = await lines.next();
     if (r.done) throw new Error('the server process ended early');
-    return r.value as string;
+    return r.value;
   };
   const url = (await next()) + path;
   if ((await fetch(url)).status !== 200) throw new Error(`${url} did not answer 200`);
