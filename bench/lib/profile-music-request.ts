@@ -70,9 +70,13 @@ function summarise(profile: CpuProfile, requests: number): string {
       .sort((a, b) => b[1] - a[1])
       .slice(0, n)
       .map(([k, us]) => `${(us / requests).toFixed(1).padStart(8)} µs/req  ${k}`);
-  return ['self time by file:', ...top(byFile, 30), '', 'self time by function:', ...top(byFunction, 40)].join(
-    '\n',
-  );
+  return [
+    'self time by file:',
+    ...top(byFile, 30),
+    '',
+    'self time by function:',
+    ...top(byFunction, 40),
+  ].join('\n');
 }
 
 async function serve(): Promise<void> {
@@ -128,8 +132,11 @@ async function serve(): Promise<void> {
           summary = summarise(profile, requests);
         }
         process.stdout.write(
-          JSON.stringify({ cpuMicrosPerRequest: (used.user + used.system) / requests, summary, profile: out }) +
-            '\n',
+          JSON.stringify({
+            cpuMicrosPerRequest: (used.user + used.system) / requests,
+            summary,
+            profile: out,
+          }) + '\n',
         );
         break;
       }
@@ -159,7 +166,11 @@ async function main(): Promise<void> {
   await next();
   const run = await autocannon({ url, connections: 10, amount: requests });
   child.stdin.write(`stop ${requests}\n`);
-  const report = JSON.parse(await next()) as { cpuMicrosPerRequest: number; summary: string; profile: string };
+  const report = JSON.parse(await next()) as {
+    cpuMicrosPerRequest: number;
+    summary: string;
+    profile: string;
+  };
   child.stdin.end();
   await once(child, 'exit');
   process.stdout.write(
