@@ -13,7 +13,7 @@
  *
  *   npx tsx bench/music-delivery.ts
  */
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { randomBytes } from 'node:crypto';
@@ -21,18 +21,16 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import Fastify, { type FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { buildMusicApp } from '../src/music/app.js';
 import { loadMusicConfig } from '../src/music/config.js';
 import { ensureObjectStores } from '../src/music/repositories/object-store/index.js';
 import { createMusicConnections } from '../src/music/connections.js';
 import { signedUrl } from '../src/music/services/secure-link.js';
+import { withBenchDatabase } from './lib/music-database.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const ADMIN_URL = process.env.DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const SETTINGS = { connections: 50, pipelining: 1, duration: Number(process.env.BENCH_DURATION ?? 8) };
 const ROUNDS = 2;
 const SEGMENT_BYTES = 64 * 1024; // a 4 s segment at 128 kb/s
@@ -70,25 +68,6 @@ async function listen(app: FastifyInstance): Promise<string> {
   return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 }
 
-async function withDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
-  const name = `music_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  try {
-    await promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'prisma'), ['migrate', 'deploy'], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: url.toString() },
-    });
-    return await fn(url.toString());
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
-  }
-}
-
 interface ServedUrls {
   signed: string;
   bare: string;
@@ -99,7 +78,7 @@ interface ServedUrls {
 async function serve(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'music-bench-'));
   const segment = randomBytes(SEGMENT_BYTES);
-  await withDatabase(async (databaseUrl) => {
+  await withBenchDatabase(async (databaseUrl) => {
     const config = loadMusicConfig({
       NODE_ENV: 'production',
       LOG_LEVEL: 'silent',

@@ -4,11 +4,11 @@
  * front-end for every other path.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect as netConnect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -291,5 +291,211 @@ describe('body limit and web front-end', () => {
     const res = await t.app.inject({ url: '/api/v1/not-an-endpoint' });
     expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+  });
+});
+
+describe('wrong method on an existing path', () => {
+  let t: MusicTestApp;
+  beforeAll(async () => {
+    t = await createMusicTestApp({ RATE_LIMITS: 'off', DOMAIN: 'music.example.org' });
+  });
+  afterAll(async () => t.close());
+
+  it('is a 405 problem with Allow listing the methods the path has', async () => {
+    const cases: [string, string, string][] = [
+      ['GET', '/api/v1/auth/login', 'POST'],
+      ['GET', '/api/v1/tracks', 'POST'],
+      ['PUT', '/api/v1/tracks/0b6f5a8e-4d8e-4a57-9d0e-2b1f6c3a9e10', 'DELETE, GET, HEAD, PATCH'],
+      ['DELETE', '/api/v1/tracks/x/versions', 'GET, HEAD, POST'],
+      ['PUT', '/api/v1/users/somebody', 'GET, HEAD'],
+      ['POST', '/media/hls/v/master.m3u8', 'GET, HEAD'],
+      ['POST', '/api/v1/health', 'GET, HEAD'],
+    ];
+    for (const [method, url, allow] of cases) {
+      const res = await t.app.inject({ method: method as 'GET', url });
+      expect(res.statusCode, `${method} ${url}`).toBe(405);
+      expect(res.headers.allow, `${method} ${url}`).toBe(allow);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.json()).toMatchObject({ status: 405, code: 'method_not_allowed' });
+      expect(res.json<{ detail: string }>().detail).toContain(allow);
+      expectSeedHeaders(res.headers, `${method} ${url}`);
+    }
+  });
+
+  it('keeps unknown paths a 404 (API) or the web page (GET elsewhere)', async () => {
+    expect((await t.app.inject({ method: 'DELETE', url: '/api/v1/nothing' })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'POST', url: '/tracks/123' })).statusCode).toBe(404);
+    expect((await t.app.inject({ url: '/tracks/123' })).statusCode).toBe(200);
+  });
+});
+
+/** Writes `request` on a plain TCP connection and reads the whole answer until the server closes. */
+function rawSocket(
+  port: number,
+  request: string | Buffer,
+): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = netConnect({ host: '127.0.0.1', port }, () => socket.write(request));
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const raw = Buffer.concat(chunks).toString();
+      const split = raw.indexOf('\r\n\r\n');
+      const [statusLine = '', ...lines] = raw.slice(0, split).split('\r\n');
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: raw.slice(split + 4) });
+    });
+  });
+}
+
+describe('answers made before routing', () => {
+  let t: MusicTestApp;
+  let port: number;
+  beforeAll(async () => {
+    t = await createMusicTestApp({ RATE_LIMITS: 'off', DOMAIN: 'music.example.org' });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (t.app.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => t.close());
+
+  function expectProblem(
+    res: { status: number; headers: Record<string, string>; body: string },
+    status: number,
+    what: string,
+  ): void {
+    expect(res.status, what).toBe(status);
+    expect(res.headers['content-type'], what).toMatch(/^application\/problem\+json/);
+    expect(JSON.parse(res.body), what).toMatchObject({ status });
+    expect(Number(res.headers['content-length']), what).toBe(Buffer.byteLength(res.body));
+    expectSeedHeaders(res.headers, what);
+  }
+
+  it('bad percent-encoding in the path (/images/%ff) is a 400 problem with the security headers', async () => {
+    const res = await rawSocket(
+      port,
+      'GET /images/%ff HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
+    );
+    expectProblem(res, 400, '/images/%ff');
+    expect(JSON.parse(res.body).detail).toMatch(/percent-encoding/);
+    expect(res.headers['x-request-id']).toBeTruthy();
+  });
+
+  it('headers over the size limit are a 431 problem with the security headers', async () => {
+    const big = 'x'.repeat(20 * 1024);
+    const res = await rawSocket(
+      port,
+      `GET /api/v1/health HTTP/1.1\r\nHost: localhost\r\nX-Big: ${big}\r\n\r\n`,
+    );
+    expectProblem(res, 431, '431');
+    expect(res.headers.connection).toBe('close');
+  });
+
+  it('a malformed request line is a 400 problem with the security headers', async () => {
+    for (const line of ['GARBAGE\r\n\r\n', 'GET / HTTP/9.Z\r\nHost: x\r\n\r\n', 'G@T / HTTP/1.1\r\n\r\n']) {
+      const res = await rawSocket(port, line);
+      expectProblem(res, 400, JSON.stringify(line));
+    }
+  });
+
+  it('the server still answers normally on a new connection afterwards', async () => {
+    const res = await rawSocket(
+      port,
+      'GET /api/v1/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
+    );
+    expect(res.status).toBe(200);
+  });
+});
+
+/** ffmpeg HLS (fMP4) of a short test picture with sound: one rendition that carries video. */
+async function publishVideoHls(t: MusicTestApp): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'hls-video-'));
+  const version = `video-${Date.now()}`;
+  try {
+    await promisify(execFile)(
+      'ffmpeg',
+      [
+        ...['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=64x48:rate=10:duration=2'],
+        ...['-f', 'lavfi', '-i', 'sine=frequency=440:duration=2'],
+        ...['-c:v', 'mpeg4', '-c:a', 'aac', '-f', 'hls', '-hls_time', '1', '-hls_playlist_type', 'vod'],
+        ...['-hls_segment_type', 'fmp4', '-hls_segment_filename', 'seg%d.m4s', 'index.m3u8'],
+      ],
+      { cwd: dir },
+    );
+    for (const name of await readdir(dir))
+      await t.connections.stores.transcodes.put(`${version}/r0/${name}`, await readFile(join(dir, name)));
+    return version;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+describe('media types', () => {
+  let t: MusicTestApp;
+  beforeAll(async () => {
+    t = await createMusicTestApp({ RATE_LIMITS: 'off', DOMAIN: 'music.example.org' });
+  });
+  afterAll(async () => t.close());
+
+  const signed = (path: string): string => signedUrl(path, TEST_SECURE_LINK_SECRET, 600, Date.now() / 1000);
+
+  it('serves the segments and init of an audio rendition as audio/mp4', async () => {
+    const version = await publishTestHls(t.connections.stores.transcodes);
+    for (const path of [`r0/seg0.m4s`, `r1/seg1.m4s`, `r0/init_0.mp4`]) {
+      const first = await t.app.inject({ url: signed(`/media/hls/${version}/${path}`) });
+      expect(first.statusCode, path).toBe(200);
+      expect(first.headers['content-type'], path).toBe('audio/mp4');
+      const again = await t.app.inject({ url: signed(`/media/hls/${version}/${path}`) });
+      expect(again.headers['x-cache-status']).toBe('HIT');
+      expect(again.headers['content-type'], `${path} (cached)`).toBe('audio/mp4');
+    }
+  });
+
+  it('serves the segments of a rendition with a video track as video/mp4', async () => {
+    const version = await publishVideoHls(t);
+    const keys = await t.connections.stores.transcodes.list(`${version}/r0/`);
+    const segment = keys.find((k) => k.endsWith('.m4s'));
+    expect(segment).toBeDefined();
+    const res = await t.app.inject({ url: signed(`/media/hls/${segment}`) });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('video/mp4');
+  });
+
+  it('refuses to store an SVG (or any non-raster file) in the images store', async () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>';
+    const images = t.connections.stores.images;
+    for (const key of ['art/evil.svg', 'art/page.html', 'art/noext']) {
+      await expect(images.put(key, svg), key).rejects.toMatchObject({ status: 415 });
+      await expect(images.createMultipartUpload(key, 'image/svg+xml'), key).rejects.toMatchObject({
+        status: 415,
+      });
+      expect(await images.head(key), key).toBeUndefined();
+    }
+    await images.put('art/staged.jpg', Buffer.from([0xff, 0xd8, 0xff]));
+    await expect(images.move('art/staged.jpg', 'art/moved.svg')).rejects.toMatchObject({ status: 415 });
+    // Raster images are still taken.
+    await images.put('art/ok.png', Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    expect(await images.head('art/ok.png')).toBeDefined();
+  });
+
+  it('delivers an SVG that reached the images store by other means as an attachment, never image/svg+xml', async () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>';
+    const file = join(t.dataDir, 'objects', 'images', 'planted', 'evil.svg');
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, svg);
+    for (const round of ['MISS', 'HIT']) {
+      const res = await t.app.inject({ url: '/images/planted/evil.svg' });
+      expect(res.statusCode, round).toBe(200);
+      expect(res.headers['x-cache-status']).toBe(round);
+      expect(res.headers['content-type'], round).toBe('application/octet-stream');
+      expect(res.headers['content-disposition'], round).toBe('attachment');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+    }
+    await t.connections.stores.images.put('art/fine.png', Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    const png = await t.app.inject({ url: '/images/art/fine.png' });
+    expect(png.headers['content-type']).toBe('image/png');
+    expect(png.headers['content-disposition']).toBeUndefined();
   });
 });

@@ -144,6 +144,25 @@ describe('input hardening', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().detail).toMatch(/"__proto__".*refused/);
   });
+
+  it('refuses a query number that overflows to Infinity (limit=1e400) with a 400, not a 500', async () => {
+    const handle = `u_${unique()}`;
+    const signup = await post('/api/v1/auth/signup', {
+      handle,
+      email: `${handle}@example.org`,
+      password: PASSWORD,
+      display_name: 'Finite',
+    });
+    expect(signup.statusCode).toBe(201);
+    for (const url of [`/api/v1/users/${handle}?limit=1e400`, `/api/v1/users/${handle}?limit=-1e400`]) {
+      const res = await t.app.inject({ url });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json().errors, url).toEqual([
+        expect.objectContaining({ path: 'querystring:/limit', message: expect.stringMatching(/finite/) }),
+      ]);
+    }
+    expect((await t.app.inject({ url: `/api/v1/users/${handle}?limit=100` })).statusCode).toBe(200);
+  });
 });
 
 describe('JSON body limit', () => {

@@ -250,3 +250,25 @@ describe('filesystem store housekeeping', () => {
     await expect(store.ping()).rejects.toThrow();
   });
 });
+
+describe('images store on S3 (s3rver)', () => {
+  it('refuses SVG and other non-raster keys before anything is sent, takes raster images', async () => {
+    const settings = s3Settings(`i${uniqueSuffix()}-`);
+    const client = createS3Client(settings);
+    try {
+      const store = new S3ObjectStore(client, 'images', settings.bucketPrefix);
+      await store.ensure();
+      const svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>';
+      await expect(store.put('art/evil.svg', svg)).rejects.toMatchObject({ status: 415 });
+      await expect(store.createMultipartUpload('art/evil.svg', 'image/svg+xml')).rejects.toMatchObject({
+        status: 415,
+      });
+      expect(await store.head('art/evil.svg')).toBeUndefined();
+      await store.put('art/ok.jpg', Buffer.from([0xff, 0xd8, 0xff]));
+      await expect(store.move('art/ok.jpg', 'art/ok.svg')).rejects.toMatchObject({ status: 415 });
+      expect(await store.head('art/ok.jpg')).toBeDefined();
+    } finally {
+      client.destroy();
+    }
+  });
+});

@@ -7,9 +7,11 @@ import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { registerRequestDecoding } from './body-decoding.js';
 import { registerErrorHandler, registerProblemNotFound, type ErrorClassifier } from './error-handler.js';
+import { clientErrorHandler, frameworkErrorHandler, type EdgeHeaders } from './framework-errors.js';
 import { parseAnyTypeAsJson, registerBodySchemaHints } from './json-bodies.js';
 import { registerHttpMetricsHooks, type HttpMetrics } from './metrics.js';
 import { registerResponseCompression } from './response-compression.js';
+import { registerRouteMethods } from './route-methods.js';
 
 export interface BaseAppOptions {
   logger: FastifyServerOptions['logger'];
@@ -22,6 +24,12 @@ export interface BaseAppOptions {
   https?: HttpsServerOptions;
   /** Maps a service's own dependency errors (e.g. database outage -> 503) before the 500 fallback. */
   classifyError?: ErrorClassifier;
+  /**
+   * Headers (security headers) also put on the answers made before any hook runs: bad
+   * percent-encoding, oversized headers, malformed HTTP. The service's own hook sets them on
+   * every routed answer.
+   */
+  edgeHeaders?: EdgeHeaders;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -43,6 +51,8 @@ export function buildBaseApp(options: BaseAppOptions): FastifyInstance {
     // One line per request, written on the response (below), instead of fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
+    frameworkErrors: frameworkErrorHandler(options.edgeHeaders ?? {}),
+    clientErrorHandler: clientErrorHandler(options.edgeHeaders ?? {}),
     forceCloseConnections: 'idle',
     // Fastify's default ajv silently drops unknown body properties (removeAdditional); a
     // request with a misspelt field must be a 400, not quietly half-applied.
@@ -66,6 +76,8 @@ export function buildBaseApp(options: BaseAppOptions): FastifyInstance {
     done();
   });
   registerErrorHandler(app, options.classifyError);
+  // Before any route: the not-found handlers answer 405 + Allow for a path other methods have.
+  registerRouteMethods(app);
   // Bodies: decoded (gzip, deflate, br) within the route's limit, then read as JSON whatever
   // their declared type; answers compressed when the client accepts it.
   registerRequestDecoding(app);

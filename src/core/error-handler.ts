@@ -5,6 +5,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, toProblem, type FieldError, type Problem } from './errors.js';
+import { methodNotAllowed } from './route-methods.js';
 import { formatAjvErrors } from './validation.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
@@ -121,10 +122,12 @@ export function registerErrorHandler(app: FastifyInstance, classify?: ErrorClass
 }
 
 export function registerProblemNotFound(app: FastifyInstance): void {
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(
+  app.setNotFoundHandler((request, reply) => {
+    const notAllowed = methodNotAllowed(request);
+    if (notAllowed) return sendProblem(reply, toProblem(notAllowed), notAllowed.headers);
+    return sendProblem(
       reply,
       toProblem(new AppError('not_found', `No route for ${request.method} ${request.url.split('?', 1)[0]}.`)),
-    ),
-  );
+    );
+  });
 }

@@ -12,7 +12,7 @@ import { createHttpMetrics, registerMetricsRoute, type HttpMetrics } from '../co
 import { registerRateLimits, type RateLimitScope } from '../core/rate-limit/plugin.js';
 import { RedisRateLimitStore } from '../core/rate-limit/redis-store.js';
 import type { RateLimitStore } from '../core/rate-limit/store.js';
-import { registerSecurityHeaders } from '../core/security-headers.js';
+import { registerSecurityHeaders, securityHeaders } from '../core/security-headers.js';
 import { TrustedProxies } from '../core/trusted-proxies.js';
 import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import { registerAuthHooks } from './auth-hook.js';
@@ -23,6 +23,7 @@ import { cacheProbe, databaseProbe, objectStoreProbe } from './repositories/heal
 import { AssetRepository } from './repositories/asset-repository.js';
 import { CommentRepository } from './repositories/comment-repository.js';
 import { PlayRepository } from './repositories/play-repository.js';
+import { PrismaProfileRepository } from './repositories/profile-repository.js';
 import { spoolAndProbe } from './repositories/ffprobe.js';
 import { RedisTokenRevocationRepository } from './repositories/token-revocation-repository.js';
 import { PrismaTrackRepository } from './repositories/track-repository.js';
@@ -108,6 +109,7 @@ export function buildMusicApp(
     bodyLimit: config.jsonBodyLimit,
     metrics,
     classifyError: databaseUnavailable,
+    edgeHeaders: securityHeaders(config.domain),
     notFound: false,
     ...(options.https ? { https: options.https } : {}),
   });
@@ -153,7 +155,7 @@ export function buildMusicApp(
   registerMetricsRoute(app, metrics.registry);
   const hooks = registerAuthHooks(app, auth);
   registerAuthRoutes(app, auth, hooks);
-  registerUserRoutes(app, new UserService(users, new PrismaTrackRepository(connections.prisma)), auth, hooks);
+  registerUserRoutes(app, new UserService(new PrismaProfileRepository(connections.prisma)), auth, hooks);
   const assets = new AssetRepository(connections.prisma);
   const uploads = new UploadService(assets, connections.stores.originals, (body) =>
     spoolAndProbe(body, join(config.dataDir, 'tmp')),

@@ -16,13 +16,30 @@ const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
 
 type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
-function withTextSafety(fn: ValidateFunction): Validate {
+/**
+ * ajv coerces "1e400" to Infinity and then lets it through `type: integer` and `maximum`; a
+ * query or path number must be finite (JSON bodies cannot hold Infinity).
+ */
+function nonFiniteErrors(data: unknown): ErrorObject[] {
+  if (data === null || typeof data !== 'object') return [];
+  return Object.entries(data)
+    .filter(([, v]) => typeof v === 'number' && !Number.isFinite(v))
+    .map(([k]) => ({
+      instancePath: `/${pointerToken(k)}`,
+      schemaPath: '#/finite',
+      keyword: 'finite',
+      params: {},
+      message: 'must be a finite number',
+    }));
+}
+
+function withTextSafety(fn: ValidateFunction, textPart: boolean): Validate {
   const validate: Validate = (data) => {
     if (!fn(data)) {
       validate.errors = fn.errors ?? null;
       return false;
     }
-    const errors = textSafetyErrors(data);
+    const errors = textPart ? [...nonFiniteErrors(data), ...textSafetyErrors(data)] : textSafetyErrors(data);
     validate.errors = errors.length > 0 ? errors : null;
     return errors.length === 0;
   };
@@ -35,7 +52,7 @@ export function registerMusicValidators(app: FastifyInstance): void {
     new Ajv({ strict: true, allErrors: true, useDefaults: true, coerceTypes: true }),
   );
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    withTextSafety((httpPart === 'body' ? bodyAjv : textAjv).compile(schema)),
+    withTextSafety((httpPart === 'body' ? bodyAjv : textAjv).compile(schema), httpPart !== 'body'),
   );
 }
 

@@ -1,7 +1,8 @@
 /**
  * Every path no route claims serves the web front-end's index page (GET/HEAD), so client-side
  * routes such as /tracks/<id> load the app. Unknown /api/ paths and other methods stay a 404
- * problem: an API client must not receive an HTML page for a mistyped endpoint.
+ * problem (405 with Allow when the path has routes under other methods): an API client must
+ * not receive an HTML page for a mistyped endpoint.
  */
 import { readFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -9,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { sendProblem } from '../../core/error-handler.js';
 import { AppError, toProblem } from '../../core/errors.js';
+import { methodNotAllowed } from '../../core/route-methods.js';
 
 /** The project's web/ folder, found from this file both in src/ and in dist/src/. */
 export function resolveWebRoot(start = dirname(fileURLToPath(import.meta.url))): string {
@@ -25,6 +27,8 @@ export function registerWebFallback(app: FastifyInstance, webRoot: string): void
   const index = readFileSync(join(webRoot, 'index.html'));
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '/';
+    const notAllowed = methodNotAllowed(request);
+    if (notAllowed) return sendProblem(reply, toProblem(notAllowed), notAllowed.headers);
     if ((request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api/')) {
       return reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(index);
     }

@@ -7,8 +7,9 @@
 import type { Readable } from 'node:stream';
 import { AppError } from '../../core/errors.js';
 import type { ByteRange, ObjectStore } from '../repositories/object-store/object-store.js';
-import { contentTypeFor } from '../repositories/object-store/object-store.js';
+import { contentTypeFor, RASTER_IMAGE_TYPES } from '../repositories/object-store/object-store.js';
 import { parseRange } from './byte-range.js';
+import { contentTypeOfKind, mediaKindOfInit, type MediaKind } from './fmp4-kind.js';
 import { isPlaylistKey, rewritePlaylist } from './hls-playlist.js';
 import type { CachedObject, HotObjectCache } from './hot-object-cache.js';
 import { keyUnderMount, normaliseRequestPath, pathOfUrl } from './media-path.js';
@@ -38,7 +39,27 @@ export interface MediaDeliveryDeps {
 
 const notFound = (): AppError => new AppError('not_found', 'No such media object.');
 
+/** fMP4 media and initialisation segments, typed by what their rendition carries. */
+const FRAGMENT = /\.(?:m4s|mp4)$/i;
+const INIT_SEGMENT = /^init[^/]*\.mp4$/i;
+/** An init segment's moov is a few hundred bytes; this bounds what is read to find it. */
+const INIT_READ_BYTES = 64 * 1024;
+/** Renditions whose kind is remembered (insertion order: the oldest is dropped first). */
+const MAX_RENDITION_KINDS = 4096;
+
+type ContentTypeOf = (key: string) => Promise<string>;
+const byExtension: ContentTypeOf = (key) => Promise.resolve(contentTypeFor(key));
+
+const DOWNLOAD_TYPE = 'application/octet-stream';
+/** The images mount serves raster types as themselves, anything else (SVG: script) as a download. */
+const imageType: ContentTypeOf = (key) => {
+  const type = contentTypeFor(key);
+  return Promise.resolve(RASTER_IMAGE_TYPES.has(type) ? type : DOWNLOAD_TYPE);
+};
+
 export class MediaDelivery {
+  private readonly renditionKinds = new Map<string, MediaKind>();
+
   constructor(private readonly deps: MediaDeliveryDeps) {}
 
   /** GET /media/hls/<path>?sig=…&expires=… */
@@ -86,7 +107,36 @@ export class MediaDelivery {
         body,
       };
     }
-    return this.serve(this.deps.transcodes, 'hls:', key, rangeHeader, HLS_CACHE_CONTROL);
+    const typeOf = FRAGMENT.test(key) ? (k: string) => this.renditionContentType(k) : byExtension;
+    return this.serve(this.deps.transcodes, 'hls:', key, rangeHeader, HLS_CACHE_CONTROL, typeOf);
+  }
+
+  /** audio/mp4 or video/mp4 by the rendition's init segment (the folder the key is in). */
+  private async renditionContentType(key: string): Promise<string> {
+    const dir = key.slice(0, key.lastIndexOf('/') + 1);
+    let kind = this.renditionKinds.get(dir);
+    if (kind === undefined) {
+      kind = await this.readRenditionKind(dir);
+      if (kind === undefined) return contentTypeOfKind('audio');
+      if (this.renditionKinds.size >= MAX_RENDITION_KINDS) {
+        const oldest = this.renditionKinds.keys().next().value;
+        if (oldest !== undefined) this.renditionKinds.delete(oldest);
+      }
+      this.renditionKinds.set(dir, kind);
+    }
+    return contentTypeOfKind(kind);
+  }
+
+  /** undefined when the folder has no init segment (yet): nothing is remembered then. */
+  private async readRenditionKind(dir: string): Promise<MediaKind | undefined> {
+    if (dir === '') return undefined;
+    const store = this.deps.transcodes;
+    const keys = await this.safe(() => store.list(dir));
+    const init = keys?.find((k) => INIT_SEGMENT.test(k.slice(dir.length)));
+    if (init === undefined) return undefined;
+    const got = await this.safe(() => store.get(init, { start: 0, end: INIT_READ_BYTES - 1 }));
+    if (!got) return undefined;
+    return mediaKindOfInit(Buffer.concat(await got.body.toArray()));
   }
 
   /** GET /images/<path> and GET /waveforms/<path>: public. */
@@ -99,8 +149,20 @@ export class MediaDelivery {
     if (!normalised.ok) throw notFound();
     const key = keyUnderMount(normalised.path, mount);
     if (key === undefined) throw notFound();
-    const store = mount === IMAGES_MOUNT ? this.deps.images : this.deps.waveforms;
-    return this.serve(store, mount, key, rangeHeader, PUBLIC_CACHE_CONTROL);
+    if (mount === WAVEFORMS_MOUNT)
+      return this.serve(this.deps.waveforms, mount, key, rangeHeader, PUBLIC_CACHE_CONTROL);
+    const answer = await this.serve(
+      this.deps.images,
+      mount,
+      key,
+      rangeHeader,
+      PUBLIC_CACHE_CONTROL,
+      imageType,
+    );
+    // Whatever reached the store by other means than the API: a download, never a page.
+    if (answer.headers['content-type'] === DOWNLOAD_TYPE)
+      answer.headers['content-disposition'] = 'attachment';
+    return answer;
   }
 
   private async serve(
@@ -109,6 +171,7 @@ export class MediaDelivery {
     key: string,
     rangeHeader: string | undefined,
     cacheControl: string,
+    typeOf: ContentTypeOf = byExtension,
   ): Promise<MediaAnswer> {
     const base = (contentType: string, cacheStatus: string): Record<string, string> => ({
       'content-type': contentType,
@@ -120,9 +183,9 @@ export class MediaDelivery {
     if (cached) return this.fromBuffer(cached, rangeHeader, base(cached.contentType, 'HIT'));
     const info = await this.safe(() => store.head(key));
     if (!info) throw notFound();
-    const contentType = contentTypeFor(key);
+    const contentType = await typeOf(key);
     if (this.deps.cache.accepts(info.size)) {
-      const { object } = await this.loadWhole(store, ns, key, false);
+      const { object } = await this.loadWhole(store, ns, key, false, contentType);
       return this.fromBuffer(object, rangeHeader, base(object.contentType, 'MISS'));
     }
     const range = parseRange(rangeHeader, info.size);
@@ -160,6 +223,7 @@ export class MediaDelivery {
     ns: string,
     key: string,
     lookup = true,
+    contentType = contentTypeFor(key),
   ): Promise<{ object: CachedObject; cacheStatus: 'HIT' | 'MISS' }> {
     const cached = lookup ? this.deps.cache.get(ns + key) : undefined;
     if (cached) return { object: cached, cacheStatus: 'HIT' };
@@ -168,7 +232,7 @@ export class MediaDelivery {
     const body = Buffer.concat(await got.body.toArray());
     const object: CachedObject = {
       body,
-      contentType: contentTypeFor(key),
+      contentType,
       etag: got.etag ?? '',
       lastModified: got.lastModified,
     };

@@ -1,7 +1,7 @@
 /** Public profiles: a user's handle, display name and public tracks, cursor-paginated. */
 import { AppError } from '../../core/errors.js';
-import type { TrackCursor, TrackRepository, TrackSummary } from '../repositories/track-repository.js';
-import type { UserRepository } from '../repositories/user-repository.js';
+import type { ProfileRepository, ProfileTrackRow } from '../repositories/profile-repository.js';
+import type { TrackCursor } from '../repositories/track-repository.js';
 import { normaliseHandle } from './auth-service.js';
 
 export interface PublicTrack {
@@ -41,7 +41,7 @@ export function decodeCursor(text: string): TrackCursor {
   return { createdAt, id };
 }
 
-function publicTrack(t: TrackSummary): PublicTrack {
+function publicTrack(t: ProfileTrackRow): PublicTrack {
   return {
     id: t.id,
     title: t.title,
@@ -53,17 +53,14 @@ function publicTrack(t: TrackSummary): PublicTrack {
 }
 
 export class UserService {
-  constructor(
-    private readonly users: UserRepository,
-    private readonly tracks: TrackRepository,
-  ) {}
+  constructor(private readonly profiles: ProfileRepository) {}
 
   async publicProfile(handle: string, page: { limit: number; cursor?: string }): Promise<PublicProfile> {
-    const user = await this.users.findByHandle(normaliseHandle(handle));
-    if (!user) throw new AppError('not_found', `No user with the handle "${handle}".`);
     const cursor = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
     // One extra row tells whether another page exists.
-    const rows = await this.tracks.listPublicByOwner(user.id, page.limit + 1, cursor);
+    const user = await this.profiles.findByHandle(normaliseHandle(handle), page.limit + 1, cursor);
+    if (!user) throw new AppError('not_found', `No user with the handle "${handle}".`);
+    const rows = user.tracks;
     const items = rows.slice(0, page.limit);
     const last = items[items.length - 1];
     return {

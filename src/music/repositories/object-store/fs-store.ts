@@ -14,6 +14,7 @@ import { spoolToFile } from '../spool-file.js';
 import {
   assertParts,
   assertValidKey,
+  assertWritableKey,
   assertValidPrefix,
   contentTypeFor,
   type ByteRange,
@@ -74,6 +75,7 @@ export class FilesystemObjectStore implements ObjectStore {
   }
 
   async put(key: string, data: ObjectData): Promise<{ etag: string | undefined }> {
+    assertWritableKey(this.name, key);
     const target = this.path(key);
     const { tmp, md5 } = await this.spool(data);
     await mkdir(dirname(target), { recursive: true });
@@ -130,6 +132,7 @@ export class FilesystemObjectStore implements ObjectStore {
   }
 
   async move(from: string, to: string): Promise<void> {
+    assertWritableKey(this.name, to);
     const source = this.path(from);
     const target = this.path(to);
     await mkdir(dirname(target), { recursive: true });
@@ -162,7 +165,7 @@ export class FilesystemObjectStore implements ObjectStore {
   }
 
   async createMultipartUpload(key: string, _contentType?: string): Promise<string> {
-    assertValidKey(key);
+    assertWritableKey(this.name, key);
     const uploadId = randomUUID();
     const dir = this.uploadDir(uploadId);
     await mkdir(dir, { recursive: true });

@@ -109,6 +109,24 @@ export function assertValidKey(key: string): void {
   }
 }
 
+/** What the images store takes: raster types a browser never runs script from. */
+export const RASTER_IMAGE_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/webp']);
+
+/**
+ * Checks a key an object is about to be written under. The images store is served publicly
+ * from the site's own origin, so it takes raster images only: an SVG (or HTML) there would
+ * run script as the site.
+ */
+export function assertWritableKey(store: StoreName, key: string): void {
+  assertValidKey(key);
+  if (store === 'images' && !RASTER_IMAGE_TYPES.has(contentTypeFor(key))) {
+    throw new AppError(
+      'unsupported_media_type',
+      `The images store holds JPEG, PNG and WebP images only; ${JSON.stringify(key.slice(key.lastIndexOf('/') + 1).slice(0, 100))} is refused (SVG and other document types can carry scripts).`,
+    );
+  }
+}
+
 export function assertValidPrefix(prefix: string): void {
   if (prefix === '') return;
   assertValidKey(prefix.endsWith('/') ? prefix.slice(0, -1) : prefix);
@@ -132,7 +150,8 @@ export function assertParts(parts: readonly CompletedPart[]): void {
 
 const CONTENT_TYPES: Record<string, string> = {
   m3u8: 'application/vnd.apple.mpegurl',
-  m4s: 'video/iso.segment',
+  // fMP4 segments of an audio ladder; delivery types each by its rendition (audio or video).
+  m4s: 'audio/mp4',
   mp4: 'audio/mp4',
   m4a: 'audio/mp4',
   aac: 'audio/aac',

@@ -28,6 +28,7 @@ import type { S3Settings } from '../../config.js';
 import {
   assertParts,
   assertValidKey,
+  assertWritableKey,
   assertValidPrefix,
   contentTypeFor,
   type ByteRange,
@@ -102,7 +103,7 @@ export class S3ObjectStore implements ObjectStore {
     data: ObjectData,
     options: { contentType?: string } = {},
   ): Promise<{ etag: string | undefined }> {
-    assertValidKey(key);
+    assertWritableKey(this.name, key);
     const ContentType = options.contentType ?? contentTypeFor(key);
     if (!(data instanceof Readable)) {
       const Body = typeof data === 'string' ? Buffer.from(data) : data;
@@ -191,7 +192,7 @@ export class S3ObjectStore implements ObjectStore {
 
   async move(from: string, to: string): Promise<void> {
     assertValidKey(from);
-    assertValidKey(to);
+    assertWritableKey(this.name, to);
     try {
       await this.client.send(
         new CopyObjectCommand({
@@ -208,7 +209,7 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async createMultipartUpload(key: string, contentType: string): Promise<string> {
-    assertValidKey(key);
+    assertWritableKey(this.name, key);
     const out = await this.client.send(
       new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: contentType }),
     );

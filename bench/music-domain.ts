@@ -1,0 +1,440 @@
+/**
+ * Music domain benchmark (issue 12), every figure a ratio to a baseline measured in the same run:
+ *
+ * 1. Upload: a WAV of BENCH_UPLOAD_MB (default 400) MB through the API parts route (init, PUT
+ *    every part in turn, complete: which also concatenates, hashes and ffprobes the file) beside
+ *    the same bytes written to the same filesystem store directly (the store's own multipart
+ *    calls, and one plain put), alternating. The API runs in a child process; its peak RSS
+ *    during the upload is read from /proc/<pid>/status (VmHWM, reset through clear_refs just
+ *    before) and sampled (VmRSS) as a fallback.
+ * 2. Reads: GET /api/v1/tracks/:id (a track with a ready version: signed URLs, loudness) and
+ *    GET /api/v1/trending (after a rollup of plays) under autocannon beside GET /api/v1/health
+ *    of the same app: req/s and p99.
+ *
+ * Needs PostgreSQL, Redis and ffmpeg; makes and drops its own database. Writes
+ * bench/results/music-domain.md. Decisions: docs/music-domain.md, "Benchmark".
+ *
+ *   npx tsx bench/music-domain.ts            (BENCH_UPLOAD_MB=50 BENCH_DURATION=3 for a quick check)
+ */
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
+import autocannon from 'autocannon';
+import { buildMusicApp } from '../src/music/app.js';
+import { loadMusicConfig } from '../src/music/config.js';
+import { createMusicConnections } from '../src/music/connections.js';
+import { runAnalyticsRollup } from '../src/music/domain-jobs.js';
+import { FilesystemObjectStore } from '../src/music/repositories/object-store/fs-store.js';
+import { ensureObjectStores, type ObjectStore } from '../src/music/repositories/object-store/index.js';
+import { withBenchDatabase } from './lib/music-database.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const MiB = 1024 * 1024;
+const UPLOAD_BYTES = Number(process.env.BENCH_UPLOAD_MB ?? 400) * 1e6;
+const PART_SIZE = 5 * MiB; // the API's default part size: what a client gets without choosing
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const LOAD = { connections: 50, pipelining: 1, duration: Number(process.env.BENCH_DURATION ?? 8) };
+const TRACKS = 30;
+const UPLOAD_TARGET = 0.8;
+
+interface Served {
+  url: string;
+  pid: number;
+  token: string;
+  trackId: string;
+  dataDir: string;
+}
+
+// ---------------------------------------------------------------- child: the API process
+
+async function serve(): Promise<void> {
+  const dataDir = process.env.BENCH_DATA_DIR ?? '';
+  await withBenchDatabase(async (databaseUrl) => {
+    const config = loadMusicConfig({
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'silent',
+      RATE_LIMITS: 'off',
+      DATABASE_URL: databaseUrl,
+      MUSIC_CACHE_KEY_PREFIX: `bench:${randomBytes(4).toString('hex')}:`,
+      QUEUE_PREFIX: `bench-${randomBytes(4).toString('hex')}`,
+      DATA_DIR: dataDir,
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      SECURE_LINK_SECRET: randomBytes(32).toString('hex'),
+      IP_HASH_SALT: randomBytes(16).toString('hex'),
+    });
+    const connections = createMusicConnections(config);
+    await ensureObjectStores(connections.stores);
+    const app = buildMusicApp(config, connections);
+    try {
+      const signup = await app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/signup',
+        payload: { handle: 'bench_owner', email: 'owner@example.org', password: 'a long enough passphrase' },
+      });
+      if (signup.statusCode !== 201) throw new Error(`signup: ${signup.statusCode} ${signup.body}`);
+      const { token, user } = signup.json<{ token: string; user: { id: string } }>();
+      const trackId = await seedTracks(connections, user.id);
+      await seedPlays(app, connections, config);
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const served: Served = {
+        url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
+        pid: process.pid,
+        token,
+        trackId,
+        dataDir,
+      };
+      process.stdout.write(JSON.stringify(served) + '\n');
+      process.stdin.resume();
+      await once(process.stdin, 'end');
+    } finally {
+      await app.close();
+      await connections.close();
+    }
+  });
+}
+
+/** TRACKS public tracks, each with a ready version as the pipeline leaves it; returns the first. */
+async function seedTracks(
+  connections: ReturnType<typeof createMusicConnections>,
+  ownerUserId: string,
+): Promise<string> {
+  const ids: string[] = [];
+  for (let i = 0; i < TRACKS; i++) {
+    const asset = await connections.prisma.asset.create({
+      data: {
+        ownerUserId,
+        objectKey: `${ownerUserId}/${randomUUID()}`,
+        filename: `song-${i}.flac`,
+        contentType: 'audio/flac',
+        size: 30 * MiB,
+        status: 'uploaded',
+      },
+    });
+    const track = await connections.prisma.track.create({
+      data: { title: `Track ${i}`, ownerUserId, description: 'benchmark track' },
+    });
+    const version = await connections.prisma.trackVersion.create({
+      data: {
+        trackId: track.id,
+        number: 1,
+        assetId: asset.id,
+        status: 'ready',
+        durationMs: 215_000,
+        loudnessIntegrated: -14.2,
+        loudnessRange: 6.1,
+        truePeak: -1.0,
+        replayGain: -3.8,
+        hlsKey: `${randomUUID()}/master.m3u8`,
+        progressiveKey: `${randomUUID()}/progressive.m4a`,
+        waveformKey: `${randomUUID()}/waveform.json`,
+        artworkKey: `${randomUUID()}/cover-600.jpg`,
+        codec: 'flac',
+        bitRate: 1_000_000,
+        channels: 2,
+        sampleRate: 44_100,
+        tagTitle: `Track ${i}`,
+        tagArtist: 'Bench',
+      },
+    });
+    await connections.prisma.track.update({
+      where: { id: track.id },
+      data: { currentVersionId: version.id },
+    });
+    ids.push(track.id);
+  }
+  return ids[0] ?? '';
+}
+
+/** Plays from distinct listeners (a few per track), then the rollup that fills trending. */
+async function seedPlays(
+  app: ReturnType<typeof buildMusicApp>,
+  connections: ReturnType<typeof createMusicConnections>,
+  config: ReturnType<typeof loadMusicConfig>,
+): Promise<void> {
+  const tracks = await connections.prisma.track.findMany({ select: { id: true } });
+  let listener = 0;
+  for (const [i, t] of tracks.entries()) {
+    for (let p = 0; p <= i % 5; p++) {
+      listener++;
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/v1/analytics/plays',
+        payload: { track_id: t.id },
+        remoteAddress: `10.0.${Math.floor(listener / 250)}.${listener % 250}`,
+      });
+      if (res.statusCode !== 202) throw new Error(`play: ${res.statusCode} ${res.body}`);
+    }
+  }
+  await runAnalyticsRollup(config, connections);
+}
+
+// ---------------------------------------------------------------- parent: load and measure
+
+/** A WAV of about `bytes` (a sine tone: ffprobe reads it as the audio it is). */
+async function makeWav(dir: string, bytes: number): Promise<string> {
+  const file = join(dir, 'upload.wav');
+  const seconds = Math.max(1, Math.floor(bytes / (44_100 * 2 * 2)));
+  await promisify(execFile)('ffmpeg', [
+    ...['-v', 'error', '-y', '-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=44100:duration=${seconds}`],
+    ...['-ac', '2', '-c:a', 'pcm_s16le', file],
+  ]);
+  return file;
+}
+
+function procStatus(pid: number, field: 'VmHWM' | 'VmRSS'): number {
+  // A tiny procfs file, read synchronously: exact at the moment of sampling.
+  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) * 1024 : 0;
+}
+
+/** Peak RSS of `pid` while `work` runs: VmHWM after a clear_refs reset, or sampled VmRSS. */
+async function peakRss<T>(
+  pid: number,
+  work: () => Promise<T>,
+): Promise<{ result: T; before: number; peak: number }> {
+  const before = procStatus(pid, 'VmRSS');
+  let reset = true;
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  } catch {
+    reset = false;
+  }
+  let sampled = before;
+  const timer = setInterval(() => {
+    sampled = Math.max(sampled, procStatus(pid, 'VmRSS'));
+  }, 50);
+  try {
+    const result = await work();
+    const hwm = procStatus(pid, 'VmHWM');
+    return { result, before, peak: reset ? Math.max(hwm, sampled) : sampled };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+function send(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | NodeJS.ReadableStream | undefined,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (body === undefined || typeof body === 'string') req.end(body);
+    else body.pipe(req);
+  });
+}
+
+interface UploadTimes {
+  partsMs: number;
+  totalMs: number;
+}
+
+async function uploadThroughApi(served: Served, file: string, size: number): Promise<UploadTimes> {
+  const auth = { authorization: `Bearer ${served.token}` };
+  const json = { ...auth, 'content-type': 'application/json' };
+  const start = performance.now();
+  const init = await send(
+    `${served.url}/api/v1/upload/multipart/init`,
+    'POST',
+    json,
+    JSON.stringify({ filename: 'upload.wav', content_type: 'audio/wav', size, part_size: PART_SIZE }),
+  );
+  if (init.status !== 201) throw new Error(`init: ${init.status} ${init.text}`);
+  const answer = JSON.parse(init.text) as {
+    upload_id: string;
+    asset_id: string;
+    parts: { part_number: number; url: string }[];
+  };
+  const parts: { part_number: number; etag: string }[] = [];
+  const partsStart = performance.now();
+  for (const part of answer.parts) {
+    const from = (part.part_number - 1) * PART_SIZE;
+    const to = Math.min(size, from + PART_SIZE) - 1;
+    const res = await send(
+      served.url + part.url,
+      'PUT',
+      { ...auth, 'content-type': 'application/octet-stream', 'content-length': String(to - from + 1) },
+      createReadStream(file, { start: from, end: to, highWaterMark: MiB }),
+    );
+    if (res.status !== 200) throw new Error(`part ${part.part_number}: ${res.status} ${res.text}`);
+    parts.push({ part_number: part.part_number, etag: (JSON.parse(res.text) as { etag: string }).etag });
+  }
+  const partsMs = performance.now() - partsStart;
+  const done = await send(
+    `${served.url}/api/v1/upload/multipart/complete`,
+    'POST',
+    json,
+    JSON.stringify({ upload_id: answer.upload_id, asset_id: answer.asset_id, parts }),
+  );
+  if (done.status !== 200) throw new Error(`complete: ${done.status} ${done.text}`);
+  return { partsMs, totalMs: performance.now() - start };
+}
+
+/** The same bytes, same part size, into the same store by its own multipart calls. */
+async function uploadDirect(store: ObjectStore, file: string, size: number): Promise<UploadTimes> {
+  const start = performance.now();
+  const key = `direct/${randomUUID()}`;
+  const id = await store.createMultipartUpload(key, 'audio/wav');
+  const parts: { partNumber: number; etag: string }[] = [];
+  const partsStart = performance.now();
+  for (let n = 1; (n - 1) * PART_SIZE < size; n++) {
+    const from = (n - 1) * PART_SIZE;
+    const to = Math.min(size, from + PART_SIZE) - 1;
+    const etag = await store.uploadPart(
+      key,
+      id,
+      n,
+      createReadStream(file, { start: from, end: to, highWaterMark: MiB }),
+      to - from + 1,
+    );
+    parts.push({ partNumber: n, etag });
+  }
+  const partsMs = performance.now() - partsStart;
+  await store.completeMultipartUpload(key, id, parts);
+  const totalMs = performance.now() - start;
+  await store.delete(key);
+  return { partsMs, totalMs };
+}
+
+async function putDirect(store: ObjectStore, file: string): Promise<number> {
+  const key = `direct/${randomUUID()}`;
+  const start = performance.now();
+  await store.put(key, createReadStream(file, { highWaterMark: MiB }));
+  const ms = performance.now() - start;
+  await store.delete(key);
+  return ms;
+}
+
+interface Load {
+  rps: number;
+  p99: number;
+  bad: number;
+}
+
+async function cannon(url: string, headers: Record<string, string> = {}): Promise<Load> {
+  const r = await autocannon({ url, headers, ...LOAD });
+  return { rps: r.requests.average, p99: r.latency.p99, bad: r.errors + r.non2xx };
+}
+
+const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+const mbps = (bytes: number, ms: number): number => bytes / 1e6 / (ms / 1000);
+
+async function main(): Promise<void> {
+  const work = await mkdtemp(join(tmpdir(), 'music-domain-bench-'));
+  const dataDir = join(work, 'data');
+  await mkdir(dataDir);
+  const file = await makeWav(work, UPLOAD_BYTES);
+  const size = (await stat(file)).size;
+  const child = spawn(process.execPath, [...process.execArgv, import.meta.filename, '--serve'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, BENCH_DATA_DIR: dataDir },
+  });
+  const lines = createInterface({ input: child.stdout });
+  const [line] = (await once(lines, 'line')) as [string];
+  const served = JSON.parse(line) as Served;
+  const store: ObjectStore = new FilesystemObjectStore(join(dataDir, 'objects'), 'originals');
+  const api: UploadTimes[] = [];
+  const direct: UploadTimes[] = [];
+  const put: number[] = [];
+  let rss = { before: 0, peak: 0 };
+  let reads: { health: Load; track: Load; trending: Load };
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      const measured = await peakRss(served.pid, () => uploadThroughApi(served, file, size));
+      api.push(measured.result);
+      if (measured.peak > rss.peak) rss = { before: measured.before, peak: measured.peak };
+      direct.push(await uploadDirect(store, file, size));
+      put.push(await putDirect(store, file));
+      // The API's completed originals stay in the store: remove them so the disk does not fill.
+      await rm(join(dataDir, 'objects', 'originals'), { recursive: true, force: true });
+      await store.ensure();
+    }
+    const trackUrl = `${served.url}/api/v1/tracks/${served.trackId}`;
+    const trendingUrl = `${served.url}/api/v1/trending?window=day&limit=20`;
+    for (const url of [trackUrl, trendingUrl, `${served.url}/api/v1/health`]) {
+      const res = await fetch(url);
+      if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+    }
+    const trending = (await (await fetch(trendingUrl)).json()) as { items?: unknown[] };
+    if (!Array.isArray(trending.items) || trending.items.length === 0) throw new Error('trending is empty');
+    await autocannon({ url: trackUrl, connections: 10, duration: 2 });
+    const health: Load[] = [];
+    const track: Load[] = [];
+    const trend: Load[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      health.push(await cannon(`${served.url}/api/v1/health`));
+      track.push(await cannon(trackUrl));
+      trend.push(await cannon(trendingUrl));
+    }
+    const avg = (runs: Load[]): Load => ({
+      rps: mean(runs.map((r) => r.rps)),
+      p99: mean(runs.map((r) => r.p99)),
+      bad: runs.reduce((a, r) => a + r.bad, 0),
+    });
+    reads = { health: avg(health), track: avg(track), trending: avg(trend) };
+  } finally {
+    child.stdin.end();
+    await once(child, 'exit');
+    await rm(work, { recursive: true, force: true });
+  }
+
+  const apiTotal = mean(api.map((t) => t.totalMs));
+  const apiParts = mean(api.map((t) => t.partsMs));
+  const directTotal = mean(direct.map((t) => t.totalMs));
+  const directParts = mean(direct.map((t) => t.partsMs));
+  const putMs = mean(put);
+  const ratio = directTotal / apiTotal;
+  const MB = (b: number): string => (b / MiB).toFixed(0);
+  const row = (name: string, ms: number, base: number): string =>
+    `| ${name} | ${(ms / 1000).toFixed(2)} | ${mbps(size, ms).toFixed(0)} | ${(base / ms).toFixed(2)} |`;
+  const readRow = (name: string, f: Load): string =>
+    `| ${name} | ${f.rps.toFixed(0)} | ${f.p99.toFixed(1)} | ${(f.rps / reads.health.rps).toFixed(2)} | ${(f.p99 / Math.max(1, reads.health.p99)).toFixed(2)} | ${f.bad} |`;
+  const markdown = [
+    '## music-domain',
+    '',
+    `Upload of a ${(size / 1e6).toFixed(0)} MB WAV in ${Math.ceil(size / PART_SIZE)} parts of ${PART_SIZE / MiB} MiB, sent one after another; ` +
+      `${ROUNDS} alternating rounds (mean). The API runs in its own process; the direct writes go from the bench process into the same filesystem store.`,
+    '',
+    '| upload path | seconds | MB/s | direct multipart / this |',
+    '| --- | ---: | ---: | ---: |',
+    row('store multipart directly (baseline): parts + complete', directTotal, directTotal),
+    row('API: init + PUT parts + complete (concatenate, sha256, ffprobe)', apiTotal, directTotal),
+    row('store multipart directly, parts only', directParts, directParts),
+    row('API, PUT parts only', apiParts, directParts),
+    row('store put of the whole file (reference)', putMs, directTotal),
+    '',
+    `Upload through the API / direct to the store: **${ratio.toFixed(2)}** (target >= ${UPLOAD_TARGET}: ${ratio >= UPLOAD_TARGET ? 'met' : 'NOT met'}); parts phase alone ${(directParts / apiParts).toFixed(2)}.`,
+    '',
+    `API process RSS: ${MB(rss.before)} MiB before the upload, peak ${MB(rss.peak)} MiB while ${(size / 1e6).toFixed(0)} MB streamed (VmHWM after a clear_refs reset; +${MB(rss.peak - rss.before)} MiB).`,
+    '',
+    `Reads: autocannon ${LOAD.connections} connections, ${LOAD.duration} s per run, ${ROUNDS} rounds (mean), against the same API process; ${TRACKS} public tracks with ready versions, trending after a rollup.`,
+    '',
+    '| route | req/s | p99 ms | req/s ratio to health | p99 ratio to health | errors + non-2xx |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+    readRow('GET /api/v1/health (baseline: database, cache and store probes)', reads.health),
+    readRow('GET /api/v1/tracks/:id (ready version, signed URLs)', reads.track),
+    readRow('GET /api/v1/trending?window=day (from Redis)', reads.trending),
+    '',
+  ].join('\n');
+  await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
+  await writeFile(join(ROOT, 'bench', 'results', 'music-domain.md'), markdown);
+  process.stdout.write(markdown);
+}
+
+if (process.argv.includes('--serve')) await serve();
+else await main();
