@@ -66,10 +66,11 @@ check: node deps
 	npx prettier --check .
 	npx eslint .
 	npx tsc --noEmit -p tsconfig.json
+	npx tsc --noEmit -p web/tsconfig.json
 	npx madge --circular --extensions ts --ts-config tsconfig.json --exclude '^generated/' src workers
 
 bench: setup build
 	node scripts/bench-all.mjs
 
 clean:
-	rm -rf dist native/build generated
+	rm -rf dist native/build generated test-artifacts

@@ -1,0 +1,2 @@
+import './style.css';
+document.body.append('player');
