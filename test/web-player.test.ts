@@ -31,6 +31,7 @@ import {
 // Callbacks run inside the page: its DOM globals, typed loosely here (the Node project has no DOM lib).
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const document: any;
+declare const HTMLMediaElement: any;
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 describe('music player in Chromium', () => {
@@ -140,6 +141,26 @@ describe('music player in Chromium', () => {
     // The bad sign-up's 400 is the one failed request Chromium logs.
     expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
     await page.close();
+
+    // A browser without native HLS: the page loads hls.js (MediaSource, blob: media under the CSP).
+    const second = await browser.page();
+    await second.page.addInitScript(() => {
+      const original = HTMLMediaElement.prototype.canPlayType;
+      HTMLMediaElement.prototype.canPlayType = function (type: string) {
+        return /mpegurl/i.test(type) ? '' : original.call(this, type);
+      };
+    });
+    await second.page.goto(`${base}/tracks/${trackId}`);
+    const player = second.page.getByTestId('audio');
+    await player.waitFor();
+    expect(await player.getAttribute('data-engine')).toBe('hls.js');
+    await second.page.evaluate(() => document.querySelector('audio').play());
+    await second.page.waitForFunction(() => document.querySelector('audio').currentTime >= 2, undefined, {
+      timeout: 60_000,
+    });
+    expect(await second.page.evaluate(() => document.querySelector('audio').src)).toMatch(/^blob:/);
+    expect(second.errors).toEqual([]);
+    await second.page.close();
   }, 420_000);
 
   it('an interrupted upload resumes after a reload, sending only the missing parts', async () => {
