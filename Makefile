@@ -66,6 +66,7 @@ check: node deps
 	npx prettier --check .
 	npx eslint .
 	npx tsc --noEmit -p tsconfig.json
+	npx tsc --noEmit -p web/tsconfig.json
 	npx madge --circular --extensions ts --ts-config tsconfig.json --exclude '^generated/' src workers
 
 bench: setup build
@@ -87,4 +88,4 @@ soak: deps
 	LOAD_SCENARIOS=soak LOAD_SECONDS=$${LOAD_SECONDS:-1800} npx tsx load-tests/run.ts
 
 clean:
-	rm -rf dist native/build generated
+	rm -rf dist native/build generated test-artifacts

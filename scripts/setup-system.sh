@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs and starts the system services the project needs, where they are missing:
 # PostgreSQL, Redis, ffmpeg, promtool (prometheus), openssl, nginx (the edge test runs it as the
-# current user; the system service is not started), g++, npm. On Debian as root this uses
-# apt-get; elsewhere it says exactly what to install and fails.
+# current user; the system service is not started), g++, npm, chromium (browser tests). On Debian
+# as root this uses apt-get; elsewhere it says exactly what to install and fails.
 set -euo pipefail
 
 need_pkgs=()
@@ -16,6 +16,8 @@ command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need_pkgs+=(nginx)
 command -v g++ >/dev/null 2>&1 || need_pkgs+=(g++)
 # npm fetches the dependencies, and once the pinned Node.js runtime (scripts/setup-node.sh).
 command -v npm >/dev/null 2>&1 || need_pkgs+=(npm)
+# The browser tests drive Debian's Chromium through playwright-core (test/helpers/browser.ts).
+[ -x /usr/bin/chromium ] || [ -n "${CHROMIUM_PATH:-}" ] || need_pkgs+=(chromium)
 
 if [ ${#need_pkgs[@]} -gt 0 ]; then
   # shellcheck disable=SC2207

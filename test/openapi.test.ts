@@ -19,6 +19,14 @@ const NOT_DOCUMENTED = new Set([
   'PUT /mcp',
   'PATCH /mcp',
   'DELETE /mcp',
+  // The workbench's pages and files (HTML and assets, not API operations).
+  'GET /',
+  'GET /tools/:tool',
+  'GET /report-card',
+  'GET /leaderboard',
+  'GET /favicon.svg',
+  // /assets/* (hashed files): fastify's route tree prints the wildcard under the root.
+  'GET /*',
 ]);
 
 /** "METHOD /path" of every route, read from fastify's route tree (HEAD twins left out). */

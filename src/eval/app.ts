@@ -33,6 +33,8 @@ import { PrismaOpenBenchLedger } from './repositories/open-bench-ledger.js';
 import { loadSigningKeys } from './repositories/receipt-keys.js';
 import { MemorySessionStore, RedisSessionStore } from './repositories/report-card-sessions.js';
 import { registerToolRoutes } from './routes/tools.js';
+import { registerWorkbench } from './routes/workbench.js';
+import { resolveWebDist } from '../core/web-static.js';
 import { FileUsageCounters, RedisUsageCounters, type UsageCounters } from './repositories/usage-counters.js';
 
 /** Answers that are the same for everyone until the next deploy (browser edge: public max-age). */
@@ -43,6 +45,8 @@ export interface EvalAppOverrides {
   pool?: VerifierPool;
   /** The clock of sessions (tests inject one to expire sessions). */
   now?: () => number;
+  /** The built workbench (default dist/web/workbench; browser tests pass their own build). */
+  webRoot?: string;
 }
 
 const warmings = new WeakMap<FastifyInstance, Promise<void>>();
@@ -161,6 +165,7 @@ export async function buildEvalApp(
     clientAddress: (request) => clientAddress(request, config.trustedProxies),
   });
   registerMetricsRoute(app, metrics.registry);
+  registerWorkbench(app, overrides.webRoot ?? resolveWebDist('workbench'));
   await app.ready();
   return app;
 }

@@ -94,6 +94,8 @@ export interface MusicAppOptions {
   nowSeconds?: () => number;
   /** Tests of other parts may pass their own; by default versions are enqueued on BullMQ. */
   flowStarter?: VersionFlowStarter;
+  /** The built player (default dist/web/player; browser tests pass their own build). */
+  webRoot?: string;
 }
 
 export function buildMusicApp(
@@ -192,6 +194,6 @@ export function buildMusicApp(
     new JobAdminService(jobQueues, new PrismaVersionProcessingRepository(connections.prisma)),
     hooks,
   );
-  registerWebFallback(app, resolveWebRoot());
+  registerWebFallback(app, options.webRoot ?? resolveWebRoot());
   return app;
 }

@@ -25,8 +25,24 @@ const CORS_EXPOSE_HEADERS = [
   'Mcp-Protocol-Version',
 ].join(', ');
 
-/** JSON only, never framed, nothing loaded: the service serves no pages. */
+/** JSON answers: never framed, nothing loaded. */
 export const EVAL_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/**
+ * The workbench's pages (routes/workbench.ts): their own scripts, styles and icon, and fetches
+ * to this origin; nothing inline, nothing from elsewhere. Downloads use blob: links, which are
+ * navigations, not fetches, so no directive needs blob:.
+ */
+export const WORKBENCH_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 const SECURITY_HEADERS = Object.freeze({
   'x-content-type-options': 'nosniff',

@@ -1,36 +1,31 @@
 /**
- * Every path no route claims serves the web front-end's index page (GET/HEAD), so client-side
- * routes such as /tracks/<id> load the app. Unknown /api/ paths and other methods stay a 404
- * problem (405 with Allow when the path has routes under other methods): an API client must
- * not receive an HTML page for a mistyped endpoint.
+ * The music player (web/player, built into dist/web/player): its assets under /assets/, and the
+ * index page for every GET/HEAD path no route claims, so client-side routes such as
+ * /tracks/<id> load the app. Unknown /api/ and /assets/ paths stay a 404 problem (405 with Allow
+ * when the path has routes under other methods): an API client must not receive an HTML page.
  */
-import { readFileSync, existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { sendProblem } from '../../core/error-handler.js';
 import { AppError, toProblem } from '../../core/errors.js';
 import { methodNotAllowed } from '../../core/route-methods.js';
+import { NOT_BUILT, registerWebApp, resolveWebDist } from '../../core/web-static.js';
 
-/** The project's web/ folder, found from this file both in src/ and in dist/src/. */
-export function resolveWebRoot(start = dirname(fileURLToPath(import.meta.url))): string {
-  let dir = start;
-  for (let i = 0; i < 6; i++) {
-    if (existsSync(join(dir, 'web', 'index.html')) && existsSync(join(dir, 'package.json')))
-      return join(dir, 'web');
-    dir = dirname(dir);
-  }
-  throw new Error(`web/index.html not found above ${start}`);
+// A missing script must not come back as HTML (the browser would report a MIME error instead).
+const NOT_PAGES = /^\/(api|assets)(\/|$)/;
+
+export function resolveWebRoot(): string {
+  return resolveWebDist('player');
 }
 
 export function registerWebFallback(app: FastifyInstance, webRoot: string): void {
-  const index = readFileSync(join(webRoot, 'index.html'));
+  const web = registerWebApp(app, { root: webRoot, rootFiles: ['favicon.svg'] });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '/';
     const notAllowed = methodNotAllowed(request);
     if (notAllowed) return sendProblem(reply, toProblem(notAllowed), notAllowed.headers);
-    if ((request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api/')) {
-      return reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(index);
+    if ((request.method === 'GET' || request.method === 'HEAD') && !NOT_PAGES.test(path)) {
+      if (web.built) return web.sendIndex(reply);
+      return sendProblem(reply, toProblem(new AppError('not_found', NOT_BUILT)));
     }
     return sendProblem(
       reply,
