@@ -4,6 +4,7 @@ import { receiptVerifyCommand } from './commands/receipt-verify.js';
 import { adminCommand } from './commands/admin.js';
 import { signUrlCommand } from './commands/sign-url.js';
 import { analyticsCommand, uploadsCommand } from './commands/domain-jobs.js';
+import { gateCommand } from './commands/gate.js';
 
 const COMMANDS: Command[] = [
   receiptVerifyCommand,
@@ -11,6 +12,7 @@ const COMMANDS: Command[] = [
   signUrlCommand,
   analyticsCommand,
   uploadsCommand,
+  gateCommand,
 ];
 
 async function main(argv: string[]): Promise<number> {
