@@ -4,7 +4,8 @@
  * Zip bombs are refused while inflating: caps on each member's and the archive's inflated
  * bytes and on the inflation ratio, checked on every chunk (declared sizes can lie).
  */
-import { Unzip, UnzipInflate, UnzipPassThrough, type UnzipFile } from 'fflate';
+import { inflateRawSync } from 'node:zlib';
+import { Unzip, UnzipPassThrough, type FlateError, type UnzipDecoder, type UnzipFile } from 'fflate';
 import { invalidInput } from '../../core/errors.js';
 import type { LogSource } from './source.js';
 
@@ -72,6 +73,20 @@ export async function forEachZipMember(
     open++;
     file.ondata = (err, data, final) => {
       if (failure) return;
+      if (err instanceof CapExceeded) {
+        fail(
+          bomb(
+            source.name,
+            file.name,
+            err.cap >= limits.maxMemberBytes
+              ? `inflates past ${limits.maxMemberBytes} bytes`
+              : `inflates more than ${limits.maxRatio}× its ${file.size ?? 'unknown'} compressed bytes`,
+            limits,
+          ),
+          file,
+        );
+        return;
+      }
       if (err) {
         fail(invalidInput(`${source.name}: member ${file.name} is corrupt (${err.message}).`), file);
         return;
@@ -121,7 +136,7 @@ export async function forEachZipMember(
     };
     file.start();
   });
-  unzip.register(UnzipInflate);
+  unzip.register(nativeInflate(limits));
   unzip.register(UnzipPassThrough);
   let tail: Uint8Array = new Uint8Array(0);
   let empty = true;
@@ -149,6 +164,48 @@ export async function forEachZipMember(
       `${source.name}: the zip archive is truncated (${open > 0 ? 'a member ends before its data does' : 'no end-of-archive record'}); upload the whole file.`,
     );
   return { members };
+}
+
+/**
+ * Deflate members inflated by node's zlib (native, several times fflate's speed) once their
+ * compressed bytes are in; the output is capped at the member limit and at the ratio limit
+ * for its compressed size, so a bomb stops there rather than after inflating.
+ */
+function nativeInflate(limits: ZipLimits) {
+  return class NativeInflate implements UnzipDecoder {
+    static readonly compression = 8;
+    ondata: UnzipDecoder['ondata'] = () => {};
+    private readonly parts: Uint8Array[] = [];
+    push(chunk: Uint8Array, final: boolean): void {
+      if (chunk.length > 0) this.parts.push(chunk.slice());
+      if (!final) return;
+      const compressed = Buffer.concat(this.parts);
+      this.parts.length = 0;
+      const cap = Math.min(
+        limits.maxMemberBytes,
+        Math.max(limits.ratioFloorBytes, limits.maxRatio * compressed.length),
+      );
+      let out: Buffer;
+      try {
+        out = inflateRawSync(compressed, { maxOutputLength: cap + 1 });
+      } catch (err) {
+        const tooBig = (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE';
+        const failure = tooBig ? new CapExceeded(cap) : (err as Error);
+        const flateError: FlateError = Object.assign(failure, { code: -1 });
+        this.ondata(flateError, new Uint8Array(0), true);
+        return;
+      }
+      // A copy into a plain ArrayBuffer (fflate's handler type); members are small.
+      this.ondata(null, new Uint8Array(out), true);
+    }
+  };
+}
+
+/** Native inflation stopped at its output cap. */
+class CapExceeded extends Error {
+  constructor(readonly cap: number) {
+    super(`inflates past ${cap} bytes`);
+  }
 }
 
 function keepTail(tail: Uint8Array, chunk: Uint8Array): Uint8Array {
