@@ -23,6 +23,7 @@ import { buildOpenApi } from './openapi.js';
 import { createVerifierPool, type VerifierPool } from './pool.js';
 import { registerPoolMetrics } from './pool-metrics.js';
 import { TOOLS } from './registry.js';
+import { GATE_LOGS_PATH, registerGateLogsRoute } from './routes/gate-logs.js';
 import { registerInfoRoutes } from './routes/info.js';
 import { registerLlmsTxt } from './routes/llms-txt.js';
 import { registerMcpRoutes } from './routes/mcp.js';
@@ -101,6 +102,7 @@ export async function buildEvalApp(
           name: 'tools',
           match: (path) =>
             toolPaths.has(path) ||
+            path === GATE_LOGS_PATH ||
             path === '/mcp' ||
             path.startsWith('/api/report-card/') ||
             path.startsWith('/api/open-bench/'),
@@ -143,6 +145,7 @@ export async function buildEvalApp(
     bodyLimit: config.bodyLimit,
     inlineMaxBytes: config.inlineMaxBytes,
   });
+  registerGateLogsRoute(app, { usage });
   registerInfoRoutes(app, {
     pool,
     usage,

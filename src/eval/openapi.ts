@@ -4,8 +4,11 @@
  */
 import type { TSchema } from '@sinclair/typebox';
 import { SERVICE_VERSION } from '../core/receipt.js';
+import { LogsGateOptions } from './harness-logs/options.js';
+import { MAX_LOG_BYTES } from './harness-logs/upload.js';
 import { TOOLS } from './registry.js';
 import { LeaderboardQuery, OpenBenchSubmitRequest, PUBLIC_ID_PATTERN } from './open-bench/schemas.js';
+import { GATE_LOGS_PATH } from './routes/gate-logs.js';
 import { ReportCardSubmitRequest, StartRequest } from './report-card/schemas.js';
 
 /** TypeBox schemas carry symbol keys; JSON round-tripping leaves plain JSON Schema. */
@@ -253,6 +256,50 @@ export function buildOpenApi(): object {
       },
     };
   }
+  paths[GATE_LOGS_PATH] = {
+    post: {
+      operationId: 'gateLogs',
+      summary: 'The promotion gate on two evaluation-harness logs (format detected from the bytes)',
+      tags: ['tools'],
+      requestBody: {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              required: ['baseline', 'candidate'],
+              properties: {
+                baseline: {
+                  type: 'string',
+                  format: 'binary',
+                  description: `A harness log, up to ${MAX_LOG_BYTES} bytes`,
+                },
+                candidate: {
+                  type: 'string',
+                  format: 'binary',
+                  description: `A harness log, up to ${MAX_LOG_BYTES} bytes`,
+                },
+                options: { $ref: '#/components/schemas/gateLogsOptions' },
+              },
+            },
+            encoding: { options: { contentType: 'application/json' } },
+          },
+        },
+      },
+      responses: {
+        '200': {
+          description: 'Receipt; result.sources describes each log',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Receipt' } } },
+        },
+        '400': problem(
+          'Unknown or ambiguous format, unreadable log, unknown scorer/metric/filter, bad options',
+        ),
+        '413': problem('A file above 64 MB, or more than two files'),
+        '415': problem('Not multipart/form-data'),
+        '429': problem('Rate limited; see Retry-After'),
+      },
+    },
+  };
   paths['/api/catalog'] = jsonGet('catalog', 'The verifier tools');
   paths['/api/examples'] = jsonGet('examples', 'A complete valid request per tool');
   // The seed reuses operationId `health` for GET /api/health too; OpenAPI requires unique ids.
@@ -270,6 +317,7 @@ export function buildOpenApi(): object {
   schemas.OpenBenchStartRequest = plain(StartRequest);
   schemas.OpenBenchSubmitRequest = plain(OpenBenchSubmitRequest);
   for (const t of TOOLS) schemas[`${t.id}Request`] = plain(t.schema);
+  schemas.gateLogsOptions = plain(LogsGateOptions);
   return {
     openapi: '3.1.0',
     info: {

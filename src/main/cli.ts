@@ -5,6 +5,7 @@ import { adminCommand } from './commands/admin.js';
 import { signUrlCommand } from './commands/sign-url.js';
 import { analyticsCommand, uploadsCommand } from './commands/domain-jobs.js';
 import { opsCommand } from './commands/ops.js';
+import { gateCommand } from './commands/gate.js';
 
 const COMMANDS: Command[] = [
   receiptVerifyCommand,
@@ -13,6 +14,7 @@ const COMMANDS: Command[] = [
   analyticsCommand,
   uploadsCommand,
   opsCommand,
+  gateCommand,
 ];
 
 async function main(argv: string[]): Promise<number> {

@@ -3,7 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { SERVICE_VERSION } from '../../core/receipt.js';
 import { inlineLimitBytes } from '../placement.js';
 import type { VerifierPool } from '../pool.js';
+import { gateLogsExample } from '../harness-logs/example.js';
+import { MAX_LOG_BYTES } from '../harness-logs/upload.js';
 import { TOOLS } from '../registry.js';
+import { GATE_LOGS_PATH } from './gate-logs.js';
 import type { UsageCounters } from '../repositories/usage-counters.js';
 
 export interface InfoRouteDeps {
@@ -17,7 +20,26 @@ export interface InfoRouteDeps {
   health?: () => Record<string, unknown>;
 }
 
-export function catalog(inlineMaxBytes: number): { service_version: string; tools: object[] } {
+/** Tools that take file uploads (multipart), listed apart from the JSON tools. */
+export const UPLOAD_TOOLS = [
+  {
+    id: 'gate-logs',
+    operationId: 'gateLogs',
+    name: 'Promotion gate on harness logs',
+    method: 'POST',
+    endpoint: GATE_LOGS_PATH,
+    content_type: 'multipart/form-data',
+    promise:
+      'PASS, HOLD or BLOCK from two evaluation-harness logs (Inspect AI, lm-evaluation-harness, promptfoo, OpenAI evals, HELM, DeepEval), repeated runs included',
+    max_file_bytes: MAX_LOG_BYTES,
+  },
+];
+
+export function catalog(inlineMaxBytes: number): {
+  service_version: string;
+  tools: object[];
+  upload_tools: object[];
+} {
   return {
     service_version: SERVICE_VERSION,
     tools: TOOLS.map((t) => ({
@@ -30,11 +52,14 @@ export function catalog(inlineMaxBytes: number): { service_version: string; tool
       // Bodies up to this size run on the event loop, larger ones in the verifier pool.
       inline_max_bytes: inlineLimitBytes(t, inlineMaxBytes),
     })),
+    upload_tools: UPLOAD_TOOLS,
   };
 }
 
 export function examples(): { examples: Record<string, unknown> } {
-  return { examples: Object.fromEntries(TOOLS.map((t) => [t.id, t.example])) };
+  return {
+    examples: { ...Object.fromEntries(TOOLS.map((t) => [t.id, t.example])), 'gate-logs': gateLogsExample },
+  };
 }
 
 export function registerInfoRoutes(app: FastifyInstance, deps: InfoRouteDeps): void {

@@ -178,12 +178,18 @@ export function assertProbe(probe: GateProbe | undefined): void {
     throw invalidInput('retained_probe verified counts cannot exceed its items.', errors);
 }
 
-function decide(
+/**
+ * The rules in order. `cohort` (the logs gate: items on one side only, changed inputs,
+ * duplicates) holds at HOLD after the blocking rules; /api/gate passes none, its cohorts
+ * being checked up front.
+ */
+export function decide(
   gains: number,
   regressions: number,
   pOne: number,
   policy: GatePolicy,
   probe: GateProbe | undefined,
+  cohort?: { ok: boolean; detail: string },
 ): { path: DecisionStep[]; verdict: Verdict } {
   const path: DecisionStep[] = [];
   let verdict: Verdict | undefined;
@@ -220,6 +226,7 @@ function decide(
       'BLOCK',
     );
   }
+  if (cohort) step('cohort_matched', cohort.ok, cohort.detail, 'HOLD');
   step(
     'min_gains',
     gains >= policy.min_gains,

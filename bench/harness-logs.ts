@@ -1,0 +1,152 @@
+/**
+ * Logs gate on two Inspect AI .eval files of BENCH_SAMPLES samples x 3 epochs (default 5000:
+ * about 200 MB of JSON unzipped per file) with realistic messages, read and gated, beside the
+ * floor measured in the same run: `unzip -p` of the same files into JSON.parse per member.
+ * Each side runs in its own process so its peak RSS is its own. Target: <= 1.5x the floor,
+ * peak memory < 300 MB.
+ *
+ *   npx tsx bench/harness-logs.ts      (writes bench/results/harness-logs.md)
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { strToU8, Zip, ZipDeflate } from 'fflate';
+import { fileInput, gateLogs, parseLogsGateOptions } from '../src/eval/harness-logs/gate-logs.js';
+import { lcg } from '../src/eval/math/lcg.testing.js';
+
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 5000);
+const EPOCHS = 3;
+const WORDS =
+  'the model answers each question step by step and then checks its arithmetic before giving a final answer in the required format with units'.split(
+    ' ',
+  );
+
+function text(rand: () => number, words: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < words; i++) out.push(WORDS[Math.floor(rand() * WORDS.length)]!);
+  return out.join(' ');
+}
+
+async function writeEval(file: string, seed: number, passRate: number): Promise<void> {
+  const rand = lcg(seed);
+  const out = createWriteStream(file);
+  const zip = new Zip((err, chunk) => {
+    if (err) throw err;
+    out.write(chunk);
+  });
+  const add = (name: string, value: unknown): void => {
+    const f = new ZipDeflate(name, { level: 6 });
+    zip.add(f);
+    f.push(strToU8(JSON.stringify(value)), true);
+  };
+  const spec = { task: 'bench', model: `m${seed}`, packages: { inspect_ai: '0.3.140' } };
+  add('_journal/start.json', { version: 2, eval: spec, plan: {} });
+  for (let s = 0; s < SAMPLES; s++) {
+    const question = text(lcg(s + 1), 60);
+    for (let e = 1; e <= EPOCHS; e++) {
+      const messages = Array.from({ length: 8 }, (_, i) => ({
+        role: i % 2 ? 'assistant' : 'user',
+        content: text(rand, 250),
+        source: 'generate',
+      }));
+      add(`samples/${s}_epoch_${e}.json`, {
+        id: s,
+        epoch: e,
+        input: question,
+        target: '42',
+        messages,
+        output: { model: spec.model, choices: [{ message: messages[7] }] },
+        scores: { match: { value: rand() < passRate ? 'C' : 'I', answer: '42' } },
+        metadata: {},
+        events: [],
+      });
+      if (out.writableNeedDrain) await new Promise<void>((r) => out.once('drain', () => r()));
+    }
+  }
+  add('header.json', { version: 2, status: 'success', eval: spec, results: {} });
+  zip.end();
+  await new Promise<void>((r) => out.end(() => r()));
+}
+
+async function child(mode: string, files: string[]): Promise<void> {
+  const t0 = performance.now();
+  if (mode === 'ours') {
+    const sealed = await gateLogs(
+      await fileInput(files[0]!),
+      await fileInput(files[1]!),
+      parseLogsGateOptions({}),
+    );
+    process.stderr.write(`verdict ${sealed.verdict}\n`);
+  } else {
+    for (const file of files) {
+      // Member sizes in archive order, then one unzip -p stream split at those sizes.
+      const list = spawnSync('unzip', ['-Zl', file], { encoding: 'utf8', maxBuffer: 1 << 28 }).stdout;
+      const sizes = list
+        .split('\n')
+        .map((l) => l.trim().split(/\s+/))
+        .filter((f) => f.length >= 10 && f[f.length - 1]!.startsWith('samples/'))
+        .map((f) => Number(f[3]));
+      const proc = spawn('unzip', ['-p', file, 'samples/*']);
+      let pending: Buffer = Buffer.alloc(0);
+      let i = 0;
+      let parsed = 0;
+      for await (const chunk of proc.stdout) {
+        pending = pending.length ? Buffer.concat([pending, chunk as Buffer]) : (chunk as Buffer);
+        while (i < sizes.length && pending.length >= sizes[i]!) {
+          JSON.parse(pending.subarray(0, sizes[i]).toString('utf8'));
+          pending = pending.subarray(sizes[i]);
+          i++;
+          parsed++;
+        }
+      }
+      if (parsed !== sizes.length) throw new Error(`parsed ${parsed} of ${sizes.length} members`);
+    }
+  }
+  const ms = performance.now() - t0;
+  process.stdout.write(JSON.stringify({ ms, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
+}
+
+function measure(mode: string, files: string[]): { ms: number; maxRssMB: number } {
+  const r = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'bench/harness-logs.ts', '--child', mode, ...files],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    },
+  );
+  if (r.status !== 0) throw new Error(`${mode} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as { ms: number; maxRssMB: number };
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-logs-'));
+  const files = [path.join(dir, 'base.eval'), path.join(dir, 'cand.eval')];
+  await writeEval(files[0]!, 1, 0.6);
+  await writeEval(files[1]!, 2, 0.65);
+  const unzipped = spawnSync('unzip', ['-Zt', files[0]!], { encoding: 'utf8' }).stdout.trim();
+  const floor = measure('floor', files);
+  const ours = measure('ours', files);
+  const ratio = ours.ms / floor.ms;
+  const md = [
+    '## Logs gate on Inspect .eval files',
+    '',
+    `${SAMPLES} samples x ${EPOCHS} epochs per file, two files (${unzipped}).`,
+    '',
+    '| | time (ms) | peak RSS (MB) |',
+    '|---|---|---|',
+    `| floor: unzip -p + JSON.parse per member | ${floor.ms.toFixed(0)} | ${floor.maxRssMB.toFixed(0)} |`,
+    `| read and gate (streamed zip, native inflate, readers, join, test, seal) | ${ours.ms.toFixed(0)} | ${ours.maxRssMB.toFixed(0)} |`,
+    '',
+    `Ratio to the floor: ${ratio.toFixed(2)}x (target <= 1.5x); peak RSS ${ours.maxRssMB.toFixed(0)} MB (target < 300 MB).`,
+  ].join('\n');
+  mkdirSync('bench/results', { recursive: true });
+  writeFileSync('bench/results/harness-logs.md', md + '\n');
+  process.stdout.write(md + '\n');
+}
+
+const at = process.argv.indexOf('--child');
+if (at >= 0) await child(process.argv[at + 1]!, process.argv.slice(at + 2));
+else await main();

@@ -1,0 +1,56 @@
+/**
+ * One logs gate from two sources to a sealed receipt: the same code behind
+ * POST /api/gate/logs, the MCP tool and `cli gate`.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { canonicalJson } from '../../core/canonical-json.js';
+import { sealReceipt, type SealedReceipt } from '../../core/receipt.js';
+import { compileValidator } from '../../core/validation.js';
+import { LogsGateOptions, readOptionsFor } from './options.js';
+import { readLog } from './read.js';
+import { fileSource, type LogSource } from './source.js';
+import { runLogsGate } from './logs-gate.js';
+
+export const LOGS_GATE_TOOL = 'gate-logs';
+
+const validate = compileValidator(LogsGateOptions);
+
+export interface LogInput {
+  source: LogSource;
+  sha256: string;
+}
+
+/** Options as sent (or `{}`), validated with defaults applied; a 400 names what is wrong. */
+export function parseLogsGateOptions(raw: unknown): LogsGateOptions {
+  return validate.assert(raw ?? {});
+}
+
+export async function gateLogs(
+  baseline: LogInput,
+  candidate: LogInput,
+  options: LogsGateOptions,
+): Promise<SealedReceipt> {
+  const base = await readLog(baseline.source, readOptionsFor(options, 'baseline'));
+  const cand = await readLog(candidate.source, readOptionsFor(options, 'candidate'));
+  const body = runLogsGate(
+    { cohort: base, sha256: baseline.sha256, file: baseline.source.name },
+    { cohort: cand, sha256: candidate.sha256, file: candidate.source.name },
+    options,
+  );
+  // The request is the two files (by hash) and the options after defaults.
+  const request = { baseline_sha256: baseline.sha256, candidate_sha256: candidate.sha256, options };
+  const requestSha = createHash('sha256').update(canonicalJson(request)).digest('hex');
+  return sealReceipt(LOGS_GATE_TOOL, requestSha, body);
+}
+
+export async function fileSha256(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** A local file as a gate input (the CLI). */
+export async function fileInput(path: string): Promise<LogInput> {
+  return { source: await fileSource(path, path), sha256: await fileSha256(path) };
+}

@@ -1,0 +1,32 @@
+/** Turns a harness's score value into pass/fail. */
+import { invalidInput } from '../../core/errors.js';
+
+/**
+ * Inspect's letter values (src/inspect_ai/scorer/_metric.py: CORRECT "C", INCORRECT "I",
+ * PARTIAL "P", NOANSWER "N"; value_to_float maps them to 1, 0, 0.5, 0), booleans, and numbers
+ * (pass when >= threshold). Anything else is a 400 naming the value and where it was.
+ */
+export function passes(value: unknown, threshold: number, where: string): boolean {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return value >= threshold;
+  if (typeof value === 'string') {
+    switch (value.trim().toUpperCase()) {
+      case 'C':
+      case 'TRUE':
+      case 'YES':
+        return true;
+      case 'I':
+      case 'N':
+      case 'FALSE':
+      case 'NO':
+        return false;
+      case 'P':
+        return 0.5 >= threshold;
+    }
+    const n = Number(value);
+    if (value.trim() !== '' && Number.isFinite(n)) return n >= threshold;
+  }
+  throw invalidInput(
+    `${where}: score value ${JSON.stringify(value)?.slice(0, 80)} is not a pass/fail value (C/I/P/N, a boolean or a number).`,
+  );
+}

@@ -1,0 +1,126 @@
+/**
+ * POST /api/gate/logs: two harness logs as multipart/form-data (files `baseline` and
+ * `candidate`, an optional `options` JSON part) -> the gate's receipt. Each file is spooled
+ * to a temporary file while hashed, then streamed through its reader.
+ */
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { AppError, invalidInput } from '../../core/errors.js';
+import { gateLogs, LOGS_GATE_TOOL, parseLogsGateOptions, type LogInput } from '../harness-logs/gate-logs.js';
+import { fileSource } from '../harness-logs/source.js';
+import { MAX_LOG_BYTES, spoolLog, tooLarge } from '../harness-logs/upload.js';
+import type { UsageCounters } from '../repositories/usage-counters.js';
+
+export const GATE_LOGS_PATH = '/api/gate/logs';
+export const GATE_LOGS_HINT =
+  'POST /api/gate/logs takes multipart/form-data: files "baseline" and "candidate" (harness logs, up to 64 MB each) and an optional "options" part holding JSON (GET /api/examples, examples["gate-logs"])';
+
+type Side = 'baseline' | 'candidate';
+
+export function registerGateLogsRoute(app: FastifyInstance, deps: { usage: UsageCounters }): void {
+  void app.register(async (scope) => {
+    await scope.register(multipart, {
+      throwFileSizeLimit: true,
+      limits: {
+        fileSize: MAX_LOG_BYTES,
+        files: 2,
+        fields: 1,
+        parts: 3,
+        fieldSize: 64 * 1024,
+        headerPairs: 100,
+      },
+    });
+    const verdicts = new WeakMap<object, string>();
+    scope.addHook('onResponse', (request, reply, done) => {
+      deps.usage.record(LOGS_GATE_TOOL, reply.statusCode, verdicts.get(request));
+      done();
+    });
+    scope.post(GATE_LOGS_PATH, { config: { problemHint: GATE_LOGS_HINT } }, async (request, reply) => {
+      if (!request.isMultipart())
+        throw new AppError('unsupported_media_type', `Send multipart/form-data. ${GATE_LOGS_HINT}.`);
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'gate-logs-'));
+      try {
+        const files: Partial<Record<Side, LogInput>> = {};
+        let rawOptions: unknown = {};
+        let current = 'uploaded';
+        try {
+          for await (const part of request.parts()) {
+            if (part.type === 'file') {
+              const side = part.fieldname;
+              if (side !== 'baseline' && side !== 'candidate')
+                throw invalidInput(`Unexpected file part "${side}"; send files "baseline" and "candidate".`);
+              if (files[side]) throw invalidInput(`Two "${side}" files; send one of each.`);
+              current = side;
+              const file = path.join(dir, side);
+              const sha256 = await spoolLog(part.file, file, side);
+              // The stream ends early at the limit; the plugin's error would only come with the next part.
+              if (part.file.truncated) throw tooLarge(side);
+              files[side] = { source: await fileSource(part.filename || side, file), sha256 };
+            } else if (part.fieldname === 'options') {
+              rawOptions = parseOptionsPart(part.value);
+            } else {
+              throw invalidInput(`Unexpected field "${part.fieldname}"; the only field is "options" (JSON).`);
+            }
+          }
+        } catch (err) {
+          throw multipartError(err, current);
+        }
+        const missing = (['baseline', 'candidate'] as const).filter((s) => !files[s]);
+        if (missing.length > 0)
+          throw invalidInput(
+            `Missing file part(s): ${missing.join(', ')}. ${GATE_LOGS_HINT}.`,
+            missing.map((m) => ({ path: `/${m}`, message: 'is required' })),
+          );
+        const options = parseLogsGateOptions(rawOptions);
+        const sealed = await gateLogs(files.baseline!, files.candidate!, options);
+        if (sealed.verdict) verdicts.set(request, sealed.verdict);
+        return send(reply, sealed.text, sealed.status);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+  });
+}
+
+function send(reply: FastifyReply, text: string, status: string): FastifyReply {
+  void reply.header('x-receipt-status', status);
+  return reply.code(200).type('application/json; charset=utf-8').send(Buffer.from(text, 'utf8'));
+}
+
+function parseOptionsPart(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  if (value.trim() === '') return {};
+  try {
+    return JSON.parse(value) as unknown;
+  } catch (err) {
+    throw invalidInput(`The "options" part is not valid JSON (${(err as Error).message}).`, [
+      { path: '/options', message: 'is not valid JSON' },
+    ]);
+  }
+}
+
+/** @fastify/multipart's limit errors, in the service's words. */
+function multipartError(err: unknown, part: string): unknown {
+  if (err instanceof AppError) return err;
+  const code = (err as { code?: unknown }).code;
+  switch (typeof code === 'string' ? code : '') {
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return tooLarge(part);
+    case 'FST_FILES_LIMIT':
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return new AppError(
+        'payload_too_large',
+        `Too many parts: send two files (baseline, candidate) and at most one "options" field.`,
+      );
+    case 'FST_PROTO_VIOLATION':
+      return invalidInput('A part is named "__proto__" or similar; rename it.');
+    case 'FST_MP_PREMATURE_CLOSE':
+      return invalidInput('The upload ended before the multipart body did.');
+    default:
+      return err;
+  }
+}
