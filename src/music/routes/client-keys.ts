@@ -5,7 +5,11 @@ import { caller, type AuthHooks } from '../auth-hook.js';
 import { ClientKeyParams, NewClientKeyBody } from '../schemas/client-keys.js';
 import type { ClientKeyService } from '../subsonic/client-key-service.js';
 
-export function registerClientKeyRoutes(app: FastifyInstance, keys: ClientKeyService, hooks: AuthHooks): void {
+export function registerClientKeyRoutes(
+  app: FastifyInstance,
+  keys: ClientKeyService,
+  hooks: AuthHooks,
+): void {
   const me = { onRequest: hooks.requireAuth };
   app.post<{ Body: Static<typeof NewClientKeyBody> }>(
     '/api/v1/me/client-keys',

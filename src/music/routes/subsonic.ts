@@ -53,7 +53,11 @@ function asSubsonicError(err: unknown): SubsonicError | undefined {
 export function registerSubsonicRoutes(app: FastifyInstance, deps: SubsonicRouteDeps): void {
   const document = (reply: FastifyReply, format: Format, status: number, payload: Payload, ok: boolean) => {
     const out = render(format, envelope(ok ? 'ok' : 'failed', deps.serverVersion, payload));
-    return reply.code(status).header('content-type', out.contentType).header('cache-control', 'no-store').send(out.body);
+    return reply
+      .code(status)
+      .header('content-type', out.contentType)
+      .header('cache-control', 'no-store')
+      .send(out.body);
   };
 
   const send = (reply: FastifyReply, format: Format, answer: Answer) => {
@@ -65,17 +69,24 @@ export function registerSubsonicRoutes(app: FastifyInstance, deps: SubsonicRoute
   const handler = async (request: FastifyRequest<{ Params: { endpoint?: string } }>, reply: FastifyReply) => {
     let format: Format = { kind: 'xml' };
     try {
-      const body = typeof request.body === 'object' && request.body !== null && !Buffer.isBuffer(request.body)
-        ? (request.body as RawParams)
-        : undefined;
+      const body =
+        typeof request.body === 'object' && request.body !== null && !Buffer.isBuffer(request.body)
+          ? (request.body as RawParams)
+          : undefined;
       const params = new Params(request.query as RawParams, body);
       const f = parseFormat(params.get('f'), params.get('callback'));
       if (f instanceof SubsonicError) throw f;
       format = f;
       const name = (request.params.endpoint ?? '').replace(/\.view$/, '');
-      const endpoint = Object.hasOwn(deps.endpoints.handlers, name) ? deps.endpoints.handlers[name] : undefined;
+      const endpoint = Object.hasOwn(deps.endpoints.handlers, name)
+        ? deps.endpoints.handlers[name]
+        : undefined;
       if (!endpoint)
-        throw new SubsonicError(ERROR_CODES.generic, `Not implemented: ${name.slice(0, 60) || '(no endpoint)'} is not an endpoint of this server`, 404);
+        throw new SubsonicError(
+          ERROR_CODES.generic,
+          `Not implemented: ${name.slice(0, 60) || '(no endpoint)'} is not an endpoint of this server`,
+          404,
+        );
       const address = deps.clientAddress(request);
       const user = PUBLIC_ENDPOINTS.has(name)
         ? { userId: '', handle: '', role: 'user' as const }
@@ -99,12 +110,22 @@ export function registerSubsonicRoutes(app: FastifyInstance, deps: SubsonicRoute
     }
   };
 
-  void app.register(async (scope) => {
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, text, done) => {
-      done(null, formBody(String(text)));
-    });
+  void app.register((scope, _options, done) => {
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_request, text, done) => {
+        done(null, formBody(String(text)));
+      },
+    );
     scope.route({ method: ['GET', 'POST'], url: '/rest/:endpoint', handler });
     // Anything deeper under /rest/ is an endpoint this server does not have, answered in kind.
-    scope.route({ method: ['GET', 'POST'], url: '/rest/*', handler: (request, reply) => handler(request as FastifyRequest<{ Params: { endpoint?: string } }>, reply) });
+    scope.route({
+      method: ['GET', 'POST'],
+      url: '/rest/*',
+      handler: (request, reply) =>
+        handler(request as FastifyRequest<{ Params: { endpoint?: string } }>, reply),
+    });
+    done();
   });
 }

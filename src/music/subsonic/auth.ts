@@ -21,7 +21,8 @@ export interface SubsonicLimits {
   perUser: GcraLimit;
 }
 
-const wrong = (): SubsonicError => new SubsonicError(ERROR_CODES.wrongCredentials, 'Wrong username or password');
+const wrong = (): SubsonicError =>
+  new SubsonicError(ERROR_CODES.wrongCredentials, 'Wrong username or password');
 
 function decodePassword(p: string): string | undefined {
   if (!p.startsWith('enc:')) return p;
@@ -41,11 +42,18 @@ export class SubsonicAuthenticator {
     try {
       user = await this.check(params);
     } catch (err) {
-      if (err instanceof SubsonicError && (err.code === ERROR_CODES.wrongCredentials || err.code === ERROR_CODES.invalidApiKey))
+      if (
+        err instanceof SubsonicError &&
+        (err.code === ERROR_CODES.wrongCredentials || err.code === ERROR_CODES.invalidApiKey)
+      )
         await this.countFailure(address);
       throw err;
     }
-    await this.spend(`subsonic-user:${user.userId}`, this.limits?.perUser, 'Too many requests for this account');
+    await this.spend(
+      `subsonic-user:${user.userId}`,
+      this.limits?.perUser,
+      'Too many requests for this account',
+    );
     return user;
   }
 
@@ -74,19 +82,25 @@ export class SubsonicAuthenticator {
         );
       if (!t) throw missingParameter('t');
       if (!s) throw missingParameter('s');
-      const user = /^[0-9a-fA-F]{32}$/.test(t) && u.length <= 64 ? await this.keys.byToken(u, t, s) : undefined;
+      const user =
+        /^[0-9a-fA-F]{32}$/.test(t) && u.length <= 64 ? await this.keys.byToken(u, t, s) : undefined;
       if (!user) throw wrong();
       return user;
     }
     if (p === undefined || p === '') throw missingParameter('p (or t and s)');
     const password = decodePassword(p);
-    const user = password === undefined || u.length > 64 ? undefined : await this.keys.byPassword(u, password);
+    const user =
+      password === undefined || u.length > 64 ? undefined : await this.keys.byPassword(u, password);
     if (!user) throw wrong();
     return user;
   }
 
   private async countFailure(address: string): Promise<void> {
-    await this.spend(`auth:${address}`, this.limits?.authFailures, 'Too many failed authentications from this address');
+    await this.spend(
+      `auth:${address}`,
+      this.limits?.authFailures,
+      'Too many failed authentications from this address',
+    );
   }
 
   /** A refused take is a 429 with Retry-After; a limiter outage admits the call (as the core limiter does). */

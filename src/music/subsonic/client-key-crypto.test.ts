@@ -11,7 +11,9 @@ describe('client key crypto', () => {
     expect(sealed.includes(Buffer.from(key))).toBe(false);
     expect(crypto.decrypt(sealed, USER)).toBe(key);
     expect(crypto.decrypt(sealed, '22222222-2222-4222-8222-222222222222')).toBeUndefined();
-    expect(new ClientKeyCrypto('another-secret-of-32-characters-00000000').decrypt(sealed, USER)).toBeUndefined();
+    expect(
+      new ClientKeyCrypto('another-secret-of-32-characters-00000000').decrypt(sealed, USER),
+    ).toBeUndefined();
     const tampered = Buffer.from(sealed);
     tampered[tampered.length - 1]! ^= 1;
     expect(crypto.decrypt(tampered, USER)).toBeUndefined();

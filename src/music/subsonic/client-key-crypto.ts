@@ -3,7 +3,14 @@
  * is the additional data, so a ciphertext copied to another account does not decrypt), and an
  * HMAC-SHA-256 of the key to find it by for apiKey authentication without decrypting rows.
  */
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -43,7 +50,9 @@ export class ClientKeyCrypto {
       const decipher = createDecipheriv('aes-256-gcm', this.encryptionKey, buf.subarray(0, IV_BYTES));
       decipher.setAAD(Buffer.from(userId, 'utf8'));
       decipher.setAuthTag(buf.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-      return Buffer.concat([decipher.update(buf.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+      return Buffer.concat([decipher.update(buf.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString(
+        'utf8',
+      );
     } catch {
       return undefined;
     }
@@ -59,5 +68,7 @@ export function sameText(a: string, b: string): boolean {
 
 /** Subsonic's token: md5(password + salt), lower-case hex. */
 export function subsonicToken(key: string, salt: string): string {
-  return createHash('md5').update(key + salt, 'utf8').digest('hex');
+  return createHash('md5')
+    .update(key + salt, 'utf8')
+    .digest('hex');
 }

@@ -20,7 +20,10 @@ export class ClientKeyRepository {
   }
 
   listByUser(userId: string): Promise<ClientKeyRow[]> {
-    return this.prisma.clientKey.findMany({ where: { userId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+    return this.prisma.clientKey.findMany({
+      where: { userId },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
   }
 
   async countByUser(userId: string): Promise<number> {

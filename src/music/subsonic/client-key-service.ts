@@ -85,7 +85,10 @@ export class ClientKeyService {
     return this.matchKey(handle, (key) => sameText(this.crypto.hash(key), want));
   }
 
-  private async matchKey(handle: string, matches: (key: string) => boolean): Promise<SubsonicUser | undefined> {
+  private async matchKey(
+    handle: string,
+    matches: (key: string) => boolean,
+  ): Promise<SubsonicUser | undefined> {
     const user = await this.users.findByHandle(handle.toLowerCase());
     if (!user) return undefined;
     let found: ClientKeyRow | undefined;

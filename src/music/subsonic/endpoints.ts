@@ -27,7 +27,7 @@ export interface Call {
 }
 
 export type Answer = Payload | BinaryAnswer | RedirectAnswer;
-export type Handler = (call: Call) => Promise<Answer>;
+export type Handler = (call: Call) => Answer | Promise<Answer>;
 
 export const EXTENSIONS = [
   { name: 'formPost', versions: [1] },
@@ -84,16 +84,19 @@ export class SubsonicEndpoints {
     private readonly nowMs: () => number = Date.now,
   ) {
     this.handlers = {
-      ping: async () => ({}),
-      getLicense: async () => ({ license: { valid: true } }),
-      getOpenSubsonicExtensions: async () => ({ openSubsonicExtensions: EXTENSIONS }),
-      tokenInfo: async (c) => {
+      ping: () => ({}),
+      getLicense: () => ({ license: { valid: true } }),
+      getOpenSubsonicExtensions: () => ({ openSubsonicExtensions: EXTENSIONS }),
+      tokenInfo: (c) => {
         if (!c.viaApiKey)
-          throw new SubsonicError(ERROR_CODES.mechanismNotSupported, 'tokenInfo answers for apiKey authentication only');
+          throw new SubsonicError(
+            ERROR_CODES.mechanismNotSupported,
+            'tokenInfo answers for apiKey authentication only',
+          );
         return { tokenInfo: { username: c.user.handle } };
       },
       getUser: (c) => this.getUser(c),
-      getMusicFolders: async () => ({ musicFolders: { musicFolder: MUSIC_FOLDERS } }),
+      getMusicFolders: () => ({ musicFolders: { musicFolder: MUSIC_FOLDERS } }),
       getIndexes: (c) => this.getIndexes(c),
       getMusicDirectory: (c) => this.getMusicDirectory(c),
       getGenres: async (c) => ({
@@ -111,7 +114,9 @@ export class SubsonicEndpoints {
       getSong: async (c) => ({ song: songView(await this.visibleSong(c, c.params.required('id'))) }),
       getArtistInfo2: (c) => this.artistInfo(c),
       getAlbumInfo2: (c) => this.albumInfo(c),
-      getAlbumList: async (c) => ({ albumList: { album: (await this.albumList(c)).map(albumDirectoryView) } }),
+      getAlbumList: async (c) => ({
+        albumList: { album: (await this.albumList(c)).map(albumDirectoryView) },
+      }),
       getAlbumList2: async (c) => ({ albumList2: { album: (await this.albumList(c)).map(albumView) } }),
       getRandomSongs: async (c) => ({
         randomSongs: {
@@ -142,7 +147,11 @@ export class SubsonicEndpoints {
       getTopSongs: async (c) => ({
         topSongs: {
           song: (
-            await this.library.topSongs(viewer(c), c.params.required('artist'), c.params.int('count', 50, 1, MAX_PAGE))
+            await this.library.topSongs(
+              viewer(c),
+              c.params.required('artist'),
+              c.params.int('count', 50, 1, MAX_PAGE),
+            )
           ).map(songView),
         },
       }),
@@ -166,11 +175,17 @@ export class SubsonicEndpoints {
         const song = await this.visibleSong(c, c.params.required('id'));
         const position = c.params.int('position', 0, 0, 1e12);
         if (!c.params.has('position')) throw badParameter('position', 'is required (milliseconds)');
-        await this.state.saveBookmark(c.user.userId, song.id, position, (c.params.get('comment') ?? '').slice(0, 2000));
+        await this.state.saveBookmark(
+          c.user.userId,
+          song.id,
+          position,
+          (c.params.get('comment') ?? '').slice(0, 2000),
+        );
         return {};
       },
       deleteBookmark: async (c) => {
-        if (!(await this.state.deleteBookmark(c.user.userId, songId(c.params.required('id'))))) throw notFound('Bookmark');
+        if (!(await this.state.deleteBookmark(c.user.userId, songId(c.params.required('id')))))
+          throw notFound('Bookmark');
         return {};
       },
       getPlayQueue: (c) => this.getPlayQueue(c, false),
@@ -184,7 +199,7 @@ export class SubsonicEndpoints {
         // The platform keeps no lyrics: the spec's empty list.
         return { lyricsList: { structuredLyrics: [] } };
       },
-      getAvatar: async (c) => {
+      getAvatar: (c) => {
         c.params.required('username');
         throw notFound('Avatar');
       },
@@ -201,7 +216,8 @@ export class SubsonicEndpoints {
           c.signal,
         );
       },
-      download: async (c) => this.media.original(await this.visibleSong(c, c.params.required('id')), c.range, true),
+      download: async (c) =>
+        this.media.original(await this.visibleSong(c, c.params.required('id')), c.range, true),
       'hls.m3u8': async (c) => this.media.hls(await this.visibleSong(c, c.params.required('id'))),
       getCoverArt: (c) => this.coverArt(c),
     };
@@ -213,7 +229,7 @@ export class SubsonicEndpoints {
     return song;
   }
 
-  private async getUser(c: Call): Promise<Payload> {
+  private getUser(c: Call): Payload {
     const name = c.params.required('username').toLowerCase();
     if (name !== c.user.handle && c.user.role !== 'admin')
       throw new SubsonicError(ERROR_CODES.notAuthorized, 'You may only read your own user');
@@ -288,14 +304,27 @@ export class SubsonicEndpoints {
       const artist = await this.library.artist(v, id);
       if (!artist) throw notFound('Directory');
       const albums = await this.library.albumsOfArtist(v, id);
-      return { directory: { id, name: artist.name, starred: artist.starred_at ?? undefined, child: albums.map(albumDirectoryView) } };
+      return {
+        directory: {
+          id,
+          name: artist.name,
+          starred: artist.starred_at ?? undefined,
+          child: albums.map(albumDirectoryView),
+        },
+      };
     }
     if (ALBUM_ID.test(id)) {
       const album = await this.library.album(v, id);
       if (!album) throw notFound('Directory');
       const songs = await this.library.albumSongs(v, id);
       return {
-        directory: { id, parent: album.artist_id, name: album.name, starred: album.starred_at ?? undefined, child: songs.map(songView) },
+        directory: {
+          id,
+          parent: album.artist_id,
+          name: album.name,
+          starred: album.starred_at ?? undefined,
+          child: songs.map(songView),
+        },
       };
     }
     throw notFound('Directory');
@@ -303,14 +332,16 @@ export class SubsonicEndpoints {
 
   private async artistInfo(c: Call): Promise<Payload> {
     const id = c.params.required('id');
-    if (!ARTIST_ID.test(id) || !(await this.library.artist({ userId: c.user.userId }, id))) throw notFound('Artist');
+    if (!ARTIST_ID.test(id) || !(await this.library.artist({ userId: c.user.userId }, id)))
+      throw notFound('Artist');
     // No biography source is wired: the element is answered empty, as the spec allows.
     return { artistInfo2: {} };
   }
 
   private async albumInfo(c: Call): Promise<Payload> {
     const id = c.params.required('id');
-    if (!ALBUM_ID.test(id) || !(await this.library.album({ userId: c.user.userId }, id))) throw notFound('Album');
+    if (!ALBUM_ID.test(id) || !(await this.library.album({ userId: c.user.userId }, id)))
+      throw notFound('Album');
     return { albumInfo: {} };
   }
 
@@ -342,7 +373,11 @@ export class SubsonicEndpoints {
       songOffset: p.int('songOffset', 0, 0, 1_000_000),
     });
     const body = id3
-      ? { artist: result.artists.map(artistView), album: result.albums.map(albumView), song: result.songs.map(songView) }
+      ? {
+          artist: result.artists.map(artistView),
+          album: result.albums.map(albumView),
+          song: result.songs.map(songView),
+        }
       : {
           artist: result.artists.map((a) => ({ id: a.id, name: a.name, starred: a.starred_at ?? undefined })),
           album: result.albums.map(albumDirectoryView),
@@ -358,7 +393,10 @@ export class SubsonicEndpoints {
       this.library.starredIds(c.user.userId, 'album'),
       this.library.starredIds(c.user.userId, 'artist'),
     ]);
-    const [albums, artists] = await Promise.all([this.library.albumsByIds(v, albumIds), this.library.artistsByIds(v, artistIds)]);
+    const [albums, artists] = await Promise.all([
+      this.library.albumsByIds(v, albumIds),
+      this.library.artistsByIds(v, artistIds),
+    ]);
     const body = id3
       ? { artist: artists.map(artistView), album: albums.map(albumView), song: songs.map(songView) }
       : {
@@ -377,18 +415,32 @@ export class SubsonicEndpoints {
       else if (ARTIST_ID.test(id)) items.push({ id, kind: 'artist' });
       else items.push({ id: songId(id), kind: 'song' });
     }
-    if (items.length === 0) throw badParameter('id', 'name at least one song (id), album (albumId) or artist (artistId)');
+    if (items.length === 0)
+      throw badParameter('id', 'name at least one song (id), album (albumId) or artist (artistId)');
     if (!on) {
-      await this.library.unstar(c.user.userId, items.map((i) => i.id));
+      await this.library.unstar(
+        c.user.userId,
+        items.map((i) => i.id),
+      );
       return {};
     }
     // Only what the caller can see may be starred.
-    const songs = await this.library.songsByIds(v, items.filter((i) => i.kind === 'song').map((i) => i.id));
-    const albums = await this.library.albumsByIds(v, items.filter((i) => i.kind === 'album').map((i) => i.id));
-    const artists = await this.library.artistsByIds(v, items.filter((i) => i.kind === 'artist').map((i) => i.id));
+    const songs = await this.library.songsByIds(
+      v,
+      items.filter((i) => i.kind === 'song').map((i) => i.id),
+    );
+    const albums = await this.library.albumsByIds(
+      v,
+      items.filter((i) => i.kind === 'album').map((i) => i.id),
+    );
+    const artists = await this.library.artistsByIds(
+      v,
+      items.filter((i) => i.kind === 'artist').map((i) => i.id),
+    );
     const seen = new Set([...songs, ...albums, ...artists].map((x) => x.id));
     const missing = items.find((i) => !seen.has(i.id));
-    if (missing) throw notFound(missing.kind === 'song' ? 'Song' : missing.kind === 'album' ? 'Album' : 'Artist');
+    if (missing)
+      throw notFound(missing.kind === 'song' ? 'Song' : missing.kind === 'album' ? 'Album' : 'Artist');
     await this.library.star(c.user.userId, items);
     return {};
   }
@@ -432,14 +484,24 @@ export class SubsonicEndpoints {
     const now = this.nowMs();
     const entries = await this.state.nowPlaying(now);
     const songs = new Map(
-      (await this.library.songsByIds({ userId: c.user.userId }, [...new Set(entries.map((e) => e.trackId))])).map((s) => [s.id, s]),
+      (
+        await this.library.songsByIds({ userId: c.user.userId }, [...new Set(entries.map((e) => e.trackId))])
+      ).map((s) => [s.id, s]),
     );
     return {
       nowPlaying: {
         entry: entries.flatMap((e) => {
           const song = songs.get(e.trackId);
           return song
-            ? [{ ...songView(song), username: e.handle, minutesAgo: Math.floor((now - e.atMs) / 60_000), playerId: 0, playerName: e.client }]
+            ? [
+                {
+                  ...songView(song),
+                  username: e.handle,
+                  minutesAgo: Math.floor((now - e.atMs) / 60_000),
+                  playerId: 0,
+                  playerName: e.client,
+                },
+              ]
             : [];
         }),
       },
@@ -463,7 +525,12 @@ export class SubsonicEndpoints {
 
   /** A playlist's songs the caller can see, in playlist order (others are left out). */
   private async playlistSongs(c: Call, p: PlaylistRecord): Promise<SongRow[]> {
-    const byId = new Map((await this.library.songsByIds({ userId: c.user.userId }, [...new Set(p.trackIds)])).map((s) => [s.id, s]));
+    const byId = new Map(
+      (await this.library.songsByIds({ userId: c.user.userId }, [...new Set(p.trackIds)])).map((s) => [
+        s.id,
+        s,
+      ]),
+    );
     return p.trackIds.flatMap((id) => byId.get(id) ?? []);
   }
 
@@ -496,7 +563,9 @@ export class SubsonicEndpoints {
   /** Song ids a playlist may hold: each must be visible to the caller. */
   private async checkedSongIds(c: Call, ids: string[]): Promise<string[]> {
     const normalised = ids.map(songId);
-    const found = new Set((await this.library.songsByIds({ userId: c.user.userId }, [...new Set(normalised)])).map((s) => s.id));
+    const found = new Set(
+      (await this.library.songsByIds({ userId: c.user.userId }, [...new Set(normalised)])).map((s) => s.id),
+    );
     if (normalised.some((id) => !found.has(id))) throw notFound('Song');
     if (normalised.length > 10_000) throw badParameter('songId', 'a playlist holds at most 10000 songs');
     return normalised;
@@ -522,7 +591,8 @@ export class SubsonicEndpoints {
     const remove = new Set(
       c.params.all('songIndexToRemove').map((v) => {
         const n = Number(v);
-        if (!/^\d{1,6}$/.test(v) || n >= p.trackIds.length) throw badParameter('songIndexToRemove', `must be 0 to ${p.trackIds.length - 1}`);
+        if (!/^\d{1,6}$/.test(v) || n >= p.trackIds.length)
+          throw badParameter('songIndexToRemove', `must be 0 to ${p.trackIds.length - 1}`);
         return n;
       }),
     );
@@ -540,13 +610,29 @@ export class SubsonicEndpoints {
 
   private async getBookmarks(c: Call): Promise<Payload> {
     const rows = await this.state.bookmarks(c.user.userId);
-    const songs = new Map((await this.library.songsByIds({ userId: c.user.userId }, rows.map((r) => r.trackId))).map((s) => [s.id, s]));
+    const songs = new Map(
+      (
+        await this.library.songsByIds(
+          { userId: c.user.userId },
+          rows.map((r) => r.trackId),
+        )
+      ).map((s) => [s.id, s]),
+    );
     return {
       bookmarks: {
         bookmark: rows.flatMap((b) => {
           const song = songs.get(b.trackId);
           return song
-            ? [{ position: Number(b.positionMs), username: c.user.handle, comment: b.comment || undefined, created: b.createdAt, changed: b.updatedAt, entry: songView(song) }]
+            ? [
+                {
+                  position: Number(b.positionMs),
+                  username: c.user.handle,
+                  comment: b.comment || undefined,
+                  created: b.createdAt,
+                  changed: b.updatedAt,
+                  entry: songView(song),
+                },
+              ]
             : [];
         }),
       },
@@ -556,12 +642,23 @@ export class SubsonicEndpoints {
   private async getPlayQueue(c: Call, byIndex: boolean): Promise<Payload> {
     const q = await this.state.playQueue(c.user.userId);
     if (!q) return {};
-    const songs = new Map((await this.library.songsByIds({ userId: c.user.userId }, [...new Set(q.trackIds)])).map((s) => [s.id, s]));
+    const songs = new Map(
+      (await this.library.songsByIds({ userId: c.user.userId }, [...new Set(q.trackIds)])).map((s) => [
+        s.id,
+        s,
+      ]),
+    );
     const entry = q.trackIds.flatMap((id) => {
       const s = songs.get(id);
       return s ? [songView(s)] : [];
     });
-    const common = { position: Number(q.positionMs), username: c.user.handle, changed: q.updatedAt, changedBy: q.changedBy, entry };
+    const common = {
+      position: Number(q.positionMs),
+      username: c.user.handle,
+      changed: q.updatedAt,
+      changedBy: q.changedBy,
+      entry,
+    };
     if (byIndex) return { playQueueByIndex: { currentIndex: q.currentIndex ?? undefined, ...common } };
     const current = q.currentIndex === null ? undefined : q.trackIds[q.currentIndex];
     return { playQueue: { current, ...common } };

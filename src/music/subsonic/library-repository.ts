@@ -106,7 +106,12 @@ const SONG_COLUMNS = Prisma.sql`s.id::text AS id, s.owner_user_id::text AS owner
 /** Tokens of a search as a prefix tsquery ("nois so" -> nois:* & so:*); undefined when empty. */
 export function prefixQuery(text: string): string | undefined {
   const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  return words.length === 0 ? undefined : words.slice(0, 16).map((w) => `${w}:*`).join(' & ');
+  return words.length === 0
+    ? undefined
+    : words
+        .slice(0, 16)
+        .map((w) => `${w}:*`)
+        .join(' & ');
 }
 
 export class SubsonicLibraryRepository {
@@ -124,7 +129,13 @@ export class SubsonicLibraryRepository {
       LEFT JOIN subsonic_ratings r ON r.user_id = ${v.userId}::uuid AND r.item_id = s.id::text`;
   }
 
-  async songs(v: Viewer, where: Prisma.Sql, order: Prisma.Sql, limit: number, offset: number): Promise<SongRow[]> {
+  async songs(
+    v: Viewer,
+    where: Prisma.Sql,
+    order: Prisma.Sql,
+    limit: number,
+    offset: number,
+  ): Promise<SongRow[]> {
     return this.prisma.$queryRaw<SongRow[]>`SELECT ${SONG_COLUMNS} FROM subsonic_songs s ${this.songJoins(v)}
       WHERE ${this.visible(v)} AND ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
   }
@@ -148,7 +159,14 @@ export class SubsonicLibraryRepository {
     );
   }
 
-  private albumSelect(v: Viewer, where: Prisma.Sql, having: Prisma.Sql, order: Prisma.Sql, limit: number, offset: number) {
+  private albumSelect(
+    v: Viewer,
+    where: Prisma.Sql,
+    having: Prisma.Sql,
+    order: Prisma.Sql,
+    limit: number,
+    offset: number,
+  ) {
     return this.prisma.$queryRaw<AlbumRow[]>`
       SELECT s.album_id AS id, min(s.album) AS name, min(s.album_artist) AS artist, min(s.artist_id) AS artist_id,
         count(*)::int AS song_count, coalesce(sum(s.duration_ms), 0)::int AS duration_ms, max(s.created_at) AS created,
@@ -167,12 +185,26 @@ export class SubsonicLibraryRepository {
   }
 
   albumsOfArtist(v: Viewer, artistId: string): Promise<AlbumRow[]> {
-    return this.albumSelect(v, Prisma.sql`s.artist_id = ${artistId}`, Prisma.empty, Prisma.sql`min(s.year) NULLS LAST, lower(min(s.album))`, 10_000, 0);
+    return this.albumSelect(
+      v,
+      Prisma.sql`s.artist_id = ${artistId}`,
+      Prisma.empty,
+      Prisma.sql`min(s.year) NULLS LAST, lower(min(s.album))`,
+      10_000,
+      0,
+    );
   }
 
   albumsByIds(v: Viewer, ids: string[]): Promise<AlbumRow[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return this.albumSelect(v, Prisma.sql`s.album_id = ANY(${ids}::text[])`, Prisma.empty, Prisma.sql`lower(min(s.album))`, ids.length, 0);
+    return this.albumSelect(
+      v,
+      Prisma.sql`s.album_id = ANY(${ids}::text[])`,
+      Prisma.empty,
+      Prisma.sql`lower(min(s.album))`,
+      ids.length,
+      0,
+    );
   }
 
   albumList(v: Viewer, q: AlbumListQuery): Promise<AlbumRow[]> {
@@ -182,23 +214,59 @@ export class SubsonicLibraryRepository {
       case 'random':
         return this.albumSelect(v, all, none, Prisma.sql`random()`, q.size, q.offset);
       case 'newest':
-        return this.albumSelect(v, all, none, Prisma.sql`max(s.created_at) DESC, s.album_id`, q.size, q.offset);
+        return this.albumSelect(
+          v,
+          all,
+          none,
+          Prisma.sql`max(s.created_at) DESC, s.album_id`,
+          q.size,
+          q.offset,
+        );
       case 'alphabeticalByName':
         return this.albumSelect(v, all, none, Prisma.sql`lower(min(s.album)), s.album_id`, q.size, q.offset);
       case 'alphabeticalByArtist':
-        return this.albumSelect(v, all, none, Prisma.sql`lower(min(s.album_artist)), lower(min(s.album)), s.album_id`, q.size, q.offset);
+        return this.albumSelect(
+          v,
+          all,
+          none,
+          Prisma.sql`lower(min(s.album_artist)), lower(min(s.album)), s.album_id`,
+          q.size,
+          q.offset,
+        );
       case 'starred':
-        return this.albumSelect(v, all, Prisma.sql`HAVING max(st.starred_at) IS NOT NULL`, Prisma.sql`max(st.starred_at) DESC, s.album_id`, q.size, q.offset);
+        return this.albumSelect(
+          v,
+          all,
+          Prisma.sql`HAVING max(st.starred_at) IS NOT NULL`,
+          Prisma.sql`max(st.starred_at) DESC, s.album_id`,
+          q.size,
+          q.offset,
+        );
       case 'highest':
-        return this.albumSelect(v, all, Prisma.sql`HAVING max(r.rating) IS NOT NULL`, Prisma.sql`max(r.rating) DESC, s.album_id`, q.size, q.offset);
+        return this.albumSelect(
+          v,
+          all,
+          Prisma.sql`HAVING max(r.rating) IS NOT NULL`,
+          Prisma.sql`max(r.rating) DESC, s.album_id`,
+          q.size,
+          q.offset,
+        );
       case 'byGenre':
-        return this.albumSelect(v, Prisma.sql`s.genre = ${q.genre ?? ''}`, none, Prisma.sql`lower(min(s.album)), s.album_id`, q.size, q.offset);
+        return this.albumSelect(
+          v,
+          Prisma.sql`s.genre = ${q.genre ?? ''}`,
+          none,
+          Prisma.sql`lower(min(s.album)), s.album_id`,
+          q.size,
+          q.offset,
+        );
       case 'byYear': {
         const from = q.fromYear ?? 0;
         const to = q.toYear ?? 9999;
         const [lo, hi] = from <= to ? [from, to] : [to, from];
         // A descending range (fromYear > toYear) lists newest first, as the spec asks.
-        const order = from <= to ? Prisma.sql`min(s.year), s.album_id` : Prisma.sql`min(s.year) DESC, s.album_id`;
+        const order =
+          from <= to ? Prisma.sql`min(s.year), s.album_id` : Prisma.sql`min(s.year) DESC, s.album_id`;
         return this.albumSelect(v, Prisma.sql`s.year BETWEEN ${lo} AND ${hi}`, none, order, q.size, q.offset);
       }
       case 'frequent':
@@ -257,7 +325,14 @@ export class SubsonicLibraryRepository {
   async search(
     v: Viewer,
     text: string,
-    page: { songCount: number; songOffset: number; albumCount: number; albumOffset: number; artistCount: number; artistOffset: number },
+    page: {
+      songCount: number;
+      songOffset: number;
+      albumCount: number;
+      albumOffset: number;
+      artistCount: number;
+      artistOffset: number;
+    },
   ): Promise<{ songs: SongRow[]; albums: AlbumRow[]; artists: ArtistRow[] }> {
     const q = prefixQuery(text);
     const where = q === undefined ? Prisma.sql`true` : this.matching(q);
@@ -266,14 +341,27 @@ export class SubsonicLibraryRepository {
         ? this.songs(v, where, Prisma.sql`lower(s.title), s.id`, page.songCount, page.songOffset)
         : Promise.resolve([]),
       page.albumCount > 0
-        ? this.albumSelect(v, where, Prisma.empty, Prisma.sql`lower(min(s.album)), s.album_id`, page.albumCount, page.albumOffset)
+        ? this.albumSelect(
+            v,
+            where,
+            Prisma.empty,
+            Prisma.sql`lower(min(s.album)), s.album_id`,
+            page.albumCount,
+            page.albumOffset,
+          )
         : Promise.resolve([]),
-      page.artistCount > 0 ? this.artistSelect(v, where, page.artistCount, page.artistOffset) : Promise.resolve([]),
+      page.artistCount > 0
+        ? this.artistSelect(v, where, page.artistCount, page.artistOffset)
+        : Promise.resolve([]),
     ]);
     return { songs, albums, artists };
   }
 
-  randomSongs(v: Viewer, size: number, filter: { genre?: string; fromYear?: number; toYear?: number }): Promise<SongRow[]> {
+  randomSongs(
+    v: Viewer,
+    size: number,
+    filter: { genre?: string; fromYear?: number; toYear?: number },
+  ): Promise<SongRow[]> {
     const parts = [Prisma.sql`true`];
     if (filter.genre !== undefined) parts.push(Prisma.sql`s.genre = ${filter.genre}`);
     if (filter.fromYear !== undefined) parts.push(Prisma.sql`s.year >= ${filter.fromYear}`);
@@ -282,7 +370,13 @@ export class SubsonicLibraryRepository {
   }
 
   songsByGenre(v: Viewer, genre: string, count: number, offset: number): Promise<SongRow[]> {
-    return this.songs(v, Prisma.sql`s.genre = ${genre}`, Prisma.sql`lower(s.album), s.disc_number NULLS FIRST, s.track_number NULLS LAST, s.id`, count, offset);
+    return this.songs(
+      v,
+      Prisma.sql`s.genre = ${genre}`,
+      Prisma.sql`lower(s.album), s.disc_number NULLS FIRST, s.track_number NULLS LAST, s.id`,
+      count,
+      offset,
+    );
   }
 
   /** Songs of an artist (by name) most played first (daily stats), then by title. */
@@ -297,17 +391,27 @@ export class SubsonicLibraryRepository {
   }
 
   genres(v: Viewer): Promise<{ value: string; song_count: number; album_count: number }[]> {
-    return this.prisma.$queryRaw`SELECT s.genre AS value, count(*)::int AS song_count, count(DISTINCT s.album_id)::int AS album_count
+    return this.prisma
+      .$queryRaw`SELECT s.genre AS value, count(*)::int AS song_count, count(DISTINCT s.album_id)::int AS album_count
       FROM subsonic_songs s WHERE ${this.visible(v)} AND s.genre IS NOT NULL AND s.genre <> ''
       GROUP BY s.genre ORDER BY lower(s.genre)`;
   }
 
   starredSongs(v: Viewer): Promise<SongRow[]> {
-    return this.songs(v, Prisma.sql`st.starred_at IS NOT NULL`, Prisma.sql`st.starred_at DESC, s.id`, 10_000, 0);
+    return this.songs(
+      v,
+      Prisma.sql`st.starred_at IS NOT NULL`,
+      Prisma.sql`st.starred_at DESC, s.id`,
+      10_000,
+      0,
+    );
   }
 
   async starredIds(userId: string, kind: 'album' | 'artist'): Promise<string[]> {
-    const rows = await this.prisma.subsonicStar.findMany({ where: { userId, kind }, orderBy: { starredAt: 'desc' } });
+    const rows = await this.prisma.subsonicStar.findMany({
+      where: { userId, kind },
+      orderBy: { starredAt: 'desc' },
+    });
     return rows.map((r) => r.itemId);
   }
 

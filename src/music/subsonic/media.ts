@@ -57,13 +57,20 @@ const PRIVATE_CACHE = 'private, max-age=3600';
 export class SubsonicMedia {
   constructor(private readonly deps: SubsonicMediaDeps) {}
 
-  async stream(song: SongRow, options: StreamOptions, rangeHeader: string | undefined, signal: AbortSignal): Promise<BinaryAnswer> {
+  async stream(
+    song: SongRow,
+    options: StreamOptions,
+    rangeHeader: string | undefined,
+    signal: AbortSignal,
+  ): Promise<BinaryAnswer> {
     if (options.raw) return this.original(song, rangeHeader, false);
     if (!song.progressive_key) throw notFound('Rendition');
     const choice = chooseBitrate(options.maxBitRateKbps, topRungKbps(song));
     const kbps = choice.kind === 'capped' ? choice.kbps : undefined;
-    if (options.timeOffsetSeconds > 0) return this.offsetStream(song.progressive_key, options.timeOffsetSeconds, kbps, signal);
-    const key = kbps === undefined ? song.progressive_key : await this.capped(song, song.progressive_key, kbps);
+    if (options.timeOffsetSeconds > 0)
+      return this.offsetStream(song.progressive_key, options.timeOffsetSeconds, kbps, signal);
+    const key =
+      kbps === undefined ? song.progressive_key : await this.capped(song, song.progressive_key, kbps);
     return this.stored(this.deps.transcodes, key, rangeHeader, 'audio/mp4', {});
   }
 
@@ -77,14 +84,18 @@ export class SubsonicMedia {
 
   /** The 300 px cover for size ≤ 300 (the player scales down), else the 600 px one. */
   cover(artworkKey: string, size: number | undefined): Promise<BinaryAnswer> {
-    const key = size !== undefined && size <= 300 ? artworkKey.replace(/cover-600\.jpg$/, 'cover-300.jpg') : artworkKey;
+    const key =
+      size !== undefined && size <= 300 ? artworkKey.replace(/cover-600\.jpg$/, 'cover-300.jpg') : artworkKey;
     return this.stored(this.deps.images, key, undefined, 'image/jpeg', {});
   }
 
   hls(song: SongRow): RedirectAnswer {
     if (!song.hls_key) throw notFound('HLS playlist');
     const s = this.deps.signer;
-    return { kind: 'redirect', location: signedUrl(`/media/hls/${hlsMasterKey(song.hls_key)}`, s.secret, s.ttlSeconds, s.nowSeconds()) };
+    return {
+      kind: 'redirect',
+      location: signedUrl(`/media/hls/${hlsMasterKey(song.hls_key)}`, s.secret, s.ttlSeconds, s.nowSeconds()),
+    };
   }
 
   private async stored(
@@ -98,13 +109,28 @@ export class SubsonicMedia {
     if (!info) throw notFound('Media file');
     const range = parseRange(rangeHeader, info.size);
     if (range.kind === 'unsatisfiable')
-      throw new AppError('range_not_satisfiable', `The requested range is outside the file (${info.size} bytes).`, {
-        headers: { 'content-range': `bytes */${info.size}` },
-      });
+      throw new AppError(
+        'range_not_satisfiable',
+        `The requested range is outside the file (${info.size} bytes).`,
+        {
+          headers: { 'content-range': `bytes */${info.size}` },
+        },
+      );
     const got = await store.get(key, range.kind === 'partial' ? range.range : undefined);
     if (!got) throw notFound('Media file');
-    const headers = { 'content-type': contentType, 'accept-ranges': 'bytes', 'cache-control': PRIVATE_CACHE, ...extra };
-    if (!got.range) return { kind: 'binary', status: 200, headers: { ...headers, 'content-length': String(info.size) }, body: got.body };
+    const headers = {
+      'content-type': contentType,
+      'accept-ranges': 'bytes',
+      'cache-control': PRIVATE_CACHE,
+      ...extra,
+    };
+    if (!got.range)
+      return {
+        kind: 'binary',
+        status: 200,
+        headers: { ...headers, 'content-length': String(info.size) },
+        body: got.body,
+      };
     return {
       kind: 'binary',
       status: 206,
@@ -160,7 +186,12 @@ export class SubsonicMedia {
     run
       .catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))))
       .finally(() => void rm(dir, { recursive: true, force: true }));
-    return { kind: 'binary', status: 200, headers: { 'content-type': 'audio/aac', 'cache-control': 'no-store' }, body: out };
+    return {
+      kind: 'binary',
+      status: 200,
+      headers: { 'content-type': 'audio/aac', 'cache-control': 'no-store' },
+      body: out,
+    };
   }
 
   private async withSpooled(key: string, fn: (input: string, dir: string) => Promise<void>): Promise<void> {

@@ -19,7 +19,8 @@ export class Params {
         const list = this.values.get(name) ?? [];
         for (const v of Array.isArray(value) ? value : [value]) {
           const bad = refusedCharacter(v);
-          if (bad !== undefined) throw badParameter(name, `holds the character ${bad}, which is not accepted`);
+          if (bad !== undefined)
+            throw badParameter(name, `holds the character ${bad}, which is not accepted`);
           list.push(v);
         }
         this.values.set(name, list);
@@ -67,6 +68,9 @@ export class Params {
 
 function parseIntIn(name: string, v: string, min: number, max: number): number {
   if (!/^-?\d{1,15}$/.test(v) || Number(v) < min || Number(v) > max)
-    throw badParameter(name, `must be a whole number from ${min} to ${max} (got ${JSON.stringify(v.slice(0, 40))})`);
+    throw badParameter(
+      name,
+      `must be a whole number from ${min} to ${max} (got ${JSON.stringify(v.slice(0, 40))})`,
+    );
   return Number(v);
 }

@@ -61,7 +61,19 @@ export function parseFormat(f: string | undefined, callback: string | undefined)
 /** A payload: the element(s) of a Subsonic answer, e.g. `{ album: {...} }`. */
 export type Payload = Record<string, unknown>;
 
-const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', suppressEmptyNode: true });
+const builder = new XMLBuilder({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  suppressEmptyNode: true,
+  suppressBooleanAttributes: false,
+});
+
+function scalarText(v: unknown): string {
+  if (v instanceof Date) return v.toISOString();
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return v.toString();
+  return JSON.stringify(v) ?? '';
+}
 
 function xmlNode(value: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -73,8 +85,8 @@ function xmlNode(value: Record<string, unknown>): Record<string, unknown> {
       );
     else if (typeof v === 'object' && !(v instanceof Date)) out[key] = xmlNode(v as Record<string, unknown>);
     // `value` is an element's text in Subsonic's XML (genre names, lyrics lines).
-    else if (key === 'value') out['#text'] = String(v);
-    else out[`@_${key}`] = v instanceof Date ? v.toISOString() : String(v);
+    else if (key === 'value') out['#text'] = scalarText(v);
+    else out[`@_${key}`] = scalarText(v);
   }
   return out;
 }
@@ -111,7 +123,10 @@ export function render(format: Format, document: Payload): Rendered {
     const root = { '@_xmlns': SUBSONIC_NAMESPACE, ...xmlNode(document) };
     return {
       contentType: 'application/xml; charset=utf-8',
-      body: builder.build({ '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' }, 'subsonic-response': root }),
+      body: builder.build({
+        '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' },
+        'subsonic-response': root,
+      }),
     };
   }
   const json = JSON.stringify({ 'subsonic-response': jsonValue(document) });

@@ -70,7 +70,11 @@ export class SubsonicStateRepository {
 
   async createPlaylist(ownerUserId: string, name: string, trackIds: string[]): Promise<string> {
     const p = await this.prisma.playlist.create({
-      data: { ownerUserId, name, entries: { create: trackIds.map((trackId, position) => ({ trackId, position })) } },
+      data: {
+        ownerUserId,
+        name,
+        entries: { create: trackIds.map((trackId, position) => ({ trackId, position })) },
+      },
     });
     return p.id;
   }
@@ -144,11 +148,16 @@ export class SubsonicStateRepository {
   }
 
   /** One entry per user (the latest report), read back only while fresh. */
-  async setNowPlaying(userId: string, entry: { trackId: string; handle: string; client: string; atMs: number }): Promise<void> {
+  async setNowPlaying(
+    userId: string,
+    entry: { trackId: string; handle: string; client: string; atMs: number },
+  ): Promise<void> {
     await this.redis.hset(this.nowPlayingKey(), userId, JSON.stringify(entry));
   }
 
-  async nowPlaying(nowMs: number): Promise<{ userId: string; trackId: string; handle: string; client: string; atMs: number }[]> {
+  async nowPlaying(
+    nowMs: number,
+  ): Promise<{ userId: string; trackId: string; handle: string; client: string; atMs: number }[]> {
     const all = await this.redis.hgetall(this.nowPlayingKey());
     const out = [];
     const stale: string[] = [];

@@ -7,7 +7,10 @@ export const CAPPED_KBPS = [32, 48, 64, 96, 128, 160, 192, 256, 320] as const;
  * What `stream` serves: the progressive file (top rung) when no cap or a cap at or above it,
  * else the largest cached bitrate not above the cap (at least the smallest).
  */
-export function chooseBitrate(maxBitRateKbps: number, topKbps: number): { kind: 'progressive' } | { kind: 'capped'; kbps: number } {
+export function chooseBitrate(
+  maxBitRateKbps: number,
+  topKbps: number,
+): { kind: 'progressive' } | { kind: 'capped'; kbps: number } {
   if (maxBitRateKbps === 0 || maxBitRateKbps >= topKbps) return { kind: 'progressive' };
   const fitting = CAPPED_KBPS.filter((k) => k <= maxBitRateKbps && k < topKbps);
   return { kind: 'capped', kbps: fitting[fitting.length - 1] ?? CAPPED_KBPS[0] };
