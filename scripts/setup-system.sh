@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs and starts the system services the project needs, where they are missing:
-# PostgreSQL, Redis, ffmpeg, promtool (prometheus), openssl, g++, npm. On Debian as root this uses
+# PostgreSQL, Redis, ffmpeg, promtool (prometheus), openssl, g++, npm, supysonic (bench only). On Debian as root this uses
 # apt-get; elsewhere it says exactly what to install and fails.
 set -euo pipefail
 
@@ -14,6 +14,8 @@ command -v openssl >/dev/null 2>&1 || need_pkgs+=(openssl)
 command -v g++ >/dev/null 2>&1 || need_pkgs+=(g++)
 # npm fetches the dependencies, and once the pinned Node.js runtime (scripts/setup-node.sh).
 command -v npm >/dev/null 2>&1 || need_pkgs+=(npm)
+# The Python Subsonic server bench/subsonic.ts measures the OpenSubsonic API against.
+command -v supysonic-cli >/dev/null 2>&1 || need_pkgs+=(supysonic)
 
 if [ ${#need_pkgs[@]} -gt 0 ]; then
   # shellcheck disable=SC2207
