@@ -197,6 +197,7 @@ async function measure(label: string, s: Served): Promise<LoadResult[]> {
   ];
   const out: LoadResult[] = [];
   for (const [name, path] of endpoints) {
+    progress(`${label}: ${name}`);
     const first = await fetch(s.base + path);
     const text = await first.text();
     if (first.status !== 200 || !text.includes('"ok"'))
@@ -213,7 +214,10 @@ async function measure(label: string, s: Served): Promise<LoadResult[]> {
   return out;
 }
 
+const progress = (text: string): void => void process.stderr.write(`subsonic bench: ${text}\n`);
+
 async function ours(size: number): Promise<LoadResult[]> {
+  progress(`seeding ${size} songs`);
   const child = spawn(
     process.execPath,
     [...process.execArgv, import.meta.filename, '--serve', String(size)],
@@ -222,11 +226,16 @@ async function ours(size: number): Promise<LoadResult[]> {
     },
   );
   const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
+  progress(`serving ${size} songs`);
   try {
     return await measure(`platform ${size}`, JSON.parse(line) as Served);
   } finally {
+    const exited = once(child, 'exit');
     child.stdin.end();
-    await once(child, 'exit');
+    // The child drops its database on the way out; one that does not finish in 60 s is killed.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    await exited;
+    clearTimeout(timer);
   }
 }
 
@@ -234,6 +243,7 @@ async function ours(size: number): Promise<LoadResult[]> {
 async function supysonic(size: number): Promise<LoadResult[] | string> {
   if (spawnSync('sh', ['-c', 'command -v supysonic-cli']).status !== 0)
     return 'supysonic is not installed (apt-get install -y supysonic): not measured';
+  progress(`supysonic: writing ${size} tagged files`);
   const dir = await mkdtemp(join(tmpdir(), 'supysonic-bench-'));
   const music = join(dir, 'music');
   await mkdir(music);
@@ -279,12 +289,15 @@ async function supysonic(size: number): Promise<LoadResult[] | string> {
   const cli = (args: string[]) => run('supysonic-cli', args, { cwd: dir, maxBuffer: 16 << 20 });
   await cli(['user', 'add', 'bench', '-p', 'benchpass']);
   await cli(['folder', 'add', 'library', music]);
+  progress('supysonic: scanning');
   await cli(['folder', 'scan', 'library']);
+  progress('supysonic: serving');
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const server = spawn('supysonic-server', ['--host', '127.0.0.1', '--port', String(port)], {
-    env,
-    stdio: 'ignore',
-  });
+  const server = spawn(
+    'supysonic-server',
+    ['-S', 'waitress', '--host', '127.0.0.1', '--port', String(port)],
+    { cwd: dir, stdio: 'ignore' },
+  );
   try {
     const base = `http://127.0.0.1:${port}/rest/`;
     const query = 'u=bench&p=benchpass&v=1.12.0&c=bench&f=json';
@@ -305,8 +318,11 @@ async function supysonic(size: number): Promise<LoadResult[] | string> {
       albumId: list['subsonic-response'].albumList2.album[0]!.id,
     });
   } finally {
-    server.kill('SIGTERM');
-    await once(server, 'exit');
+    if (server.exitCode === null && server.signalCode === null) {
+      const exited = once(server, 'exit');
+      server.kill('SIGTERM');
+      await exited;
+    }
     await rm(dir, { recursive: true, force: true });
   }
 }

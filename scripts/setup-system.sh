@@ -15,7 +15,7 @@ command -v g++ >/dev/null 2>&1 || need_pkgs+=(g++)
 # npm fetches the dependencies, and once the pinned Node.js runtime (scripts/setup-node.sh).
 command -v npm >/dev/null 2>&1 || need_pkgs+=(npm)
 # The Python Subsonic server bench/subsonic.ts measures the OpenSubsonic API against.
-command -v supysonic-cli >/dev/null 2>&1 || need_pkgs+=(supysonic)
+command -v supysonic-cli >/dev/null 2>&1 || need_pkgs+=(supysonic python3-waitress)
 
 if [ ${#need_pkgs[@]} -gt 0 ]; then
   # shellcheck disable=SC2207
