@@ -402,6 +402,122 @@ describe('OpenSubsonic API', () => {
     expect(await jsonp.text()).toMatch(/^cb\(\{"subsonic-response":\{"status":"ok".*\}\);$/);
   });
 
+  it('the other endpoints: user, folders, ratings, bookmarks, play queues, playlists, scan, lyrics', async () => {
+    const api = client({ apiKey: key });
+    const song = (await api.getSong({ id: songId })).song;
+    expect((await api.customJSON('tokenInfo', {})) as unknown).toMatchObject({
+      tokenInfo: { username: owner.handle },
+    });
+    expect((await api.getUser({ username: owner.handle })).user).toMatchObject({
+      username: owner.handle,
+      streamRole: true,
+    });
+    expect(await api.getUser({ username: other.handle })).toMatchObject({ error: { code: 50 } });
+    const dir = await api.getMusicDirectory({ id: song.albumId! });
+    expect(dir.directory.child?.map((c) => c.id)).toEqual([songId]);
+    // recent: from raw plays (one was scrobbled); frequent: from daily stats (no rollup ran); starred: no album starred yet.
+    const listed = async (
+      type:
+        | 'random'
+        | 'newest'
+        | 'alphabeticalByName'
+        | 'alphabeticalByArtist'
+        | 'starred'
+        | 'frequent'
+        | 'recent',
+    ) => (await api.getAlbumList({ type })).albumList.album?.map((a) => a.id) ?? [];
+    for (const type of ['random', 'newest', 'alphabeticalByName', 'alphabeticalByArtist', 'recent'] as const)
+      expect(await listed(type), type).toEqual([song.albumId]);
+    expect(await listed('starred')).toEqual([]);
+    expect(await listed('frequent')).toEqual([]);
+    expect(
+      (await api.getAlbumList2({ type: 'byYear', fromYear: 2020, toYear: 2025 })).albumList2.album,
+    ).toHaveLength(1);
+    expect((await api.getAlbumList2({ type: 'byGenre', genre: TAGS.genre })).albumList2.album).toHaveLength(
+      1,
+    );
+    expect(await api.getAlbumList2({ type: 'nonsense' as 'newest' })).toMatchObject({ error: { code: 0 } });
+    expect(await api.getAlbumList2({} as { type: 'newest' })).toMatchObject({ error: { code: 10 } });
+    expect((await api.getSongsByGenre({ genre: TAGS.genre })).songsByGenre.song?.map((s) => s.id)).toEqual([
+      songId,
+    ]);
+    expect((await api.getTopSongs({ artist: TAGS.artist })).topSongs.song?.map((s) => s.id)).toEqual([
+      songId,
+    ]);
+
+    await api.setRating({ id: songId, rating: 4 });
+    expect((await api.getSong({ id: songId })).song.userRating).toBe(4);
+    await api.setRating({ id: song.albumId!, rating: 5 });
+    expect((await api.getAlbumList2({ type: 'highest' })).albumList2.album?.[0]).toMatchObject({
+      id: song.albumId,
+      userRating: 5,
+    });
+    await api.star({ albumId: song.albumId! });
+    expect((await api.getStarred()).starred.album?.map((a) => a.id)).toEqual([song.albumId]);
+    expect(await listed('starred')).toEqual([song.albumId]);
+    await api.unstar({ id: songId, albumId: song.albumId! });
+    expect((await api.getStarred2()).starred2.song ?? []).toEqual([]);
+
+    await api.createBookmark({ id: songId, position: 4200, comment: 'chorus' });
+    expect((await api.getBookmarks()).bookmarks.bookmark).toEqual([
+      expect.objectContaining({
+        position: 4200,
+        comment: 'chorus',
+        entry: expect.objectContaining({ id: songId }),
+      }),
+    ]);
+    await api.deleteBookmark({ id: songId });
+    expect((await api.getBookmarks()).bookmarks.bookmark ?? []).toEqual([]);
+
+    await api.savePlayQueue({ id: [songId, songId], current: songId, position: 1500 });
+    expect((await api.getPlayQueue()).playQueue).toMatchObject({
+      current: songId,
+      position: 1500,
+      username: owner.handle,
+    });
+    await api.custom('savePlayQueueByIndex', { id: songId, currentIndex: 0, position: 700 });
+    const byIndex = await jsonOf(await api.custom('getPlayQueueByIndex', {}));
+    expect(byIndex.playQueueByIndex).toMatchObject({ currentIndex: 0, position: 700 });
+    expect(byIndex.playQueueByIndex.entry.map((e: { id: string }) => e.id)).toEqual([songId]);
+
+    const made = (await api.createPlaylist({ name: 'To edit', songId: [songId, songId] })).playlist;
+    await api.updatePlaylist({
+      playlistId: made.id,
+      name: 'Edited',
+      comment: 'two',
+      public: true,
+      songIndexToRemove: [0],
+    });
+    expect((await api.getPlaylist({ id: made.id })).playlist).toMatchObject({
+      name: 'Edited',
+      comment: 'two',
+      public: true,
+      songCount: 1,
+    });
+    const otherApi = client({
+      apiKey: (await call('POST', '/api/v1/me/client-keys', other, { name: 'x' })).json().key,
+    });
+    expect((await otherApi.getPlaylist({ id: made.id })).playlist.songCount).toBe(1);
+    expect(await otherApi.deletePlaylist({ id: made.id })).toMatchObject({ error: { code: 50 } });
+    await api.deletePlaylist({ id: made.id });
+    expect(await api.getPlaylist({ id: made.id })).toMatchObject({ error: { code: 70 } });
+
+    await api.scrobble({ id: songId, submission: false });
+    expect((await otherApi.getNowPlaying()).nowPlaying.entry).toEqual([
+      expect.objectContaining({ id: songId, username: owner.handle }),
+    ]);
+    expect((await api.getScanStatus()).scanStatus).toMatchObject({ scanning: false, count: 1 });
+    expect((await api.startScan()).scanStatus).toMatchObject({ count: 1 });
+    expect(await jsonOf(await api.custom('getLyricsBySongId', { id: songId }))).toMatchObject({
+      status: 'ok',
+      lyricsList: {},
+    });
+    expect(await api.getAvatar({ username: owner.handle }).then((r) => r.json())).toMatchObject({
+      'subsonic-response': { error: { code: 70 } },
+    });
+    expect((await api.search2({ query: 'pure' })).searchResult2.song?.map((s) => s.id)).toEqual([songId]);
+  });
+
   it('POST form bodies work like query strings (formPost)', async () => {
     const res = await fetch(new URL('/rest/search3.view', base), {
       method: 'POST',
