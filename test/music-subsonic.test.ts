@@ -405,7 +405,7 @@ describe('OpenSubsonic API', () => {
   it('the other endpoints: user, folders, ratings, bookmarks, play queues, playlists, scan, lyrics', async () => {
     const api = client({ apiKey: key });
     const song = (await api.getSong({ id: songId })).song;
-    expect((await api.customJSON('tokenInfo', {})) as unknown).toMatchObject({
+    expect(await api.customJSON<unknown>('tokenInfo', {})).toMatchObject({
       tokenInfo: { username: owner.handle },
     });
     expect((await api.getUser({ username: owner.handle })).user).toMatchObject({
