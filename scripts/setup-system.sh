@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs and starts the system services the project needs, where they are missing:
 # PostgreSQL, Redis, ffmpeg, promtool (prometheus), openssl, nginx (the edge test runs it as the
-# current user; the system service is not started), g++, npm, chromium (browser tests). On Debian
-# as root this uses apt-get; elsewhere it says exactly what to install and fails.
+# current user; the system service is not started), g++, npm, chromium (browser tests), supysonic
+# (bench only). On Debian as root this uses apt-get; elsewhere it says exactly what to install and fails.
 set -euo pipefail
 
 need_pkgs=()
@@ -18,6 +18,8 @@ command -v g++ >/dev/null 2>&1 || need_pkgs+=(g++)
 command -v npm >/dev/null 2>&1 || need_pkgs+=(npm)
 # The browser tests drive Debian's Chromium through playwright-core (test/helpers/browser.ts).
 [ -x /usr/bin/chromium ] || [ -n "${CHROMIUM_PATH:-}" ] || need_pkgs+=(chromium)
+# The Python Subsonic server bench/subsonic.ts measures the OpenSubsonic API against.
+command -v supysonic-cli >/dev/null 2>&1 || need_pkgs+=(supysonic python3-waitress)
 
 if [ ${#need_pkgs[@]} -gt 0 ]; then
   # shellcheck disable=SC2207

@@ -42,6 +42,18 @@ import { registerMediaRoutes } from './routes/media.js';
 import { registerUserRoutes } from './routes/users.js';
 import { registerMusicValidators } from './validation.js';
 import { registerWebFallback, resolveWebRoot } from './routes/web.js';
+import { registerClientKeyRoutes } from './routes/client-keys.js';
+import { registerSubsonicRoutes } from './routes/subsonic.js';
+import { FfmpegRunner } from './repositories/ffmpeg-runner.js';
+import { SUBSONIC_USER_LIMIT, SubsonicAuthenticator } from './subsonic/auth.js';
+import { ClientKeyCrypto } from './subsonic/client-key-crypto.js';
+import { ClientKeyRepository } from './subsonic/client-key-repository.js';
+import { ClientKeyService } from './subsonic/client-key-service.js';
+import { SubsonicEndpoints } from './subsonic/endpoints.js';
+import { SubsonicLibraryRepository } from './subsonic/library-repository.js';
+import { SubsonicMedia } from './subsonic/media.js';
+import { SubsonicStateRepository } from './subsonic/state-repository.js';
+import { MUSIC_SERVER_VERSION } from './server-version.js';
 import { AuthService } from './services/auth-service.js';
 import { HotObjectCache } from './services/hot-object-cache.js';
 import { JobAdminService } from './services/job-admin-service.js';
@@ -121,10 +133,13 @@ export function buildMusicApp(
   const proxies = new TrustedProxies(config.trustedProxies);
   // Host names (a compose service such as "nginx") are resolved before the app listens.
   app.addHook('onReady', () => proxies.resolve());
-  if (config.rateLimits) {
+  // One limiter store: the scopes below, and the Subsonic API's failed-login and per-user counts.
+  const rateLimitStore = config.rateLimits
+    ? (options.rateLimitStore ?? new RedisRateLimitStore(connections.redis, `${config.cacheKeyPrefix}rl:`))
+    : undefined;
+  if (rateLimitStore) {
     registerRateLimits(app, {
-      store:
-        options.rateLimitStore ?? new RedisRateLimitStore(connections.redis, `${config.cacheKeyPrefix}rl:`),
+      store: rateLimitStore,
       scopes: MUSIC_RATE_LIMIT_SCOPES,
       clientAddress: (request) => clientAddress(request, proxies),
     });
@@ -194,6 +209,37 @@ export function buildMusicApp(
     new JobAdminService(jobQueues, new PrismaVersionProcessingRepository(connections.prisma)),
     hooks,
   );
+  const clientKeys = new ClientKeyService(
+    new ClientKeyRepository(connections.prisma),
+    users,
+    new ClientKeyCrypto(config.clientKeySecret),
+  );
+  registerClientKeyRoutes(app, clientKeys, hooks);
+  const authScope = MUSIC_RATE_LIMIT_SCOPES.find((s) => s.name === 'auth');
+  registerSubsonicRoutes(app, {
+    endpoints: new SubsonicEndpoints(
+      new SubsonicLibraryRepository(connections.prisma),
+      new SubsonicStateRepository(connections.prisma, connections.redis, config.cacheKeyPrefix),
+      new SubsonicMedia({
+        originals: connections.stores.originals,
+        transcodes: connections.stores.transcodes,
+        images: connections.stores.images,
+        ffmpeg: new FfmpegRunner(),
+        tmpDir: join(config.dataDir, 'tmp'),
+        signer: { secret: config.secureLink.secret, ttlSeconds: config.secureLink.ttlSeconds, nowSeconds },
+      }),
+      analytics,
+      () => nowSeconds() * 1000,
+    ),
+    authenticator: new SubsonicAuthenticator(
+      clientKeys,
+      rateLimitStore && authScope
+        ? { store: rateLimitStore, authFailures: authScope, perUser: SUBSONIC_USER_LIMIT }
+        : undefined,
+    ),
+    serverVersion: MUSIC_SERVER_VERSION,
+    clientAddress: (request) => clientAddress(request, proxies),
+  });
   registerWebFallback(app, options.webRoot ?? resolveWebRoot());
   return app;
 }

@@ -12,7 +12,12 @@ describe('loadMusicConfig', () => {
     expect(c.jwt.expiresInSeconds).toBe(86400);
     expect(c.secureLink.ttlSeconds).toBe(3600);
     expect(c.bodyLimit).toBe(500 * 1024 * 1024);
-    expect(c.generatedSecrets.sort()).toEqual(['IP_HASH_SALT', 'JWT_SECRET', 'SECURE_LINK_SECRET']);
+    expect(c.generatedSecrets.sort()).toEqual([
+      'CLIENT_KEY_SECRET',
+      'IP_HASH_SALT',
+      'JWT_SECRET',
+      'SECURE_LINK_SECRET',
+    ]);
     expect(c.jwt.secret).not.toBe(loadMusicConfig({}).jwt.secret);
     expect(Object.isFrozen(c)).toBe(true);
   });
@@ -24,7 +29,7 @@ describe('loadMusicConfig', () => {
     } catch (err) {
       expect(err).toBeInstanceOf(ConfigError);
       const message = (err as Error).message;
-      for (const name of ['JWT_SECRET', 'SECURE_LINK_SECRET', 'IP_HASH_SALT'])
+      for (const name of ['JWT_SECRET', 'SECURE_LINK_SECRET', 'IP_HASH_SALT', 'CLIENT_KEY_SECRET'])
         expect(message).toContain(name);
     }
   });

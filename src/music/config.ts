@@ -3,7 +3,7 @@
  * seed plus the conventions of the design README. Validated, defaulted, frozen; a bad or
  * missing variable stops start-up with a message naming each one.
  *
- * Secrets (JWT_SECRET, SECURE_LINK_SECRET, IP_HASH_SALT): required when NODE_ENV=production;
+ * Secrets (JWT_SECRET, SECURE_LINK_SECRET, IP_HASH_SALT, CLIENT_KEY_SECRET): required when NODE_ENV=production;
  * in development a random one is generated per start and reported in `generatedSecrets` so
  * the entry point logs a warning.
  */
@@ -74,6 +74,12 @@ const EnvSchema = Type.Object({
   SECURE_LINK_SECRET: Type.Optional(Type.String({ minLength: 16, description: 'at least 16 characters' })),
   SIGNED_URL_TTL_SECONDS: Type.Integer({ default: 3600, minimum: 1, maximum: 604800 }),
   IP_HASH_SALT: Type.Optional(Type.String({ minLength: 16, description: 'at least 16 characters' })),
+  CLIENT_KEY_SECRET: Type.Optional(
+    Type.String({
+      minLength: 32,
+      description: 'at least 32 characters: encrypts and indexes Subsonic client keys',
+    }),
+  ),
   PAYMENT_SECRET_KEY: Type.Optional(Type.String()),
   PAYMENT_PUBLISHABLE_KEY: Type.Optional(Type.String()),
   PAYMENT_WEBHOOK_SECRET: Type.Optional(Type.String()),
@@ -129,6 +135,8 @@ export interface MusicConfig {
   jwt: { secret: string; expiresInSeconds: number };
   secureLink: { secret: string; ttlSeconds: number };
   ipHashSalt: string;
+  /** Encrypts client keys at rest and keys their lookup hash (docs/subsonic.md). */
+  clientKeySecret: string;
   payment: { secretKey: string; publishableKey: string; webhookSecret: string } | undefined;
   smtp: { host: string; port: number; user: string | undefined; pass: string | undefined } | undefined;
   rateLimits: boolean;
@@ -162,7 +170,9 @@ export function loadMusicConfig(env: NodeJS.ProcessEnv = process.env): Readonly<
   const problems: string[] = [];
   const generatedSecrets: string[] = [];
 
-  const secret = (name: 'JWT_SECRET' | 'SECURE_LINK_SECRET' | 'IP_HASH_SALT'): string => {
+  const secret = (
+    name: 'JWT_SECRET' | 'SECURE_LINK_SECRET' | 'IP_HASH_SALT' | 'CLIENT_KEY_SECRET',
+  ): string => {
     try {
       const outcome = secretOrDev(name, e[name], production);
       if (outcome.generated) generatedSecrets.push(name);
@@ -175,6 +185,7 @@ export function loadMusicConfig(env: NodeJS.ProcessEnv = process.env): Readonly<
   const jwtSecret = secret('JWT_SECRET');
   const secureLinkSecret = secret('SECURE_LINK_SECRET');
   const ipHashSalt = secret('IP_HASH_SALT');
+  const clientKeySecret = secret('CLIENT_KEY_SECRET');
 
   if ((e.TLS_CERT_FILE === undefined) !== (e.TLS_KEY_FILE === undefined)) {
     problems.push('TLS_CERT_FILE and TLS_KEY_FILE: set both to enable HTTPS, or neither');
@@ -247,6 +258,7 @@ export function loadMusicConfig(env: NodeJS.ProcessEnv = process.env): Readonly<
     jwt: { secret: jwtSecret, expiresInSeconds: parseDurationSeconds(e.JWT_EXPIRES_IN) },
     secureLink: { secret: secureLinkSecret, ttlSeconds: e.SIGNED_URL_TTL_SECONDS },
     ipHashSalt,
+    clientKeySecret,
     payment:
       e.PAYMENT_SECRET_KEY !== undefined &&
       e.PAYMENT_PUBLISHABLE_KEY !== undefined &&

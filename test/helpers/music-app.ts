@@ -18,6 +18,7 @@ import { createMusicConnections, type MusicConnections } from '../../src/music/c
 import { testDatabaseUrl, testKeyPrefix, testQueuePrefix } from './music-env.js';
 
 export const TEST_SECURE_LINK_SECRET = 'test-secure-link-secret-0123456789';
+export const TEST_CLIENT_KEY_SECRET = 'test-client-key-secret-0123456789abcdef';
 export const TEST_JWT_SECRET = 'test-jwt-secret-0123456789abcdefghijklmnop';
 
 export interface MusicTestApp {
@@ -44,6 +45,7 @@ export async function createMusicTestApp(
     JWT_SECRET: TEST_JWT_SECRET,
     SECURE_LINK_SECRET: TEST_SECURE_LINK_SECRET,
     IP_HASH_SALT: 'test-ip-hash-salt-0123456789',
+    CLIENT_KEY_SECRET: TEST_CLIENT_KEY_SECRET,
     ...env,
   });
   const connections = createMusicConnections(config);

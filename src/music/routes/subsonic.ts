@@ -1,0 +1,131 @@
+/**
+ * /rest/<endpoint> and /rest/<endpoint>.view, GET and POST (formPost: an
+ * application/x-www-form-urlencoded body adds to the query's parameters). Errors are Subsonic
+ * error documents in the asked format; an unknown endpoint is the spec's "not implemented".
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../core/errors.js';
+import type { SubsonicAuthenticator } from '../subsonic/auth.js';
+import type { Answer, SubsonicEndpoints } from '../subsonic/endpoints.js';
+import type { BinaryAnswer, RedirectAnswer } from '../subsonic/media.js';
+import { Params, type RawParams } from '../subsonic/params.js';
+import {
+  ERROR_CODES,
+  SubsonicError,
+  envelope,
+  errorPayload,
+  parseFormat,
+  render,
+  type Format,
+  type Payload,
+} from '../subsonic/response.js';
+
+export interface SubsonicRouteDeps {
+  endpoints: SubsonicEndpoints;
+  authenticator: SubsonicAuthenticator;
+  serverVersion: string;
+  clientAddress: (request: FastifyRequest) => string;
+}
+
+/** Endpoints answered without credentials (the spec requires it of getOpenSubsonicExtensions). */
+const PUBLIC_ENDPOINTS = new Set(['getOpenSubsonicExtensions']);
+
+const isBinary = (a: Answer): a is BinaryAnswer => a.kind === 'binary' && 'body' in a;
+const isRedirect = (a: Answer): a is RedirectAnswer => a.kind === 'redirect' && 'location' in a;
+
+function formBody(text: string): RawParams {
+  const out: Record<string, string[]> = {};
+  for (const [k, v] of new URLSearchParams(text)) (out[k] ??= []).push(v);
+  return out;
+}
+
+/** HTTP errors that keep their HTTP meaning (ranges, limits, outages); the rest become Subsonic errors. */
+function asSubsonicError(err: unknown): SubsonicError | undefined {
+  if (err instanceof SubsonicError) return err;
+  if (!(err instanceof AppError)) return undefined;
+  if (err.status === 404) return new SubsonicError(ERROR_CODES.notFound, err.message);
+  if (err.status === 403) return new SubsonicError(ERROR_CODES.notAuthorized, err.message);
+  if (err.status === 400 || err.status === 409 || err.status === 410 || err.status === 422)
+    return new SubsonicError(ERROR_CODES.generic, err.message);
+  return undefined;
+}
+
+export function registerSubsonicRoutes(app: FastifyInstance, deps: SubsonicRouteDeps): void {
+  const document = (reply: FastifyReply, format: Format, status: number, payload: Payload, ok: boolean) => {
+    const out = render(format, envelope(ok ? 'ok' : 'failed', deps.serverVersion, payload));
+    return reply
+      .code(status)
+      .header('content-type', out.contentType)
+      .header('cache-control', 'no-store')
+      .send(out.body);
+  };
+
+  const send = (reply: FastifyReply, format: Format, answer: Answer) => {
+    if (isBinary(answer)) return reply.code(answer.status).headers(answer.headers).send(answer.body);
+    if (isRedirect(answer)) return reply.redirect(answer.location, 302);
+    return document(reply, format, 200, answer, true);
+  };
+
+  const handler = async (request: FastifyRequest<{ Params: { endpoint?: string } }>, reply: FastifyReply) => {
+    let format: Format = { kind: 'xml' };
+    try {
+      const body =
+        typeof request.body === 'object' && request.body !== null && !Buffer.isBuffer(request.body)
+          ? (request.body as RawParams)
+          : undefined;
+      const params = new Params(request.query as RawParams, body);
+      const f = parseFormat(params.get('f'), params.get('callback'));
+      if (f instanceof SubsonicError) throw f;
+      format = f;
+      const name = (request.params.endpoint ?? '').replace(/\.view$/, '');
+      const endpoint = Object.hasOwn(deps.endpoints.handlers, name)
+        ? deps.endpoints.handlers[name]
+        : undefined;
+      if (!endpoint)
+        throw new SubsonicError(
+          ERROR_CODES.generic,
+          `Not implemented: ${name.slice(0, 60) || '(no endpoint)'} is not an endpoint of this server`,
+          404,
+        );
+      const address = deps.clientAddress(request);
+      const user = PUBLIC_ENDPOINTS.has(name)
+        ? { userId: '', handle: '', role: 'user' as const }
+        : await deps.authenticator.authenticate(params, address);
+      const abort = new AbortController();
+      request.raw.once('close', () => abort.abort());
+      const answer = await endpoint({
+        user,
+        params,
+        address,
+        range: request.headers.range,
+        signal: abort.signal,
+        viaApiKey: params.has('apiKey'),
+      });
+      return await send(reply, format, answer);
+    } catch (err) {
+      const sub = asSubsonicError(err);
+      if (!sub) throw err;
+      reply.headers(sub.headers);
+      return document(reply, format, sub.httpStatus, errorPayload(sub), false);
+    }
+  };
+
+  void app.register((scope, _options, done) => {
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_request, text, done) => {
+        done(null, formBody(String(text)));
+      },
+    );
+    scope.route({ method: ['GET', 'POST'], url: '/rest/:endpoint', handler });
+    // Anything deeper under /rest/ is an endpoint this server does not have, answered in kind.
+    scope.route({
+      method: ['GET', 'POST'],
+      url: '/rest/*',
+      handler: (request, reply) =>
+        handler(request as FastifyRequest<{ Params: { endpoint?: string } }>, reply),
+    });
+    done();
+  });
+}

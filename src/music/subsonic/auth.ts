@@ -1,0 +1,121 @@
+/**
+ * Subsonic authentication with client keys only (the account password is never accepted):
+ * `apiKey` (OpenSubsonic), `u` + `t` + `s` (t = md5(key + s)) or `u` + `p` (plain or
+ * `enc:` hex). Mixing mechanisms is error 43. Failed attempts spend the auth rate-limit scope
+ * of the client's address; successful calls spend a per-user allowance of their own.
+ */
+import type { GcraLimit } from '../../core/rate-limit/gcra.js';
+import { retryAfterSeconds } from '../../core/rate-limit/gcra.js';
+import type { RateLimitStore } from '../../core/rate-limit/store.js';
+import type { ClientKeyService, SubsonicUser } from './client-key-service.js';
+import type { Params } from './params.js';
+import { ERROR_CODES, SubsonicError, missingParameter } from './response.js';
+
+/** Per user: a client filling an album grid fetches hundreds of covers at once (docs/subsonic.md). */
+export const SUBSONIC_USER_LIMIT: GcraLimit = { ratePerSecond: 50, burst: 500 };
+
+export interface SubsonicLimits {
+  store: RateLimitStore;
+  /** The seed's auth scope (5/min, burst 3), shared with /api/v1/auth/. */
+  authFailures: GcraLimit;
+  perUser: GcraLimit;
+}
+
+const wrong = (): SubsonicError =>
+  new SubsonicError(ERROR_CODES.wrongCredentials, 'Wrong username or password');
+
+function decodePassword(p: string): string | undefined {
+  if (!p.startsWith('enc:')) return p;
+  const hex = p.slice(4);
+  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) return undefined;
+  return Buffer.from(hex, 'hex').toString('utf8');
+}
+
+export class SubsonicAuthenticator {
+  constructor(
+    private readonly keys: ClientKeyService,
+    private readonly limits: SubsonicLimits | undefined,
+  ) {}
+
+  async authenticate(params: Params, address: string): Promise<SubsonicUser> {
+    let user: SubsonicUser | undefined;
+    try {
+      user = await this.check(params);
+    } catch (err) {
+      if (
+        err instanceof SubsonicError &&
+        (err.code === ERROR_CODES.wrongCredentials || err.code === ERROR_CODES.invalidApiKey)
+      )
+        await this.countFailure(address);
+      throw err;
+    }
+    await this.spend(
+      `subsonic-user:${user.userId}`,
+      this.limits?.perUser,
+      'Too many requests for this account',
+    );
+    return user;
+  }
+
+  private async check(params: Params): Promise<SubsonicUser> {
+    const apiKey = params.get('apiKey');
+    const u = params.get('u');
+    const p = params.get('p');
+    const t = params.get('t');
+    const s = params.get('s');
+    if (apiKey !== undefined) {
+      if (u !== undefined || p !== undefined || t !== undefined || s !== undefined)
+        throw new SubsonicError(
+          ERROR_CODES.conflictingMechanisms,
+          'Multiple conflicting authentication mechanisms provided: send apiKey without u, p, t or s',
+        );
+      const user = apiKey === '' || apiKey.length > 2048 ? undefined : await this.keys.byApiKey(apiKey);
+      if (!user) throw new SubsonicError(ERROR_CODES.invalidApiKey, 'Invalid API key');
+      return user;
+    }
+    if (u === undefined || u === '') throw missingParameter('u (or apiKey)');
+    if (t !== undefined || s !== undefined) {
+      if (p !== undefined)
+        throw new SubsonicError(
+          ERROR_CODES.conflictingMechanisms,
+          'Multiple conflicting authentication mechanisms provided: send either p, or t and s',
+        );
+      if (!t) throw missingParameter('t');
+      if (!s) throw missingParameter('s');
+      const user =
+        /^[0-9a-fA-F]{32}$/.test(t) && u.length <= 64 ? await this.keys.byToken(u, t, s) : undefined;
+      if (!user) throw wrong();
+      return user;
+    }
+    if (p === undefined || p === '') throw missingParameter('p (or t and s)');
+    const password = decodePassword(p);
+    const user =
+      password === undefined || u.length > 64 ? undefined : await this.keys.byPassword(u, password);
+    if (!user) throw wrong();
+    return user;
+  }
+
+  private async countFailure(address: string): Promise<void> {
+    await this.spend(
+      `auth:${address}`,
+      this.limits?.authFailures,
+      'Too many failed authentications from this address',
+    );
+  }
+
+  /** A refused take is a 429 with Retry-After; a limiter outage admits the call (as the core limiter does). */
+  private async spend(key: string, limit: GcraLimit | undefined, what: string): Promise<void> {
+    if (!this.limits || !limit) return;
+    let result;
+    try {
+      result = await this.limits.store.take(key, limit);
+    } catch {
+      return;
+    }
+    if (result.allowed) return;
+    const seconds = retryAfterSeconds(result.retryAfterMs);
+    throw new SubsonicError(ERROR_CODES.generic, `${what}; retry in ${seconds} s`, 429, {
+      'retry-after': String(seconds),
+    });
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * Client keys: made, listed and revoked by their owner through /api/v1/me/client-keys, and
+ * checked by the Subsonic API (apiKey, token t = md5(key + s), or legacy p). The key is
+ * shown once; at rest it is AES-256-GCM ciphertext plus an HMAC to find it by.
+ */
+import { AppError } from '../../core/errors.js';
+import type { AuthContext, Role } from '../domain.js';
+import { isUuid } from '../domain.js';
+import type { UserRepository } from '../repositories/user-repository.js';
+import { ClientKeyCrypto, sameText, subsonicToken } from './client-key-crypto.js';
+import type { ClientKeyRepository, ClientKeyRow } from './client-key-repository.js';
+
+/** A user may hold this many keys (one per device is the expected use). */
+export const MAX_CLIENT_KEYS = 50;
+const PREFIX_LENGTH = 8;
+
+export interface SubsonicUser {
+  userId: string;
+  handle: string;
+  role: Role;
+}
+
+const view = (row: ClientKeyRow) => ({
+  id: row.id,
+  name: row.name,
+  prefix: row.prefix,
+  created_at: row.createdAt.toISOString(),
+  last_used_at: row.lastUsedAt?.toISOString() ?? null,
+});
+
+export class ClientKeyService {
+  constructor(
+    private readonly keys: ClientKeyRepository,
+    private readonly users: Pick<UserRepository, 'findById' | 'findByHandle'>,
+    private readonly crypto: ClientKeyCrypto,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async create(auth: AuthContext, name: string) {
+    if ((await this.keys.countByUser(auth.userId)) >= MAX_CLIENT_KEYS)
+      throw new AppError(
+        'conflict',
+        `You already have ${MAX_CLIENT_KEYS} client keys; revoke one you no longer use first.`,
+      );
+    const key = ClientKeyCrypto.generate();
+    const row = await this.keys.create({
+      userId: auth.userId,
+      name,
+      prefix: key.slice(0, PREFIX_LENGTH),
+      keyHash: this.crypto.hash(key),
+      keyCiphertext: this.crypto.encrypt(key, auth.userId),
+    });
+    return { id: row.id, name: row.name, key, prefix: row.prefix, created_at: row.createdAt.toISOString() };
+  }
+
+  async list(auth: AuthContext) {
+    return { items: (await this.keys.listByUser(auth.userId)).map(view) };
+  }
+
+  async revoke(auth: AuthContext, id: string): Promise<void> {
+    if (!isUuid(id) || !(await this.keys.delete(auth.userId, id.toLowerCase())))
+      throw new AppError('not_found', 'You have no client key with this id.');
+  }
+
+  /** apiKey authentication: the key's owner, or undefined. */
+  async byApiKey(key: string): Promise<SubsonicUser | undefined> {
+    const row = await this.keys.findByHash(this.crypto.hash(key));
+    if (!row) return undefined;
+    // The hash matched; the stored key must also decrypt to exactly this key.
+    const stored = this.crypto.decrypt(row.keyCiphertext, row.userId);
+    if (stored === undefined || !sameText(stored, key)) return undefined;
+    return this.userOf(row);
+  }
+
+  /** u + t + s: some key of the user whose md5(key + s) is t. */
+  async byToken(handle: string, token: string, salt: string): Promise<SubsonicUser | undefined> {
+    const want = token.toLowerCase();
+    return this.matchKey(handle, (key) => sameText(subsonicToken(key, salt), want));
+  }
+
+  /** u + p (plain or enc:hex): one of the user's keys, never the account password. */
+  async byPassword(handle: string, password: string): Promise<SubsonicUser | undefined> {
+    // Compare digests so the comparison is constant-time whatever the lengths.
+    const want = this.crypto.hash(password);
+    return this.matchKey(handle, (key) => sameText(this.crypto.hash(key), want));
+  }
+
+  private async matchKey(
+    handle: string,
+    matches: (key: string) => boolean,
+  ): Promise<SubsonicUser | undefined> {
+    const user = await this.users.findByHandle(handle.toLowerCase());
+    if (!user) return undefined;
+    let found: ClientKeyRow | undefined;
+    for (const row of await this.keys.listByUser(user.id)) {
+      const key = this.crypto.decrypt(row.keyCiphertext, row.userId);
+      // Every key is checked (no early exit), so timing does not tell which key matched.
+      if (key !== undefined && matches(key) && !found) found = row;
+    }
+    if (!found) return undefined;
+    await this.keys.touch(found.id, this.now());
+    return { userId: user.id, handle: user.handle, role: user.role };
+  }
+
+  private async userOf(row: ClientKeyRow): Promise<SubsonicUser | undefined> {
+    const user = await this.users.findById(row.userId);
+    if (!user) return undefined;
+    await this.keys.touch(row.id, this.now());
+    return { userId: user.id, handle: user.handle, role: user.role };
+  }
+}

@@ -1,0 +1,447 @@
+/**
+ * The Subsonic library in PostgreSQL: songs are rows of the `subsonic_songs` view (each
+ * track's current ready version); albums and artists are groups of them by the generated
+ * ids of migration 20261125041000. Every query is for one caller: public songs plus the
+ * caller's own (music folder 1, "Everyone"), or the caller's own only (folder 2, "Mine").
+ * Search uses the GIN full-text indexes (track_versions.sub_search, tracks.title), never a scan.
+ */
+import { Prisma } from '../../../generated/prisma/client.js';
+import type { PrismaClient } from '../repositories/prisma.js';
+
+export const FOLDER_EVERYONE = 1;
+export const FOLDER_MINE = 2;
+
+export interface Viewer {
+  userId: string;
+  /** undefined: every folder the caller can see (= "Everyone"). */
+  folder?: number;
+}
+
+export interface SongRow {
+  id: string;
+  owner_user_id: string;
+  visibility: string;
+  created_at: Date;
+  title: string;
+  artist: string;
+  album_artist: string;
+  album: string;
+  artist_id: string;
+  album_id: string;
+  genre: string | null;
+  year: number | null;
+  track_number: number | null;
+  disc_number: number | null;
+  mb_recording_id: string | null;
+  version_id: string;
+  duration_ms: number | null;
+  bit_rate: number | null;
+  sample_rate: number | null;
+  channels: number | null;
+  codec: string | null;
+  replay_gain: number | null;
+  true_peak: number | null;
+  artwork_key: string | null;
+  progressive_key: string | null;
+  hls_key: string | null;
+  object_key: string;
+  size: bigint;
+  filename: string;
+  content_type: string;
+  starred_at: Date | null;
+  rating: number | null;
+}
+
+export interface AlbumRow {
+  id: string;
+  name: string;
+  artist: string;
+  artist_id: string;
+  song_count: number;
+  duration_ms: number;
+  created: Date;
+  year: number | null;
+  genre: string | null;
+  cover_song: string | null;
+  starred_at: Date | null;
+  rating: number | null;
+}
+
+export interface ArtistRow {
+  id: string;
+  name: string;
+  album_count: number;
+  cover_song: string | null;
+  starred_at: Date | null;
+}
+
+export type AlbumOrder =
+  | 'random'
+  | 'newest'
+  | 'highest'
+  | 'frequent'
+  | 'recent'
+  | 'alphabeticalByName'
+  | 'alphabeticalByArtist'
+  | 'starred'
+  | 'byYear'
+  | 'byGenre';
+
+export interface AlbumListQuery {
+  type: AlbumOrder;
+  size: number;
+  offset: number;
+  fromYear?: number;
+  toYear?: number;
+  genre?: string;
+}
+
+const SONG_COLUMNS = Prisma.sql`s.id::text AS id, s.owner_user_id::text AS owner_user_id, s.visibility::text AS visibility,
+  s.created_at, s.title, s.artist, s.album_artist, s.album, s.artist_id, s.album_id, s.genre, s.year,
+  s.track_number, s.disc_number, s.mb_recording_id::text AS mb_recording_id, s.version_id::text AS version_id,
+  s.duration_ms, s.bit_rate, s.sample_rate, s.channels, s.codec, s.replay_gain, s.true_peak, s.artwork_key,
+  s.progressive_key, s.hls_key, s.object_key, s.size, s.filename, s.content_type,
+  st.starred_at, r.rating::int AS rating`;
+
+/** Tokens of a search as a prefix tsquery ("nois so" -> nois:* & so:*); undefined when empty. */
+export function prefixQuery(text: string): string | undefined {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.length === 0
+    ? undefined
+    : words
+        .slice(0, 16)
+        .map((w) => `${w}:*`)
+        .join(' & ');
+}
+
+export class SubsonicLibraryRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  private visible(v: Viewer): Prisma.Sql {
+    const me = Prisma.sql`${v.userId}::uuid`;
+    return v.folder === FOLDER_MINE
+      ? Prisma.sql`s.owner_user_id = ${me}`
+      : Prisma.sql`(s.visibility = 'public' OR s.owner_user_id = ${me})`;
+  }
+
+  private songJoins(v: Viewer): Prisma.Sql {
+    return Prisma.sql`LEFT JOIN subsonic_stars st ON st.user_id = ${v.userId}::uuid AND st.item_id = s.id::text
+      LEFT JOIN subsonic_ratings r ON r.user_id = ${v.userId}::uuid AND r.item_id = s.id::text`;
+  }
+
+  async songs(
+    v: Viewer,
+    where: Prisma.Sql,
+    order: Prisma.Sql,
+    limit: number,
+    offset: number,
+  ): Promise<SongRow[]> {
+    return this.prisma.$queryRaw<SongRow[]>`SELECT ${SONG_COLUMNS} FROM subsonic_songs s ${this.songJoins(v)}
+      WHERE ${this.visible(v)} AND ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
+  }
+
+  async song(v: Viewer, id: string): Promise<SongRow | undefined> {
+    return (await this.songs(v, Prisma.sql`s.id = ${id}::uuid`, Prisma.sql`s.id`, 1, 0))[0];
+  }
+
+  songsByIds(v: Viewer, ids: string[]): Promise<SongRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.songs(v, Prisma.sql`s.id = ANY(${ids}::uuid[])`, Prisma.sql`s.id`, ids.length, 0);
+  }
+
+  albumSongs(v: Viewer, albumId: string): Promise<SongRow[]> {
+    return this.songs(
+      v,
+      Prisma.sql`s.album_id = ${albumId}`,
+      Prisma.sql`s.disc_number NULLS FIRST, s.track_number NULLS LAST, lower(s.title), s.id`,
+      10_000,
+      0,
+    );
+  }
+
+  private albumSelect(
+    v: Viewer,
+    where: Prisma.Sql,
+    having: Prisma.Sql,
+    order: Prisma.Sql,
+    limit: number,
+    offset: number,
+  ) {
+    return this.prisma.$queryRaw<AlbumRow[]>`
+      SELECT s.album_id AS id, min(s.album) AS name, min(s.album_artist) AS artist, min(s.artist_id) AS artist_id,
+        count(*)::int AS song_count, coalesce(sum(s.duration_ms), 0)::int AS duration_ms, max(s.created_at) AS created,
+        min(s.year) AS year, min(s.genre) AS genre,
+        (array_agg(s.id::text ORDER BY s.disc_number NULLS FIRST, s.track_number NULLS LAST) FILTER (WHERE s.artwork_key IS NOT NULL))[1] AS cover_song,
+        max(st.starred_at) AS starred_at, max(r.rating)::int AS rating
+      FROM subsonic_songs s
+      LEFT JOIN subsonic_stars st ON st.user_id = ${v.userId}::uuid AND st.item_id = s.album_id
+      LEFT JOIN subsonic_ratings r ON r.user_id = ${v.userId}::uuid AND r.item_id = s.album_id
+      WHERE ${this.visible(v)} AND ${where}
+      GROUP BY s.album_id ${having} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
+  }
+
+  async album(v: Viewer, id: string): Promise<AlbumRow | undefined> {
+    return (await this.albumSelect(v, Prisma.sql`s.album_id = ${id}`, Prisma.empty, Prisma.sql`1`, 1, 0))[0];
+  }
+
+  albumsOfArtist(v: Viewer, artistId: string): Promise<AlbumRow[]> {
+    return this.albumSelect(
+      v,
+      Prisma.sql`s.artist_id = ${artistId}`,
+      Prisma.empty,
+      Prisma.sql`min(s.year) NULLS LAST, lower(min(s.album))`,
+      10_000,
+      0,
+    );
+  }
+
+  albumsByIds(v: Viewer, ids: string[]): Promise<AlbumRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.albumSelect(
+      v,
+      Prisma.sql`s.album_id = ANY(${ids}::text[])`,
+      Prisma.empty,
+      Prisma.sql`lower(min(s.album))`,
+      ids.length,
+      0,
+    );
+  }
+
+  albumList(v: Viewer, q: AlbumListQuery): Promise<AlbumRow[]> {
+    const none = Prisma.empty;
+    const all = Prisma.sql`true`;
+    switch (q.type) {
+      case 'random':
+        return this.albumSelect(v, all, none, Prisma.sql`random()`, q.size, q.offset);
+      case 'newest':
+        return this.albumSelect(
+          v,
+          all,
+          none,
+          Prisma.sql`max(s.created_at) DESC, s.album_id`,
+          q.size,
+          q.offset,
+        );
+      case 'alphabeticalByName':
+        return this.albumSelect(v, all, none, Prisma.sql`lower(min(s.album)), s.album_id`, q.size, q.offset);
+      case 'alphabeticalByArtist':
+        return this.albumSelect(
+          v,
+          all,
+          none,
+          Prisma.sql`lower(min(s.album_artist)), lower(min(s.album)), s.album_id`,
+          q.size,
+          q.offset,
+        );
+      case 'starred':
+        return this.albumSelect(
+          v,
+          all,
+          Prisma.sql`HAVING max(st.starred_at) IS NOT NULL`,
+          Prisma.sql`max(st.starred_at) DESC, s.album_id`,
+          q.size,
+          q.offset,
+        );
+      case 'highest':
+        return this.albumSelect(
+          v,
+          all,
+          Prisma.sql`HAVING max(r.rating) IS NOT NULL`,
+          Prisma.sql`max(r.rating) DESC, s.album_id`,
+          q.size,
+          q.offset,
+        );
+      case 'byGenre':
+        return this.albumSelect(
+          v,
+          Prisma.sql`s.genre = ${q.genre ?? ''}`,
+          none,
+          Prisma.sql`lower(min(s.album)), s.album_id`,
+          q.size,
+          q.offset,
+        );
+      case 'byYear': {
+        const from = q.fromYear ?? 0;
+        const to = q.toYear ?? 9999;
+        const [lo, hi] = from <= to ? [from, to] : [to, from];
+        // A descending range (fromYear > toYear) lists newest first, as the spec asks.
+        const order =
+          from <= to ? Prisma.sql`min(s.year), s.album_id` : Prisma.sql`min(s.year) DESC, s.album_id`;
+        return this.albumSelect(v, Prisma.sql`s.year BETWEEN ${lo} AND ${hi}`, none, order, q.size, q.offset);
+      }
+      case 'frequent':
+        return this.albumSelect(
+          v,
+          all,
+          Prisma.sql`HAVING sum(coalesce((SELECT sum(d.plays) FROM track_daily_stats d WHERE d.track_id = s.id), 0)) > 0`,
+          Prisma.sql`sum(coalesce((SELECT sum(d.plays) FROM track_daily_stats d WHERE d.track_id = s.id), 0)) DESC, s.album_id`,
+          q.size,
+          q.offset,
+        );
+      case 'recent':
+        return this.albumSelect(
+          v,
+          Prisma.sql`EXISTS (SELECT 1 FROM play_events e WHERE e.track_id = s.id)`,
+          none,
+          Prisma.sql`max((SELECT max(e.occurred_at) FROM play_events e WHERE e.track_id = s.id)) DESC, s.album_id`,
+          q.size,
+          q.offset,
+        );
+    }
+  }
+
+  private artistSelect(v: Viewer, where: Prisma.Sql, limit: number, offset: number) {
+    return this.prisma.$queryRaw<ArtistRow[]>`
+      SELECT s.artist_id AS id, min(s.album_artist) AS name, count(DISTINCT s.album_id)::int AS album_count,
+        (array_agg(s.id::text) FILTER (WHERE s.artwork_key IS NOT NULL))[1] AS cover_song, max(st.starred_at) AS starred_at
+      FROM subsonic_songs s
+      LEFT JOIN subsonic_stars st ON st.user_id = ${v.userId}::uuid AND st.item_id = s.artist_id
+      WHERE ${this.visible(v)} AND ${where}
+      GROUP BY s.artist_id ORDER BY lower(min(s.album_artist)), s.artist_id LIMIT ${limit} OFFSET ${offset}`;
+  }
+
+  artists(v: Viewer): Promise<ArtistRow[]> {
+    return this.artistSelect(v, Prisma.sql`true`, 100_000, 0);
+  }
+
+  async artist(v: Viewer, id: string): Promise<ArtistRow | undefined> {
+    return (await this.artistSelect(v, Prisma.sql`s.artist_id = ${id}`, 1, 0))[0];
+  }
+
+  artistsByIds(v: Viewer, ids: string[]): Promise<ArtistRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.artistSelect(v, Prisma.sql`s.artist_id = ANY(${ids}::text[])`, ids.length, 0);
+  }
+
+  /** Ids of songs whose tags or track title match: two GIN index searches, united. */
+  private matching(tsquery: string): Prisma.Sql {
+    return Prisma.sql`s.id IN (
+      SELECT t.id FROM track_versions tv JOIN tracks t ON t.current_version_id = tv.id
+        WHERE tv.sub_search @@ to_tsquery('simple', ${tsquery})
+      UNION SELECT t.id FROM tracks t WHERE to_tsvector('simple'::regconfig, t.title) @@ to_tsquery('simple', ${tsquery}))`;
+  }
+
+  /** search3: an empty query lists everything, paged. */
+  async search(
+    v: Viewer,
+    text: string,
+    page: {
+      songCount: number;
+      songOffset: number;
+      albumCount: number;
+      albumOffset: number;
+      artistCount: number;
+      artistOffset: number;
+    },
+  ): Promise<{ songs: SongRow[]; albums: AlbumRow[]; artists: ArtistRow[] }> {
+    const q = prefixQuery(text);
+    const where = q === undefined ? Prisma.sql`true` : this.matching(q);
+    const [songs, albums, artists] = await Promise.all([
+      page.songCount > 0
+        ? this.songs(v, where, Prisma.sql`lower(s.title), s.id`, page.songCount, page.songOffset)
+        : Promise.resolve([]),
+      page.albumCount > 0
+        ? this.albumSelect(
+            v,
+            where,
+            Prisma.empty,
+            Prisma.sql`lower(min(s.album)), s.album_id`,
+            page.albumCount,
+            page.albumOffset,
+          )
+        : Promise.resolve([]),
+      page.artistCount > 0
+        ? this.artistSelect(v, where, page.artistCount, page.artistOffset)
+        : Promise.resolve([]),
+    ]);
+    return { songs, albums, artists };
+  }
+
+  randomSongs(
+    v: Viewer,
+    size: number,
+    filter: { genre?: string; fromYear?: number; toYear?: number },
+  ): Promise<SongRow[]> {
+    const parts = [Prisma.sql`true`];
+    if (filter.genre !== undefined) parts.push(Prisma.sql`s.genre = ${filter.genre}`);
+    if (filter.fromYear !== undefined) parts.push(Prisma.sql`s.year >= ${filter.fromYear}`);
+    if (filter.toYear !== undefined) parts.push(Prisma.sql`s.year <= ${filter.toYear}`);
+    return this.songs(v, Prisma.join(parts, ' AND '), Prisma.sql`random()`, size, 0);
+  }
+
+  songsByGenre(v: Viewer, genre: string, count: number, offset: number): Promise<SongRow[]> {
+    return this.songs(
+      v,
+      Prisma.sql`s.genre = ${genre}`,
+      Prisma.sql`lower(s.album), s.disc_number NULLS FIRST, s.track_number NULLS LAST, s.id`,
+      count,
+      offset,
+    );
+  }
+
+  /** Songs of an artist (by name) most played first (daily stats), then by title. */
+  topSongs(v: Viewer, artistName: string, count: number): Promise<SongRow[]> {
+    return this.songs(
+      v,
+      Prisma.sql`(lower(s.artist) = lower(${artistName}) OR lower(s.album_artist) = lower(${artistName}))`,
+      Prisma.sql`coalesce((SELECT sum(d.plays) FROM track_daily_stats d WHERE d.track_id = s.id), 0) DESC, lower(s.title), s.id`,
+      count,
+      0,
+    );
+  }
+
+  genres(v: Viewer): Promise<{ value: string; song_count: number; album_count: number }[]> {
+    return this.prisma
+      .$queryRaw`SELECT s.genre AS value, count(*)::int AS song_count, count(DISTINCT s.album_id)::int AS album_count
+      FROM subsonic_songs s WHERE ${this.visible(v)} AND s.genre IS NOT NULL AND s.genre <> ''
+      GROUP BY s.genre ORDER BY lower(s.genre)`;
+  }
+
+  starredSongs(v: Viewer): Promise<SongRow[]> {
+    return this.songs(
+      v,
+      Prisma.sql`st.starred_at IS NOT NULL`,
+      Prisma.sql`st.starred_at DESC, s.id`,
+      10_000,
+      0,
+    );
+  }
+
+  async starredIds(userId: string, kind: 'album' | 'artist'): Promise<string[]> {
+    const rows = await this.prisma.subsonicStar.findMany({
+      where: { userId, kind },
+      orderBy: { starredAt: 'desc' },
+    });
+    return rows.map((r) => r.itemId);
+  }
+
+  async star(userId: string, items: { id: string; kind: 'song' | 'album' | 'artist' }[]): Promise<void> {
+    await this.prisma.subsonicStar.createMany({
+      data: items.map((i) => ({ userId, itemId: i.id, kind: i.kind })),
+      skipDuplicates: true,
+    });
+  }
+
+  async unstar(userId: string, ids: string[]): Promise<void> {
+    await this.prisma.subsonicStar.deleteMany({ where: { userId, itemId: { in: ids } } });
+  }
+
+  async setRating(userId: string, itemId: string, rating: number): Promise<void> {
+    if (rating === 0) await this.prisma.subsonicRating.deleteMany({ where: { userId, itemId } });
+    else
+      await this.prisma.subsonicRating.upsert({
+        where: { userId_itemId: { userId, itemId } },
+        create: { userId, itemId, rating },
+        update: { rating },
+      });
+  }
+
+  /** Versions still being processed and songs ready, for getScanStatus. */
+  async scanState(v: Viewer): Promise<{ pending: number; ready: number }> {
+    const [row] = await this.prisma.$queryRaw<{ pending: number; ready: number }[]>`
+      SELECT (SELECT count(*)::int FROM track_versions tv JOIN tracks t ON t.id = tv.track_id
+                WHERE tv.status IN ('pending', 'processing') AND (t.visibility = 'public' OR t.owner_user_id = ${v.userId}::uuid)) AS pending,
+             (SELECT count(*)::int FROM subsonic_songs s WHERE ${this.visible(v)}) AS ready`;
+    return row ?? { pending: 0, ready: 0 };
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Subsonic parameters from the query string and, for POST (the formPost extension), an
+ * application/x-www-form-urlencoded body; a name may repeat (id=…&id=…). Every value is
+ * checked for control and invisible formatting characters (core/text-safety.ts).
+ */
+import { refusedCharacter } from '../../core/text-safety.js';
+import { badParameter, missingParameter } from './response.js';
+
+export type RawParams = Record<string, string | string[] | undefined>;
+
+export class Params {
+  private readonly values = new Map<string, string[]>();
+
+  constructor(...sources: (RawParams | undefined)[]) {
+    for (const source of sources) {
+      if (!source) continue;
+      for (const [name, value] of Object.entries(source)) {
+        if (value === undefined) continue;
+        const list = this.values.get(name) ?? [];
+        for (const v of Array.isArray(value) ? value : [value]) {
+          const bad = refusedCharacter(v);
+          if (bad !== undefined)
+            throw badParameter(name, `holds the character ${bad}, which is not accepted`);
+          list.push(v);
+        }
+        this.values.set(name, list);
+      }
+    }
+  }
+
+  has(name: string): boolean {
+    return this.values.has(name);
+  }
+
+  get(name: string): string | undefined {
+    return this.values.get(name)?.[0];
+  }
+
+  all(name: string): string[] {
+    return this.values.get(name) ?? [];
+  }
+
+  required(name: string): string {
+    const v = this.get(name);
+    if (v === undefined || v === '') throw missingParameter(name);
+    return v;
+  }
+
+  int(name: string, fallback: number, min: number, max: number): number {
+    const v = this.get(name);
+    if (v === undefined || v === '') return fallback;
+    return parseIntIn(name, v, min, max);
+  }
+
+  optionalInt(name: string, min: number, max: number): number | undefined {
+    const v = this.get(name);
+    return v === undefined || v === '' ? undefined : parseIntIn(name, v, min, max);
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const v = this.get(name);
+    if (v === undefined || v === '') return fallback;
+    if (v === 'true') return true;
+    if (v === 'false') return false;
+    throw badParameter(name, `must be true or false (got ${JSON.stringify(v.slice(0, 40))})`);
+  }
+}
+
+function parseIntIn(name: string, v: string, min: number, max: number): number {
+  if (!/^-?\d{1,15}$/.test(v) || Number(v) < min || Number(v) > max)
+    throw badParameter(
+      name,
+      `must be a whole number from ${min} to ${max} (got ${JSON.stringify(v.slice(0, 40))})`,
+    );
+  return Number(v);
+}

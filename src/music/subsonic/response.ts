@@ -1,0 +1,139 @@
+/**
+ * Subsonic answers: one payload rendered as XML (the default: Subsonic's namespace, scalars as
+ * attributes, objects and lists as child elements), JSON (`f=json`) or JSONP (`f=jsonp` with
+ * `callback`). Every answer carries status, version, type, serverVersion and openSubsonic.
+ */
+import { XMLBuilder } from 'fast-xml-parser';
+
+export const SUBSONIC_API_VERSION = '1.16.1';
+export const SUBSONIC_NAMESPACE = 'http://subsonic.org/restapi';
+export const SERVER_TYPE = 'music-platform';
+
+/** The spec's error codes (content/en/docs/Responses/error.md). */
+export const ERROR_CODES = {
+  generic: 0,
+  missingParameter: 10,
+  wrongCredentials: 40,
+  tokenNotSupported: 41,
+  mechanismNotSupported: 42,
+  conflictingMechanisms: 43,
+  invalidApiKey: 44,
+  notAuthorized: 50,
+  notFound: 70,
+} as const;
+
+/** An error answered as a Subsonic error document (HTTP 200 unless `httpStatus` says otherwise). */
+export class SubsonicError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly httpStatus = 200,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'SubsonicError';
+  }
+}
+
+export const missingParameter = (name: string): SubsonicError =>
+  new SubsonicError(ERROR_CODES.missingParameter, `Required parameter is missing: ${name}`);
+export const notFound = (what: string): SubsonicError =>
+  new SubsonicError(ERROR_CODES.notFound, `${what} not found`);
+export const badParameter = (name: string, why: string): SubsonicError =>
+  new SubsonicError(ERROR_CODES.generic, `Parameter ${name}: ${why}`);
+
+export type Format = { kind: 'xml' } | { kind: 'json' } | { kind: 'jsonp'; callback: string };
+
+const CALLBACK = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
+
+/** `f` and `callback` as given; a JSONP callback that is not a plain JS name is refused. */
+export function parseFormat(f: string | undefined, callback: string | undefined): Format | SubsonicError {
+  if (f === 'json') return { kind: 'json' };
+  if (f === 'jsonp') {
+    if (callback === undefined) return { kind: 'json' };
+    if (callback.length > 100 || !CALLBACK.test(callback))
+      return badParameter('callback', 'must be a JavaScript identifier such as cb or app.handle');
+    return { kind: 'jsonp', callback };
+  }
+  return { kind: 'xml' };
+}
+
+/** A payload: the element(s) of a Subsonic answer, e.g. `{ album: {...} }`. */
+export type Payload = Record<string, unknown>;
+
+const builder = new XMLBuilder({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  suppressEmptyNode: true,
+  suppressBooleanAttributes: false,
+});
+
+function scalarText(v: unknown): string {
+  if (v instanceof Date) return v.toISOString();
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return v.toString();
+  return JSON.stringify(v) ?? '';
+}
+
+function xmlNode(value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (v === undefined || v === null) continue;
+    if (Array.isArray(v))
+      out[key] = v.map((item: unknown) =>
+        typeof item === 'object' && item !== null ? xmlNode(item as Record<string, unknown>) : String(item),
+      );
+    else if (typeof v === 'object' && !(v instanceof Date)) out[key] = xmlNode(v as Record<string, unknown>);
+    // `value` is an element's text in Subsonic's XML (genre names, lyrics lines).
+    else if (key === 'value') out['#text'] = scalarText(v);
+    else out[`@_${key}`] = scalarText(v);
+  }
+  return out;
+}
+
+function jsonValue(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return value.map(jsonValue);
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (v !== undefined && v !== null) out[k] = jsonValue(v);
+    return out;
+  }
+  return value;
+}
+
+export function envelope(status: 'ok' | 'failed', serverVersion: string, payload: Payload): Payload {
+  return {
+    status,
+    version: SUBSONIC_API_VERSION,
+    type: SERVER_TYPE,
+    serverVersion,
+    openSubsonic: true,
+    ...payload,
+  };
+}
+
+export interface Rendered {
+  contentType: string;
+  body: string;
+}
+
+export function render(format: Format, document: Payload): Rendered {
+  if (format.kind === 'xml') {
+    const root = { '@_xmlns': SUBSONIC_NAMESPACE, ...xmlNode(document) };
+    return {
+      contentType: 'application/xml; charset=utf-8',
+      body: builder.build({
+        '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' },
+        'subsonic-response': root,
+      }),
+    };
+  }
+  const json = JSON.stringify({ 'subsonic-response': jsonValue(document) });
+  if (format.kind === 'json') return { contentType: 'application/json; charset=utf-8', body: json };
+  return { contentType: 'text/javascript; charset=utf-8', body: `${format.callback}(${json});` };
+}
+
+export function errorPayload(err: SubsonicError): Payload {
+  return { error: { code: err.code, message: err.message } };
+}

@@ -1,0 +1,172 @@
+/** Per-user Subsonic state: playlists, bookmarks, the saved play queue, and now-playing (Redis). */
+import type { Redis } from 'ioredis';
+import type { PrismaClient } from '../repositories/prisma.js';
+
+export interface PlaylistRecord {
+  id: string;
+  ownerUserId: string;
+  ownerHandle: string;
+  name: string;
+  comment: string;
+  public: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  trackIds: string[];
+}
+
+/** How long a now-playing report stays listed without a new one. */
+export const NOW_PLAYING_SECONDS = 15 * 60;
+
+export class SubsonicStateRepository {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly redis: Redis,
+    private readonly keyPrefix: string,
+  ) {}
+
+  private async playlistRecord(id: string): Promise<PlaylistRecord | undefined> {
+    const p = await this.prisma.playlist.findUnique({
+      where: { id },
+      include: { entries: { orderBy: { position: 'asc' } }, owner: { select: { handle: true } } },
+    });
+    if (!p) return undefined;
+    return {
+      id: p.id,
+      ownerUserId: p.ownerUserId,
+      ownerHandle: p.owner.handle,
+      name: p.name,
+      comment: p.comment,
+      public: p.public,
+      createdAt: p.createdAt,
+      updatedAt: p.updatedAt,
+      trackIds: p.entries.map((e) => e.trackId),
+    };
+  }
+
+  findPlaylist(id: string): Promise<PlaylistRecord | undefined> {
+    return this.playlistRecord(id);
+  }
+
+  /** The caller's own playlists and every public one. */
+  async listPlaylists(userId: string): Promise<PlaylistRecord[]> {
+    const rows = await this.prisma.playlist.findMany({
+      where: { OR: [{ ownerUserId: userId }, { public: true }] },
+      include: { entries: { orderBy: { position: 'asc' } }, owner: { select: { handle: true } } },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      take: 1000,
+    });
+    return rows.map((p) => ({
+      id: p.id,
+      ownerUserId: p.ownerUserId,
+      ownerHandle: p.owner.handle,
+      name: p.name,
+      comment: p.comment,
+      public: p.public,
+      createdAt: p.createdAt,
+      updatedAt: p.updatedAt,
+      trackIds: p.entries.map((e) => e.trackId),
+    }));
+  }
+
+  async createPlaylist(ownerUserId: string, name: string, trackIds: string[]): Promise<string> {
+    const p = await this.prisma.playlist.create({
+      data: {
+        ownerUserId,
+        name,
+        entries: { create: trackIds.map((trackId, position) => ({ trackId, position })) },
+      },
+    });
+    return p.id;
+  }
+
+  /** Replaces the entries (createPlaylist with playlistId, updatePlaylist) in one transaction. */
+  async updatePlaylist(
+    id: string,
+    changes: { name?: string; comment?: string; public?: boolean; trackIds?: string[] },
+  ): Promise<void> {
+    await this.prisma.$transaction(async (tx) => {
+      await tx.playlist.update({
+        where: { id },
+        data: {
+          ...(changes.name !== undefined ? { name: changes.name } : {}),
+          ...(changes.comment !== undefined ? { comment: changes.comment } : {}),
+          ...(changes.public !== undefined ? { public: changes.public } : {}),
+        },
+      });
+      if (changes.trackIds) {
+        await tx.playlistEntry.deleteMany({ where: { playlistId: id } });
+        await tx.playlistEntry.createMany({
+          data: changes.trackIds.map((trackId, position) => ({ playlistId: id, trackId, position })),
+        });
+      }
+    });
+  }
+
+  async deletePlaylist(id: string): Promise<void> {
+    await this.prisma.playlist.deleteMany({ where: { id } });
+  }
+
+  bookmarks(userId: string) {
+    return this.prisma.bookmark.findMany({ where: { userId }, orderBy: { updatedAt: 'desc' }, take: 1000 });
+  }
+
+  async saveBookmark(userId: string, trackId: string, positionMs: number, comment: string): Promise<void> {
+    await this.prisma.bookmark.upsert({
+      where: { userId_trackId: { userId, trackId } },
+      create: { userId, trackId, positionMs: BigInt(positionMs), comment },
+      update: { positionMs: BigInt(positionMs), comment },
+    });
+  }
+
+  async deleteBookmark(userId: string, trackId: string): Promise<boolean> {
+    return (await this.prisma.bookmark.deleteMany({ where: { userId, trackId } })).count > 0;
+  }
+
+  playQueue(userId: string) {
+    return this.prisma.playQueue.findUnique({ where: { userId } });
+  }
+
+  async savePlayQueue(
+    userId: string,
+    queue: { trackIds: string[]; currentIndex: number | null; positionMs: number; changedBy: string },
+  ): Promise<void> {
+    const data = {
+      trackIds: queue.trackIds,
+      currentIndex: queue.currentIndex,
+      positionMs: BigInt(queue.positionMs),
+      changedBy: queue.changedBy,
+    };
+    await this.prisma.playQueue.upsert({ where: { userId }, create: { userId, ...data }, update: data });
+  }
+
+  async clearPlayQueue(userId: string): Promise<void> {
+    await this.prisma.playQueue.deleteMany({ where: { userId } });
+  }
+
+  private nowPlayingKey(): string {
+    return `${this.keyPrefix}subsonic:now-playing`;
+  }
+
+  /** One entry per user (the latest report), read back only while fresh. */
+  async setNowPlaying(
+    userId: string,
+    entry: { trackId: string; handle: string; client: string; atMs: number },
+  ): Promise<void> {
+    await this.redis.hset(this.nowPlayingKey(), userId, JSON.stringify(entry));
+  }
+
+  async nowPlaying(
+    nowMs: number,
+  ): Promise<{ userId: string; trackId: string; handle: string; client: string; atMs: number }[]> {
+    const all = await this.redis.hgetall(this.nowPlayingKey());
+    const out = [];
+    const stale: string[] = [];
+    for (const [userId, text] of Object.entries(all)) {
+      const entry = JSON.parse(text) as { trackId: string; handle: string; client: string; atMs: number };
+      if (nowMs - entry.atMs > NOW_PLAYING_SECONDS * 1000) stale.push(userId);
+      else out.push({ userId, ...entry });
+    }
+    if (stale.length > 0) await this.redis.hdel(this.nowPlayingKey(), ...stale);
+    return out;
+  }
+}
