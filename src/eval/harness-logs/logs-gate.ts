@@ -62,7 +62,7 @@ export function runLogsGate(
   baseline: SideSource,
   candidate: SideSource,
   options: LogsGateOptions,
-): ReceiptBody<ItemDecision[]> {
+): ReceiptBody {
   assertProbe(options.retained_probe);
   const { policy } = options;
   const join = joinCohorts(baseline.cohort, candidate.cohort, options.errors);

@@ -17,10 +17,9 @@ const LEADERBOARD_HINT = 'GET /api/open-bench/leaderboard?order=newest|best&page
 const validStart = compileValidator(OpenBenchStartRequest);
 const validSubmit = compileValidator(OpenBenchSubmitRequest);
 // Query strings are text: "2" is the integer 2 here.
-const validQuery = compileValidator(
-  LeaderboardQuery,
-  new Ajv({ strict: true, allErrors: true, useDefaults: true, coerceTypes: true }),
-);
+const validQuery = compileValidator(LeaderboardQuery, {
+  ajv: new Ajv({ strict: true, allErrors: true, useDefaults: true, coerceTypes: true }),
+});
 const publicId = new RegExp(PUBLIC_ID_PATTERN);
 
 export function registerOpenBenchRoutes(
