@@ -1,13 +1,12 @@
 /**
- * The open-bench leaderboard from GET /api/open-bench/leaderboard (newest or best, paged by the
- * cursor the API hands out). The page reads the first list of entries in the answer, so it
- * shows what the API publishes; a 404 or 503 is said plainly.
+ * The open-bench leaderboard from GET /api/open-bench/leaderboard (newest or best, paged by page
+ * number: `entries`, `page`, `pages`, `next_page`); a 404 or 503 is said plainly.
  */
 import { h, clear } from '../../shared/dom';
 import { ProblemError, requestJson } from '../../shared/http';
 import { asArray, asRecord, str } from './api';
 
-export async function renderLeaderboard(app: HTMLElement, order = 'newest', cursor?: string): Promise<void> {
+export async function renderLeaderboard(app: HTMLElement, order = 'newest', page = 1): Promise<void> {
   document.title = 'Open bench · Verifier workbench';
   const body = h('div', { 'aria-live': 'polite' });
   const orderButtons = ['newest', 'best'].map((o) =>
@@ -23,8 +22,7 @@ export async function renderLeaderboard(app: HTMLElement, order = 'newest', curs
     h('div', { class: 'row', role: 'group', 'aria-label': 'Order' }, orderButtons),
     body,
   );
-  const params = new URLSearchParams({ order });
-  if (cursor) params.set('cursor', cursor);
+  const params = new URLSearchParams({ order, page: String(page) });
   let answer: Record<string, unknown>;
   try {
     answer = asRecord(await requestJson<unknown>(`/api/open-bench/leaderboard?${params.toString()}`));
@@ -41,16 +39,28 @@ export async function renderLeaderboard(app: HTMLElement, order = 'newest', curs
     clear(body, h('p', { class: 'error', role: 'alert', 'data-testid': 'leaderboard-message' }, message));
     return;
   }
-  const list = Object.values(answer).find((v) => Array.isArray(v));
-  const entries = asArray(list).map(asRecord);
+  const entries = asArray(answer.entries).map(asRecord);
   if (entries.length === 0) {
     clear(body, h('p', { 'data-testid': 'leaderboard-message' }, 'No published receipts yet.'));
     return;
   }
-  const columns = [...new Set(entries.flatMap((e) => Object.keys(e)))].slice(0, 8);
-  const next = [answer.next_cursor, answer.cursor, answer.next].find(
-    (v): v is string => typeof v === 'string',
-  );
+  const columns: [string, (e: Record<string, unknown>) => string][] = [
+    ['Name', (e) => str(e.display_name)],
+    ['Verdict', (e) => str(e.verdict)],
+    [
+      'Candidate passed',
+      (e) => `${str(asRecord(e.summary).candidate_passed)} / ${str(asRecord(e.summary).tasks)}`,
+    ],
+    [
+      'Baseline passed',
+      (e) => `${str(asRecord(e.summary).baseline_passed)} / ${str(asRecord(e.summary).tasks)}`,
+    ],
+    ['Gains', (e) => str(asRecord(e.summary).gains)],
+    ['Regressions', (e) => str(asRecord(e.summary).regressions)],
+    ['Published', (e) => str(e.published_at)],
+    ['Receipt', (e) => str(e.public_id)],
+  ];
+  const next = typeof answer.next_page === 'number' ? answer.next_page : undefined;
   clear(
     body,
     h(
@@ -65,7 +75,7 @@ export async function renderLeaderboard(app: HTMLElement, order = 'newest', curs
           h(
             'tr',
             {},
-            columns.map((c) => h('th', { scope: 'col' }, c)),
+            columns.map(([c]) => h('th', { scope: 'col' }, c)),
           ),
         ),
         h(
@@ -75,14 +85,18 @@ export async function renderLeaderboard(app: HTMLElement, order = 'newest', curs
             h(
               'tr',
               {},
-              columns.map((c) => h('td', {}, str(e[c]))),
+              columns.map(([, cell]) => h('td', {}, cell(e))),
             ),
           ),
         ),
       ),
     ),
     next
-      ? h('button', { type: 'button', onclick: () => void renderLeaderboard(app, order, next) }, 'Next page')
+      ? h(
+          'button',
+          { type: 'button', onclick: () => void renderLeaderboard(app, order, next) },
+          `Page ${next}`,
+        )
       : null,
   );
 }
