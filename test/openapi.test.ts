@@ -21,7 +21,7 @@ const NOT_DOCUMENTED = new Set([
   'DELETE /mcp',
   // The workbench's pages and files (HTML and assets, not API operations).
   'GET /',
-  'GET /tools/:tool',
+  'GET /tools/{tool}',
   'GET /report-card',
   'GET /leaderboard',
   'GET /favicon.svg',

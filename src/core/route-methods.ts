@@ -59,11 +59,14 @@ export function registerRouteMethods(app: FastifyInstance): RouteMethods {
   return methods;
 }
 
-/** The 405 for a request no route of its method claims, or undefined when its path has no route. */
+/**
+ * The 405 for a request no route of its method claims; undefined when its path has no route, or
+ * when a route of its own method answered not-found itself (a static wildcard's missing file).
+ */
 export function methodNotAllowed(request: FastifyRequest): AppError | undefined {
   const path = pathOfUrl(request.url);
   const allowed = request.server.routeMethods.allowed(path);
-  if (allowed.length === 0) return undefined;
+  if (allowed.length === 0 || allowed.includes(request.method)) return undefined;
   const allow = allowed.join(', ');
   return new AppError(
     'method_not_allowed',
