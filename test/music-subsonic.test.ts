@@ -258,7 +258,7 @@ describe('OpenSubsonic API', () => {
       expect(unknown.headers.get('content-type')).toContain('xml');
       const xml = xmlParser.parse(await unknown.text())['subsonic-response'][0];
       expect(xml).toMatchObject({ status: 'failed', openSubsonic: 'true', error: [{ code: '0' }] });
-      expect(xml.error[0].message).toMatch(/not implemented/i);
+      expect(xml.error[0].message).toMatch(/unsupported endpoint/i);
     }
   });
 

@@ -1,7 +1,7 @@
 /**
  * /rest/<endpoint> and /rest/<endpoint>.view, GET and POST (formPost: an
  * application/x-www-form-urlencoded body adds to the query's parameters). Errors are Subsonic
- * error documents in the asked format; an unknown endpoint is the spec's "not implemented".
+ * error documents in the asked format; an unknown endpoint answers the spec's code-0 error naming the endpoint.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../core/errors.js';
@@ -84,7 +84,7 @@ export function registerSubsonicRoutes(app: FastifyInstance, deps: SubsonicRoute
       if (!endpoint)
         throw new SubsonicError(
           ERROR_CODES.generic,
-          `Not implemented: ${name.slice(0, 60) || '(no endpoint)'} is not an endpoint of this server`,
+          `Unsupported endpoint: ${name.slice(0, 60) || '(no endpoint)'} is not an endpoint of this server`,
           404,
         );
       const address = deps.clientAddress(request);
