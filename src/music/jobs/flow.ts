@@ -6,6 +6,7 @@
  */
 import { FlowProducer, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { BORROWED_CONNECTION_OPTIONS, closeBorrowed } from './borrowed-connection.js';
 import { MEDIA_QUEUES, versionJobId, type MediaJobData, type QueueNaming } from './queues.js';
 
 /** Transient failures (a store hiccup, a killed worker) retry; UnrecoverableError does not. */
@@ -25,8 +26,11 @@ export interface VersionFlowStarter {
 export class BullVersionFlowStarter implements VersionFlowStarter {
   private readonly producer: FlowProducer;
 
-  constructor(connection: Redis, naming: QueueNaming) {
-    this.producer = new FlowProducer({ connection, prefix: naming.prefix });
+  constructor(
+    private readonly connection: Redis,
+    naming: QueueNaming,
+  ) {
+    this.producer = new FlowProducer({ connection, prefix: naming.prefix, ...BORROWED_CONNECTION_OPTIONS });
   }
 
   async start(data: MediaJobData): Promise<void> {
@@ -49,6 +53,6 @@ export class BullVersionFlowStarter implements VersionFlowStarter {
   }
 
   close(): Promise<void> {
-    return this.producer.close();
+    return closeBorrowed([this.producer], this.connection);
   }
 }

@@ -4,6 +4,7 @@
  */
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { BORROWED_CONNECTION_OPTIONS, closeBorrowed } from '../jobs/borrowed-connection.js';
 import { QUEUE_NAMES, type QueueName, type QueueNaming } from '../jobs/queues.js';
 
 export interface QueueCounts {
@@ -31,10 +32,13 @@ export interface JobQueueRepository {
 export class BullJobQueueRepository implements JobQueueRepository {
   private readonly queues: Record<QueueName, Queue>;
 
-  constructor(connection: Redis, naming: QueueNaming) {
+  constructor(
+    private readonly connection: Redis,
+    naming: QueueNaming,
+  ) {
     const queues = {} as Record<QueueName, Queue>;
     for (const name of QUEUE_NAMES) {
-      queues[name] = new Queue(name, { connection, prefix: naming.prefix });
+      queues[name] = new Queue(name, { connection, prefix: naming.prefix, ...BORROWED_CONNECTION_OPTIONS });
       // Redis being away surfaces as the failing call (health answers 503); not as a crash.
       queues[name].on('error', () => undefined);
     }
@@ -83,6 +87,6 @@ export class BullJobQueueRepository implements JobQueueRepository {
   }
 
   async close(): Promise<void> {
-    await Promise.all(QUEUE_NAMES.map((n) => this.queues[n].close()));
+    await closeBorrowed(Object.values(this.queues), this.connection);
   }
 }
