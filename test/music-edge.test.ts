@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { request as httpRequest, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { connect as netConnect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -22,6 +22,7 @@ import {
   TEST_SECURE_LINK_SECRET,
   type MusicTestApp,
 } from './helpers/music-app.js';
+import { rawHttp } from './helpers/raw-http.js';
 
 /** The seed's values, written out here rather than imported, so a changed constant fails. */
 const SEED_HEADERS: Record<string, string> = {
@@ -83,38 +84,13 @@ describe('security headers', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const res = await rawRequest((server.address() as AddressInfo).port, '/x', {});
+      const res = await rawHttp((server.address() as AddressInfo).port, 'GET', '/x');
       expectSeedHeaders(res.headers, 'redirect');
     } finally {
       server.close();
     }
   });
 });
-
-function rawRequest(
-  port: number,
-  path: string,
-  headers: Record<string, string | number>,
-  method = 'GET',
-): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          body: Buffer.concat(chunks).toString(),
-        }),
-      );
-    });
-    req.on('error', reject);
-    // Headers only: a body-limit check must answer before any body is sent.
-    req.flushHeaders();
-    if (method === 'GET') req.end();
-  });
-}
 
 describe('TLS', () => {
   let dir: string;
@@ -233,19 +209,19 @@ describe('HTTP listener when TLS is on', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('answers 301 with the https Location of the same host, path and query', async () => {
-    const res = await rawRequest(port, '/api/v1/health?x=1', { host: 'music.example.org' });
+    const res = await rawHttp(port, 'GET', '/api/v1/health?x=1', { headers: { host: 'music.example.org' } });
     expect(res.status).toBe(301);
     expect(res.headers.location).toBe('https://music.example.org:8443/api/v1/health?x=1');
   });
 
   it('uses DOMAIN, not the Host header, when the Host names another site', async () => {
-    const res = await rawRequest(port, '/login', { host: 'evil.example.com' });
+    const res = await rawHttp(port, 'GET', '/login', { headers: { host: 'evil.example.com' } });
     expect(res.status).toBe(301);
     expect(res.headers.location).toBe('https://music.example.org:8443/login');
   });
 
   it('falls back to DOMAIN when the Host header is not a host name', async () => {
-    const res = await rawRequest(port, '/', { host: 'evil/"><script>' });
+    const res = await rawHttp(port, 'GET', '/', { headers: { host: 'evil/"><script>' } });
     expect(res.status).toBe(301);
     expect(res.headers.location).toBe('https://music.example.org:8443/');
   });
@@ -262,12 +238,10 @@ describe('body limit and web front-end', () => {
   afterAll(async () => t.close());
 
   it('answers 413 to a body announced over 500 MB, before reading it', async () => {
-    const res = await rawRequest(
-      port,
-      '/api/v1/auth/signup',
-      { 'content-type': 'application/json', 'content-length': 500 * 1024 * 1024 + 1 },
-      'POST',
-    );
+    const res = await rawHttp(port, 'POST', '/api/v1/auth/signup', {
+      headers: { 'content-type': 'application/json', 'content-length': 500 * 1024 * 1024 + 1 },
+      headersOnly: true,
+    });
     expect(res.status).toBe(413);
     expect(JSON.parse(res.body)).toMatchObject({ status: 413 });
   });

@@ -95,7 +95,12 @@ export function rawHttp(
   port: number,
   method: string,
   path: string,
-  options: { body?: string | Buffer; headers?: Record<string, string | number> } = {},
+  options: {
+    body?: string | Buffer;
+    headers?: Record<string, string | number>;
+    /** Send the headers and never the body (a size check must answer before it). */
+    headersOnly?: boolean;
+  } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { ...(options.headers ?? {}) };
@@ -115,6 +120,7 @@ export function rawHttp(
       );
     });
     req.on('error', reject);
-    req.end(options.body);
+    if (options.headersOnly) req.flushHeaders();
+    else req.end(options.body);
   });
 }
