@@ -4,7 +4,11 @@ import { Type } from '@sinclair/typebox';
 import { parseEnv } from '../../core/env.js';
 
 const VerifyWorkerEnv = Type.Object({
-  CACHE_URL: Type.String({ pattern: '^rediss?://', description: 'Redis URL holding the verify queue' }),
+  CACHE_URL: Type.String({
+    pattern: '^rediss?://',
+    default: 'redis://127.0.0.1:6379',
+    description: 'Redis URL holding the verify queue',
+  }),
   VERIFY_QUEUE_PREFIX: Type.String({
     default: 'bull',
     pattern: '^[A-Za-z0-9_-]{1,64}$',
