@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../src/eval/registry.js';
 import { examples } from '../src/eval/routes/info.js';
 import { VERIFY_QUEUE } from '../src/eval/verify-queue/verify-job.js';
+import { freePort } from '../bench/lib/server.js';
 import { makeEvalApp, postJson } from './helpers/eval-app.js';
 import { stopLoggedProcess } from './helpers/logged-process.js';
 import {
@@ -190,6 +191,26 @@ describe('VERIFY_MODE=queue back-pressure', () => {
     } finally {
       await events.close();
       redis.disconnect();
+      await app.close();
+    }
+  });
+
+  it('Redis away: eval starts, a queued request is 503 with Retry-After at once, health reports it', async () => {
+    const port = await freePort();
+    const app = await makeQueueEvalApp(verifyQueuePrefix(), { CACHE_URL: `redis://127.0.0.1:${port}` });
+    try {
+      const started = performance.now();
+      const res = await postJson(app, '/api/gate', examples().examples.gate);
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toMatch(/^\d+$/);
+      expect(performance.now() - started).toBeLessThan(5_000);
+      const health = await app.inject({ method: 'GET', url: '/api/health' });
+      expect(health.statusCode).toBe(200);
+      expect(health.json<{ verify: object }>().verify).toMatchObject({
+        mode: 'queue',
+        error: expect.any(String),
+      });
+    } finally {
       await app.close();
     }
   });

@@ -55,6 +55,28 @@ function unavailable(detail: string): AppError {
   return new AppError('unavailable', detail, { headers: { 'retry-after': RETRY_AFTER_SECONDS } });
 }
 
+/**
+ * A producer call within PRODUCER_TIMEOUT_MS, or 503: BullMQ waits for its connection to be
+ * ready before sending, so while Redis is away a call would otherwise wait without end.
+ */
+async function reachable<T>(call: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const away = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(unavailable('The verify queue is unreachable; retry later.')),
+      PRODUCER_TIMEOUT_MS,
+    );
+  });
+  try {
+    return await Promise.race([call, away]);
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    throw unavailable('The verify queue is unreachable; retry later.');
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function createQueueVerifierPool(options: QueueVerifierPoolOptions): Promise<QueueVerifierPool> {
   // Producer commands fail fast while Redis is away (a 503, not a hang); QueueEvents blocks on
   // XREAD and must not time out.
@@ -68,16 +90,17 @@ export async function createQueueVerifierPool(options: QueueVerifierPoolOptions)
   });
   queue.on('error', () => undefined);
   // Read from the stream's current end, so no completion between start-up and the first XREAD
-  // is missed ('$' would start at the first read).
+  // is missed ('$' would start at the first read). With Redis away at start-up, '$': eval
+  // starts anyway and answers 503 until Redis is back.
   const eventsKey = `${options.prefix}:${VERIFY_QUEUE}:events`;
-  const last = await listener.xrevrange(eventsKey, '+', '-', 'COUNT', 1);
+  const last = await producer.xrevrange(eventsKey, '+', '-', 'COUNT', 1).catch(() => undefined);
   const events = new QueueEvents(VERIFY_QUEUE, {
     connection: listener,
     prefix: options.prefix,
-    lastEventId: last[0]?.[0] ?? '0-0',
+    lastEventId: last ? (last[0]?.[0] ?? '0-0') : '$',
   });
   events.on('error', () => undefined);
-  await events.waitUntilReady();
+  if (last) await events.waitUntilReady();
 
   const waiters = new Map<string, Waiter>();
   events.on('completed', ({ jobId, returnvalue }) => {
@@ -96,7 +119,7 @@ export async function createQueueVerifierPool(options: QueueVerifierPoolOptions)
   async function admit(): Promise<void> {
     if (!depthRead) {
       enqueuedSinceRead = 0;
-      depthRead = queue.getJobCountByTypes('wait').finally(() => {
+      depthRead = reachable(queue.getJobCountByTypes('wait')).finally(() => {
         depthRead = undefined;
       });
     }
@@ -109,38 +132,34 @@ export async function createQueueVerifierPool(options: QueueVerifierPoolOptions)
 
   async function runQueued(toolId: string, bytes: Uint8Array): Promise<PooledOutcome> {
     const deadline = Date.now() + options.taskTimeoutMs;
-    try {
-      await admit();
-    } catch (err) {
-      if (err instanceof AppError) throw err;
-      throw unavailable('The verify queue is unreachable; retry later.');
-    }
+    await admit();
     const jobId = randomUUID();
     let timer: NodeJS.Timeout | undefined;
     const settled = new Promise<PooledOutcome>((resolve, reject) => {
       waiters.set(jobId, { resolve, reject });
-      timer = setTimeout(() => {
-        reject(
-          unavailable(
-            `The ${toolId} verification did not finish within ${options.taskTimeoutMs} ms; retry later.`,
-          ),
-        );
-        // A job no worker has taken yet is withdrawn; a running one is skipped by nobody
-        // waiting for it.
-        queue.remove(jobId).catch(() => undefined);
-      }, options.taskTimeoutMs);
+      timer = setTimeout(
+        () => {
+          reject(
+            unavailable(
+              `The ${toolId} verification did not finish within ${options.taskTimeoutMs} ms; retry later.`,
+            ),
+          );
+          // A job no worker has taken yet is withdrawn; a running one is skipped by nobody
+          // waiting for it.
+          queue.remove(jobId).catch(() => undefined);
+        },
+        Math.max(0, deadline - Date.now()),
+      );
     });
     try {
-      await queue
-        .add(toolId, encodeJob(toolId, bytes, deadline), {
+      await reachable(
+        queue.add(toolId, encodeJob(toolId, bytes, deadline), {
           jobId,
           attempts: 1,
           removeOnComplete: true,
           removeOnFail: true,
-        })
-        .catch(() => {
-          throw unavailable('The verify queue is unreachable; retry later.');
-        });
+        }),
+      );
       return await settled;
     } finally {
       clearTimeout(timer);
@@ -166,10 +185,9 @@ export async function createQueueVerifierPool(options: QueueVerifierPoolOptions)
     runTask: (taskFile, task) => options.local.runTask(taskFile, task),
     stats: () => options.local.stats(),
     async health() {
-      const [counts, workers] = await Promise.all([
-        queue.getJobCounts('wait', 'active'),
-        queue.getWorkersCount(),
-      ]);
+      const [counts, workers] = await reachable(
+        Promise.all([queue.getJobCounts('wait', 'active'), queue.getWorkersCount()]),
+      );
       return {
         mode: 'queue',
         queue: VERIFY_QUEUE,
@@ -205,8 +223,8 @@ export async function createQueueVerifierPool(options: QueueVerifierPoolOptions)
 
   function shutdown(): Promise<void> {
     closing ??= (async () => {
-      await events.close().catch(() => undefined);
-      await queue.close().catch(() => undefined);
+      await reachable(events.close()).catch(() => undefined);
+      await reachable(queue.close()).catch(() => undefined);
       await producer.quit().catch(() => producer.disconnect());
       listener.disconnect();
     })();
