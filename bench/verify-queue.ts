@@ -111,9 +111,8 @@ interface Cost {
   workerCpuMs: number;
 }
 
-/** Commands sent by clients; the rest run inside BullMQ's Lua scripts. */
-const CLIENT_SENT =
-  /^(evalsha|eval|xread|bzpopmin|hincrby|multi|exec|get|set|pexpire|ping|client|xrevrange)$/;
+/** The queue's round trips: script calls and blocking reads; the rest run inside the scripts. */
+const CLIENT_SENT = /^(evalsha|eval|xread|bzpopmin|xrevrange)$/;
 
 async function perTaskCost(a: FastifyInstance, tool: string): Promise<Cost> {
   const before = await redisInfo(admin);
