@@ -20,7 +20,7 @@ export PATH := $(NODE_RUNTIME_DIR)/bin:$(PATH)
 export npm_config_nodedir := $(NODE_RUNTIME_DIR)
 endif
 
-.PHONY: setup system node deps build start start-eval start-music start-worker test check bench bench-guard load soak clean
+.PHONY: setup system node deps build start start-eval start-music start-worker start-verify-worker test check bench bench-guard load soak clean
 
 setup: system node deps
 
@@ -57,6 +57,11 @@ start-music: setup build
 
 start-worker: setup build
 	bash scripts/start-worker.sh
+
+# A consumer of the `verify` queue (VERIFY_MODE=queue on eval); run any number, on any machine
+# that reaches the same Redis (CACHE_URL, default redis://127.0.0.1:6379).
+start-verify-worker: deps build
+	node dist/src/main/verify-worker.js
 
 test: setup build
 	@echo "tests run on Node $$(node --version) ($$(command -v node))"

@@ -20,7 +20,8 @@ import { openBenchMcpTools } from './mcp/open-bench-tools.js';
 import { reportCardMcpTools } from './mcp/report-card-tools.js';
 import { OpenBenchService, type OpenBenchSession } from './open-bench/open-bench-service.js';
 import { buildOpenApi } from './openapi.js';
-import { createVerifierPool, type VerifierPool } from './pool.js';
+import type { VerifierPool } from './pool.js';
+import { createPoolForMode, localVerifyHealth } from './verify-mode.js';
 import { registerPoolMetrics } from './pool-metrics.js';
 import { TOOLS } from './registry.js';
 import { GATE_LOGS_PATH, registerGateLogsRoute } from './routes/gate-logs.js';
@@ -69,9 +70,9 @@ export async function buildEvalApp(
     metrics,
   });
   const redis = config.cacheUrl ? createRedis(config.cacheUrl) : undefined;
-  const pool =
-    overrides.pool ??
-    createVerifierPool({ size: config.poolSize, taskTimeoutMs: config.taskTimeoutMs, graphKernel });
+  const { pool, verifyHealth } = overrides.pool
+    ? { pool: overrides.pool, verifyHealth: localVerifyHealth }
+    : await createPoolForMode(config, graphKernel);
   const ledger = config.databaseUrl ? new PrismaOpenBenchLedger(config.databaseUrl) : undefined;
   const usage: UsageCounters = redis
     ? new RedisUsageCounters(redis, config.cacheKeyPrefix)
@@ -153,6 +154,7 @@ export async function buildEvalApp(
     cache: redis ? 'redis' : 'memory',
     graphKernel,
     inlineMaxBytes: config.inlineMaxBytes,
+    verifyHealth,
     health: () => ({ report_card: reportCard.health(), open_bench: openBench.health() }),
   });
   const openapi = JSON.stringify(buildOpenApi());

@@ -45,4 +45,18 @@ describe('eval configuration', () => {
     expect(c.cacheUrl).toBeUndefined();
     expect(() => loadEvalConfig({ EVAL_BODY_LIMIT: 'lots' })).toThrow(/EVAL_BODY_LIMIT/);
   });
+
+  it('VERIFY_MODE: local by default without Redis; queue needs CACHE_URL and takes its settings', () => {
+    expect(loadEvalConfig({}).verify).toEqual({ mode: 'local' });
+    expect(() => loadEvalConfig({ VERIFY_MODE: 'queue' })).toThrow(/VERIFY_MODE=queue needs CACHE_URL/);
+    expect(() => loadEvalConfig({ VERIFY_MODE: 'cluster' })).toThrow(/VERIFY_MODE/);
+    expect(
+      loadEvalConfig({
+        VERIFY_MODE: 'queue',
+        CACHE_URL: 'redis://r:6379',
+        VERIFY_QUEUE_PREFIX: 'vq',
+        VERIFY_QUEUE_MAX_DEPTH: '50',
+      }).verify,
+    ).toEqual({ mode: 'queue', redisUrl: 'redis://r:6379', prefix: 'vq', maxDepth: 50 });
+  });
 });

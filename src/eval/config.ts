@@ -72,6 +72,21 @@ const EvalEnv = Type.Object({
     default: 'auto',
     description: 'graph kernel: auto (native when built), native (required), ts',
   }),
+  VERIFY_MODE: Type.Union([Type.Literal('local'), Type.Literal('queue')], {
+    default: 'local',
+    description:
+      'local (own thread pool) or queue (BullMQ verify queue served by verify-workers; needs CACHE_URL)',
+  }),
+  VERIFY_QUEUE_PREFIX: Type.String({
+    default: 'bull',
+    pattern: '^[A-Za-z0-9_-]{1,64}$',
+    description: 'BullMQ key prefix of the verify queue: letters, digits, _ and -',
+  }),
+  VERIFY_QUEUE_MAX_DEPTH: Type.Integer({
+    minimum: 1,
+    default: 1000,
+    description: 'waiting verify jobs above which new queued requests get 503 + Retry-After',
+  }),
 });
 
 export interface EvalConfig {
@@ -93,7 +108,12 @@ export interface EvalConfig {
   taskTimeoutMs: number;
   receiptSigningKey: string | undefined;
   reportCardSessionsPerClient: number;
+  verify: VerifyModeConfig;
 }
+
+/** Where pooled verifications run: this process's threads, or the shared BullMQ queue. */
+export type VerifyModeConfig =
+  { mode: 'local' } | { mode: 'queue'; redisUrl: string; prefix: string; maxDepth: number };
 
 export function loadEvalConfig(env: NodeJS.ProcessEnv = process.env): Readonly<EvalConfig> {
   const e = parseEnv(EvalEnv, env);
@@ -108,6 +128,9 @@ export function loadEvalConfig(env: NodeJS.ProcessEnv = process.env): Readonly<E
     throw new ConfigError([
       `EVAL_INLINE_MAX_BYTES (got ${JSON.stringify(e.EVAL_INLINE_MAX_BYTES)}): must be a size such as 16kb, or 0`,
     ]);
+  }
+  if (e.VERIFY_MODE === 'queue' && !e.CACHE_URL) {
+    throw new ConfigError(['VERIFY_MODE=queue needs CACHE_URL (the Redis holding the verify queue)']);
   }
   return Object.freeze({
     production: e.NODE_ENV === 'production',
@@ -134,5 +157,13 @@ export function loadEvalConfig(env: NodeJS.ProcessEnv = process.env): Readonly<E
     taskTimeoutMs: e.EVAL_TASK_TIMEOUT_MS,
     receiptSigningKey: e.RECEIPT_SIGNING_KEY,
     reportCardSessionsPerClient: e.REPORT_CARD_SESSIONS_PER_CLIENT,
+    verify: (e.VERIFY_MODE === 'queue' && e.CACHE_URL
+      ? {
+          mode: 'queue',
+          redisUrl: e.CACHE_URL,
+          prefix: e.VERIFY_QUEUE_PREFIX,
+          maxDepth: e.VERIFY_QUEUE_MAX_DEPTH,
+        }
+      : { mode: 'local' }) satisfies VerifyModeConfig,
   });
 }

@@ -2,19 +2,17 @@
  * Helpers for the media pipeline tests: generated audio (nothing downloaded), the rows of a
  * version created directly through Prisma, and the music-worker started as a real process.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { createInterface } from 'node:readline';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { MusicConfig } from '../../src/music/config.js';
 import type { MediaJobData } from '../../src/music/jobs/queues.js';
 import type { MusicConnections } from '../../src/music/connections.js';
+import { startLoggedProcess, stopLoggedProcess, type LoggedProcess } from './logged-process.js';
 import { TEST_JWT_SECRET, TEST_SECURE_LINK_SECRET } from './music-app.js';
 
 export const run = promisify(execFile);
-const ROOT = join(import.meta.dirname, '..', '..');
 
 /**
  * A stereo 1 kHz sine at -20 dBFS (amplitude 0.1) for `sineSeconds`, then silence up to
@@ -76,15 +74,8 @@ export async function createVersionRows(
   return { versionId: version.id, trackId: track.id, assetId: asset.id, sourceKey };
 }
 
-export interface WorkerProcess {
-  child: ChildProcess;
+export interface WorkerProcess extends LoggedProcess {
   port: number;
-  /** Resolves with the exit code (or signal name) when the process ends. */
-  exited: Promise<number | string>;
-  /** Every log line seen so far. */
-  lines: string[];
-  /** The next log line (from now on) that matches. */
-  nextLine: (match: (line: string) => boolean) => Promise<string>;
 }
 
 /** Starts src/main/music-worker.ts (through tsx) against the test app's database, Redis and data dir. */
@@ -92,10 +83,9 @@ export async function startWorkerProcess(
   config: MusicConfig,
   env: Record<string, string> = {},
 ): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main', 'music-worker.ts')], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
+  const p = await startLoggedProcess(
+    'music-worker',
+    {
       NODE_ENV: 'test',
       LOG_LEVEL: 'info',
       DATABASE_URL: config.databaseUrl,
@@ -112,45 +102,12 @@ export async function startWorkerProcess(
       FFMPEG_NICENESS: '0',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<number | string>((resolve) =>
-    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+    (line) => line.includes('music-worker listening'),
   );
-  const lines: string[] = [];
-  const watchers = new Set<(line: string) => void>();
-  const port = await new Promise<number>((resolve, reject) => {
-    const onLine = (line: string): void => {
-      lines.push(line);
-      for (const w of watchers) w(line);
-      if (!line.includes('music-worker listening')) return;
-      resolve((JSON.parse(line) as { port: number }).port);
-    };
-    createInterface({ input: child.stdout }).on('line', onLine);
-    createInterface({ input: child.stderr }).on('line', onLine);
-    void exited.then((code) =>
-      reject(new Error(`music-worker exited (${code}) before listening:\n${lines.join('\n')}`)),
-    );
-  });
-  const nextLine = (match: (line: string) => boolean): Promise<string> =>
-    new Promise((resolve) => {
-      const watcher = (line: string): void => {
-        if (!match(line)) return;
-        watchers.delete(watcher);
-        resolve(line);
-      };
-      watchers.add(watcher);
-    });
-  return { child, port, exited, lines, nextLine };
+  return { ...p, port: (JSON.parse(p.readyLine) as { port: number }).port };
 }
 
 /** SIGTERM (or the given signal) and the exit code. */
-export async function stopWorkerProcess(
-  worker: WorkerProcess,
-  signal: NodeJS.Signals = 'SIGTERM',
-): Promise<number | string> {
-  if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill(signal);
-  return worker.exited;
-}
+export const stopWorkerProcess = stopLoggedProcess;
 
 export { once };

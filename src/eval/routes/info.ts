@@ -16,6 +16,8 @@ export interface InfoRouteDeps {
   cache: 'redis' | 'memory';
   graphKernel: 'native' | 'ts';
   inlineMaxBytes: number;
+  /** VERIFY_MODE, and in queue mode the queue's depth and live workers. */
+  verifyHealth?: () => Promise<object>;
   /** More health members (report-card readiness, open-bench ledger). */
   health?: () => Record<string, unknown>;
 }
@@ -67,7 +69,7 @@ export function registerInfoRoutes(app: FastifyInstance, deps: InfoRouteDeps): v
   const examplesBody = JSON.stringify(examples());
   app.get('/api/catalog', (_req, reply) => reply.type('application/json; charset=utf-8').send(catalogBody));
   app.get('/api/examples', (_req, reply) => reply.type('application/json; charset=utf-8').send(examplesBody));
-  app.get('/api/health', () => ({
+  app.get('/api/health', async () => ({
     status: 'ok',
     service: 'eval-tools',
     version: SERVICE_VERSION,
@@ -77,6 +79,7 @@ export function registerInfoRoutes(app: FastifyInstance, deps: InfoRouteDeps): v
     pool: deps.pool.stats(),
     shared_state: deps.cache,
     graph_kernel: deps.graphKernel,
+    verify: (await deps.verifyHealth?.()) ?? { mode: 'local' },
     ...deps.health?.(),
   }));
   app.get('/api/stats', async () => ({ service_version: SERVICE_VERSION, ...(await deps.usage.snapshot()) }));
