@@ -10,20 +10,11 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { canonicalJson } from '../src/core/canonical-json.js';
 import { executeTool } from '../src/eval/execute.js';
+import { gateCohortBody } from './lib/gate-cohort.js';
 
 const ROUNDS = Number(process.env.BENCH_CANONICAL_ROUNDS ?? 15);
 
-function gateBody(n: number): string {
-  const baseline: Record<string, boolean> = {};
-  const candidate: Record<string, boolean> = {};
-  for (let i = 0; i < n; i++) {
-    baseline[`item-${String(i).padStart(5, '0')}`] = i % 3 === 0;
-    candidate[`item-${String(i).padStart(5, '0')}`] = i % 4 !== 0;
-  }
-  return JSON.stringify({ baseline, candidate });
-}
-
-const out = executeTool('gate', gateBody(5000));
+const out = executeTool('gate', gateCohortBody(5000));
 if (!out.ok) throw new Error(`gate failed: ${JSON.stringify(out.problem)}`);
 const receipt = JSON.parse(out.body) as unknown;
 const library = canonicalize as unknown as (value: unknown) => string;

@@ -7,18 +7,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { load, ratio, table, type LoadResult } from './lib/autocannon.js';
 import { freePort, startEval, startNode } from './lib/server.js';
+import { gateCohortBody } from './lib/gate-cohort.js';
 
-function cohort(n: number): string {
-  const baseline: Record<string, boolean> = {};
-  const candidate: Record<string, boolean> = {};
-  for (let i = 0; i < n; i++) {
-    baseline[`item-${String(i).padStart(5, '0')}`] = i % 3 === 0;
-    candidate[`item-${String(i).padStart(5, '0')}`] = i % 4 !== 0;
-  }
-  return JSON.stringify({ baseline, candidate });
-}
-
-const body = cohort(5000);
+const body = gateCohortBody(5000);
 const headers = { 'content-type': 'application/json' };
 const barePort = await freePort();
 const bare = await startNode(

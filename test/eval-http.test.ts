@@ -1,24 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeEvalApp, postJson } from './helpers/eval-app.js';
-import { bigCohort } from './helpers/tool-http.js';
+import { bigCohort, useToolApp } from './helpers/tool-http.js';
 
-let app: FastifyInstance;
-let examples: Record<string, unknown>;
-
-beforeAll(async () => {
-  app = await makeEvalApp();
-  examples = (await app.inject('/api/examples')).json().examples;
-});
-afterAll(async () => {
-  await app.close();
-});
+const t = useToolApp();
 
 describe('service endpoints', () => {
   it('lists every registered tool in the catalog with an example that answers 200', async () => {
-    const catalog = (await app.inject('/api/catalog')).json();
+    const catalog = (await t.app.inject('/api/catalog')).json();
     expect(catalog.tools.length).toBeGreaterThanOrEqual(1);
     for (const tool of catalog.tools) {
       expect(tool).toMatchObject({
@@ -26,14 +16,14 @@ describe('service endpoints', () => {
         operationId: expect.any(String),
         endpoint: expect.stringMatching(/^\/api\//),
       });
-      const res = await postJson(app, tool.endpoint, examples[tool.id]);
+      const res = await postJson(t.app, tool.endpoint, t.examples[tool.id]);
       expect(res.statusCode, `${tool.id}: ${res.body.slice(0, 300)}`).toBe(200);
       expect(res.json().tool).toBe(tool.id);
     }
   });
 
   it('answers health with version and pool figures', async () => {
-    const res = await app.inject('/api/health');
+    const res = await t.app.inject('/api/health');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ status: 'ok', version: '0.8.0', pool: { size: 2 } });
     expect(res.json().runtime).toEqual({ name: 'node', version: process.versions.node });
@@ -41,7 +31,7 @@ describe('service endpoints', () => {
   });
 
   it('publishes OpenAPI 3.1.0 version 0.8.0 built from the validating schemas', async () => {
-    const spec = (await app.inject('/openapi.json')).json();
+    const spec = (await t.app.inject('/openapi.json')).json();
     expect(spec.openapi).toBe('3.1.0');
     expect(spec.info.version).toBe('0.8.0');
     const gate = spec.components.schemas.gateRequest;
@@ -55,15 +45,15 @@ describe('service endpoints', () => {
   });
 
   it('counts calls, 2xx, 4xx and verdicts per tool in stats, with nothing from payloads', async () => {
-    const before = (await app.inject('/api/stats')).json().tools.gate ?? {
+    const before = (await t.app.inject('/api/stats')).json().tools.gate ?? {
       calls: 0,
       status_2xx: 0,
       status_4xx: 0,
       verdicts: {},
     };
-    await postJson(app, '/api/gate', examples.gate);
-    await postJson(app, '/api/gate', { baseline: {} });
-    const stats = (await app.inject('/api/stats')).json();
+    await postJson(t.app, '/api/gate', t.examples.gate);
+    await postJson(t.app, '/api/gate', { baseline: {} });
+    const stats = (await t.app.inject('/api/stats')).json();
     expect(stats.tools.gate.calls).toBe(before.calls + 2);
     expect(stats.tools.gate.status_2xx).toBe(before.status_2xx + 1);
     expect(stats.tools.gate.status_4xx).toBe(before.status_4xx + 1);
@@ -74,14 +64,14 @@ describe('service endpoints', () => {
 
 describe('errors and metrics', () => {
   it('answers unknown routes with a problem 404', async () => {
-    const res = await app.inject('/api/nope');
+    const res = await t.app.inject('/api/nope');
     expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).toMatch(/problem\+json/);
   });
 
   it('exposes the seed metrics with route templates, accepted by promtool', async () => {
-    await app.inject('/api/health');
-    const text = (await app.inject('/metrics')).body;
+    await t.app.inject('/api/health');
+    const text = (await t.app.inject('/metrics')).body;
     expect(text).toMatch(/http_requests_total\{method="GET",route="\/api\/health",status="200"\} \d+/);
     expect(text).toMatch(
       /http_request_duration_seconds_bucket\{le="0.1",method="POST",route="\/api\/gate"\}/,
@@ -107,7 +97,7 @@ describe('hostile bodies', () => {
         `{"exam":[{"item_id":"a","prompt":"x y z","extra":${deep}}],"baseline":{"a":true},"candidate":{"a":true}}`,
       ],
     ] as const) {
-      const res = await postJson(app, url, body);
+      const res = await postJson(t.app, url, body);
       expect(res.statusCode, `${url}: ${res.body.slice(0, 200)}`).toBe(400);
       expect(res.json().detail).toMatch(/nests arrays\/objects too deeply/);
     }
@@ -127,6 +117,6 @@ describe('pool deadline', () => {
       await strict.close();
     }
     // The regular app's pool is unaffected and still answers.
-    expect((await postJson(app, '/api/gate', examples.gate)).statusCode).toBe(200);
+    expect((await postJson(t.app, '/api/gate', t.examples.gate)).statusCode).toBe(200);
   });
 });

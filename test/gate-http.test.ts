@@ -3,40 +3,30 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../src/core/canonical-json.js';
 import { verifyReceipt } from '../src/core/receipt.js';
 import { makeEvalApp, postJson } from './helpers/eval-app.js';
-import { bigCohort, expectExampleAnswers } from './helpers/tool-http.js';
+import { bigCohort, expectExampleAnswers, useToolApp } from './helpers/tool-http.js';
 
-let app: FastifyInstance;
-let examples: Record<string, unknown>;
-
-beforeAll(async () => {
-  app = await makeEvalApp();
-  examples = (await app.inject('/api/examples')).json().examples;
-});
-afterAll(async () => {
-  await app.close();
-});
+const t = useToolApp();
 
 describe('POST /api/gate', () => {
   it('answers the published example with PASS', () =>
-    expectExampleAnswers(app, 'gate', { operationId: 'gate', endpoint: '/api/gate' }, 'PASS'));
+    expectExampleAnswers(t.app, 'gate', { operationId: 'gate', endpoint: '/api/gate' }, 'PASS'));
 
   it('gives byte-identical bodies for the same request, and key order changes no hash', async () => {
-    const a = await postJson(app, '/api/gate', examples.gate);
-    const b = await postJson(app, '/api/gate', examples.gate);
+    const a = await postJson(t.app, '/api/gate', t.examples.gate);
+    const b = await postJson(t.app, '/api/gate', t.examples.gate);
     expect(a.statusCode).toBe(200);
     expect(a.body).toBe(b.body);
-    const ex = examples.gate as Record<string, Record<string, unknown>>;
+    const ex = t.examples.gate as Record<string, Record<string, unknown>>;
     const reordered: Record<string, unknown> = {};
     for (const key of Object.keys(ex).reverse()) {
       const v = ex[key];
       reordered[key] = v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).reverse()) : v;
     }
-    const c = await postJson(app, '/api/gate', reordered);
+    const c = await postJson(t.app, '/api/gate', reordered);
     expect(c.json().hashes).toEqual(a.json().hashes);
     expect(c.body).toBe(a.body);
   });
@@ -49,7 +39,7 @@ describe('POST /api/gate', () => {
       baseline_name: 'base — ü',
       policy: { confidence_alpha: 1 },
     };
-    const res = await postJson(app, '/api/gate', body);
+    const res = await postJson(t.app, '/api/gate', body);
     expect(res.statusCode).toBe(200);
     expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
     const receipt = res.json();
@@ -67,7 +57,7 @@ describe('POST /api/gate', () => {
   });
 
   it('seals a receipt the CLI verifies, and the CLI names a tampered field', async () => {
-    const receipt = (await postJson(app, '/api/gate', examples.gate)).json();
+    const receipt = (await postJson(t.app, '/api/gate', t.examples.gate)).json();
     expect(receipt).toMatchObject({
       receipt_version: 1,
       tool: 'gate',
@@ -102,7 +92,7 @@ describe('POST /api/gate', () => {
   });
 
   it('handles a 5000-item cohort in the pool', async () => {
-    const res = await postJson(app, '/api/gate', bigCohort(5000));
+    const res = await postJson(t.app, '/api/gate', bigCohort(5000));
     expect(res.statusCode).toBe(200);
     const r = res.json();
     expect(r.items).toHaveLength(5000);
@@ -159,7 +149,7 @@ describe('POST /api/gate', () => {
     ],
   ];
   it.each(badCases)('answers 400 with a useful message: %s', async (_name, body, message, pathPointer) => {
-    const res = await postJson(app, '/api/gate', body);
+    const res = await postJson(t.app, '/api/gate', body);
     expect(res.statusCode).toBe(400);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     const problem = res.json();
@@ -173,11 +163,11 @@ describe('POST /api/gate', () => {
   });
 
   it('answers 400 for invalid JSON (whatever the declared type), 413 over the body limit', async () => {
-    const invalid = await postJson(app, '/api/gate', '{"baseline": {');
+    const invalid = await postJson(t.app, '/api/gate', '{"baseline": {');
     expect(invalid.statusCode).toBe(400);
     expect(invalid.json()).toMatchObject({ code: 'invalid_json', hint: expect.stringMatching(/examples/) });
 
-    const notJson = await app.inject({
+    const notJson = await t.app.inject({
       method: 'POST',
       url: '/api/gate',
       payload: 'a=1',
@@ -197,7 +187,7 @@ describe('POST /api/gate', () => {
   });
 
   it('accepts a charset parameter on the JSON content type', async () => {
-    const res = await postJson(app, '/api/gate', examples.gate, {
+    const res = await postJson(t.app, '/api/gate', t.examples.gate, {
       'content-type': 'application/json; charset=utf-8',
     });
     expect(res.statusCode).toBe(200);

@@ -1,24 +1,15 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- responses are parsed JSON; the assertions check their shape */
 /** HTTP-level tests of POST /api/leakage through the real app. */
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeEvalApp, postJson } from './helpers/eval-app.js';
-import { byId, expectExampleAnswers, postBad, postOk } from './helpers/tool-http.js';
+import { describe, expect, it } from 'vitest';
+import { postJson } from './helpers/eval-app.js';
+import { byId, expectExampleAnswers, postBad, postOk, useToolApp } from './helpers/tool-http.js';
 
-let app: FastifyInstance;
-let examples: Record<string, any>;
-beforeAll(async () => {
-  app = await makeEvalApp();
-  examples = (await app.inject('/api/examples')).json().examples;
-});
-afterAll(async () => {
-  await app.close();
-});
+const t = useToolApp();
 
 describe('POST /api/leakage', () => {
   it('answers the published example: three quarantined, one review, clean_exam the rest in order', async () => {
     const r = await expectExampleAnswers(
-      app,
+      t.app,
       'leakage',
       { operationId: 'leakage', endpoint: '/api/leakage' },
       'LEAKED',
@@ -32,7 +23,7 @@ describe('POST /api/leakage', () => {
     expect(byId(r, 'q-002').matches[0].evidence).toEqual(['content_hash']);
     expect(byId(r, 'q-003').tier).toBe('fingerprint');
     expect(byId(r, 'q-004').decision).toBe('review');
-    expect(r.result.clean_exam).toEqual(examples.leakage.exam.slice(3));
+    expect(r.result.clean_exam).toEqual(t.examples.leakage.exam.slice(3));
   });
 
   it('quarantines by fingerprint only while that tier is on', async () => {
@@ -40,36 +31,36 @@ describe('POST /api/leakage', () => {
       exam: [{ item_id: 'e', expression: 'is_connected and is_tree' }],
       exposure: [{ expression: 'is_tree and is_connected' }],
     };
-    expect(byId(await postOk(app, '/api/leakage', body), 'e').decision).toBe('quarantine');
+    expect(byId(await postOk(t.app, '/api/leakage', body), 'e').decision).toBe('quarantine');
     expect(
-      byId(await postOk(app, '/api/leakage', { ...body, enable_behavioral_fingerprint: false }), 'e')
+      byId(await postOk(t.app, '/api/leakage', { ...body, enable_behavioral_fingerprint: false }), 'e')
         .decision,
     ).toBe('clean');
   });
 
   it('answers 400 naming the row for rows without identity or content, and for out-of-range options', async () => {
-    const p = await postBad(app, '/api/leakage', { exam: [{ prompt: 'no id here' }, { id: 'x' }] });
+    const p = await postBad(t.app, '/api/leakage', { exam: [{ prompt: 'no id here' }, { id: 'x' }] });
     expect(p.errors.map((e: any) => e.path)).toEqual(['/exam/0', '/exam/1']);
     expect(
       (
-        await postBad(app, '/api/leakage', {
+        await postBad(t.app, '/api/leakage', {
           exam: [{ id: 'x', prompt: 'p q r' }],
           similarity_threshold: 0.4,
         })
       ).errors[0].path,
     ).toBe('/similarity_threshold');
     expect(
-      (await postBad(app, '/api/leakage', { exam: [{ id: 'x', prompt: 'p q r' }], fingerprint_max_n: 6 }))
+      (await postBad(t.app, '/api/leakage', { exam: [{ id: 'x', prompt: 'p q r' }], fingerprint_max_n: 6 }))
         .errors[0].path,
     ).toBe('/fingerprint_max_n');
-    expect((await postBad(app, '/api/leakage', { exam: ['x'] })).errors[0].path).toBe('/exam/0');
+    expect((await postBad(t.app, '/api/leakage', { exam: ['x'] })).errors[0].path).toBe('/exam/0');
     const many = Array.from({ length: 5001 }, (_, i) => ({ id: `r${i}`, prompt: `row ${i}` }));
-    expect((await postBad(app, '/api/leakage', { exam: many })).errors[0].path).toBe('/exam');
+    expect((await postBad(t.app, '/api/leakage', { exam: many })).errors[0].path).toBe('/exam');
   });
 
   it('returns byte-identical receipts for identical requests', async () => {
-    const a = await postJson(app, '/api/leakage', examples.leakage);
-    const b = await postJson(app, '/api/leakage', examples.leakage);
+    const a = await postJson(t.app, '/api/leakage', t.examples.leakage);
+    const b = await postJson(t.app, '/api/leakage', t.examples.leakage);
     expect(a.statusCode).toBe(200);
     expect(a.body).toBe(b.body);
   });

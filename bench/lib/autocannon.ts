@@ -1,5 +1,6 @@
 /** Shared autocannon runner and report helpers for the HTTP benchmarks. */
 import autocannon from 'autocannon';
+import { processCpuMs } from './process-cpu.js';
 
 export interface LoadResult {
   label: string;
@@ -8,6 +9,10 @@ export interface LoadResult {
   p99Ms: number;
   non2xx: number;
   errors: number;
+  /** Requests answered in the run. */
+  requests: number;
+  /** CPU time of the `cpuPid` process (all its threads) per answered request; NaN without one. */
+  cpuMsPerRequest: number;
 }
 
 export interface LoadOptions {
@@ -18,9 +23,13 @@ export interface LoadOptions {
   connections?: number;
   durationSeconds?: number;
   pipelining?: number;
+  /** The server's process id: its CPU time is read around the run (a shared machine's
+   * load weighs less on CPU time than on throughput). */
+  cpuPid?: number;
 }
 
 export async function load(label: string, o: LoadOptions): Promise<LoadResult> {
+  const cpu0 = o.cpuPid === undefined ? NaN : processCpuMs(o.cpuPid);
   const result = await autocannon({
     url: o.url,
     method: o.method ?? 'GET',
@@ -37,17 +46,22 @@ export async function load(label: string, o: LoadOptions): Promise<LoadResult> {
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
+    requests: result.requests.total,
+    cpuMsPerRequest:
+      o.cpuPid === undefined || result.requests.total === 0
+        ? NaN
+        : (processCpuMs(o.cpuPid) - cpu0) / result.requests.total,
   };
 }
 
 export function table(rows: LoadResult[]): string {
   const lines = [
-    '| run | req/s | p50 ms | p99 ms | non-2xx | errors |',
-    '| --- | ---: | ---: | ---: | ---: | ---: |',
+    '| run | req/s | p50 ms | p99 ms | non-2xx | errors | server CPU ms / request |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const r of rows) {
     lines.push(
-      `| ${r.label} | ${r.requestsPerSecond.toFixed(1)} | ${r.p50Ms} | ${r.p99Ms} | ${r.non2xx} | ${r.errors} |`,
+      `| ${r.label} | ${r.requestsPerSecond.toFixed(1)} | ${r.p50Ms} | ${r.p99Ms} | ${r.non2xx} | ${r.errors} | ${Number.isNaN(r.cpuMsPerRequest) ? '' : r.cpuMsPerRequest.toFixed(3)} |`,
     );
   }
   return lines.join('\n');

@@ -1,8 +1,27 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- receipts and problems are parsed JSON; tests check their shape */
 /** Assertions shared by the per-tool HTTP tests (test/<tool>-http.test.ts). */
 import type { FastifyInstance } from 'fastify';
-import { expect } from 'vitest';
-import { postJson } from './eval-app.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { makeEvalApp, postJson } from './eval-app.js';
+
+export interface ToolApp {
+  app: FastifyInstance;
+  /** GET /api/examples: a valid request per tool id. */
+  examples: Record<string, any>;
+}
+
+/** The test file's eval app (its own data dir) and its examples: built before its tests, closed after. */
+export function useToolApp(): ToolApp {
+  const t = {} as ToolApp;
+  beforeAll(async () => {
+    t.app = await makeEvalApp();
+    t.examples = (await t.app.inject('/api/examples')).json().examples;
+  });
+  afterAll(async () => {
+    await t.app?.close();
+  });
+  return t;
+}
 
 /** POSTs `body`, expects 200, returns the parsed receipt. */
 export async function postOk(app: FastifyInstance, url: string, body: unknown): Promise<any> {

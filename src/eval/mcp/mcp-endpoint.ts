@@ -17,6 +17,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { SERVICE_VERSION } from '../../core/receipt.js';
 import type { McpCallContext, McpTool } from './mcp-tools.js';
+import { TransportRequests, type ForwardedValues } from './transport-request.js';
 
 export const MCP_SERVER_NAME = 'eval-tools';
 export const MCP_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
@@ -101,6 +102,7 @@ export function splice(body: string, texts: ReadonlyMap<string, string>): string
 export class McpEndpoint {
   private readonly byName: Map<string, McpTool>;
   private readonly list: McpTool['definition'][];
+  private readonly requests = new TransportRequests();
 
   constructor(tools: readonly McpTool[]) {
     this.byName = new Map(tools.map((t) => [t.definition.name, t]));
@@ -137,8 +139,8 @@ export class McpEndpoint {
     return server;
   }
 
-  /** One HTTP POST: `headers` as received, `body` already parsed as JSON. */
-  async handle(headers: Headers, body: unknown, context: McpCallContext): Promise<McpHttpAnswer> {
+  /** One HTTP POST: `headers` as received (only FORWARDED_HEADERS are read), `body` already parsed. */
+  async handle(headers: ForwardedValues, body: unknown, context: McpCallContext): Promise<McpHttpAnswer> {
     const refused = unsupportedInitialize(body);
     if (refused) return refused;
     const transport = new WebStandardStreamableHTTPServerTransport({
@@ -155,10 +157,9 @@ export class McpEndpoint {
     // handler of the message has settled, so nothing is left to abort, and the SDK's close
     // builds an McpError (a stack trace through the whole async chain) per request.
     await this.server({ ...context, structured }).connect(transport);
-    const response = await transport.handleRequest(
-      new Request('http://localhost/mcp', { method: 'POST', headers }),
-      { parsedBody: body as JSONRPCMessage },
-    );
+    const response = await transport.handleRequest(this.requests.for(headers), {
+      parsedBody: body as JSONRPCMessage,
+    });
     const out: Record<string, string> = {};
     response.headers.forEach((value, key) => {
       out[key] = value;

@@ -8,9 +8,6 @@ import { MCP_PROTOCOL_VERSIONS, MCP_SERVER_NAME, type McpEndpoint } from '../mcp
 const HOW_TO_CALL =
   'POST JSON-RPC 2.0 messages to /mcp (Streamable HTTP, Accept: application/json, text/event-stream); the server is stateless and opens no event stream.';
 
-/** Headers the transport reads; nothing else of the request reaches it. */
-const FORWARDED = ['content-type', 'accept', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
-
 export function mcpManifest(toolNames: readonly string[]): object {
   return {
     name: MCP_SERVER_NAME,
@@ -50,12 +47,9 @@ export function registerMcpRoutes(
             error: { code: -32700, message: `Parse error: ${(err as Error).message}` },
           });
       }
-      const headers = new Headers();
-      for (const name of FORWARDED) {
-        const value = request.headers[name];
-        if (typeof value === 'string') headers.set(name, value);
-      }
-      const answer = await endpoint.handle(headers, message, { client: options.clientAddress(request) });
+      const answer = await endpoint.handle(request.headers, message, {
+        client: options.clientAddress(request),
+      });
       return reply.code(answer.status).headers(answer.headers).send(answer.body);
     });
     done();

@@ -169,7 +169,8 @@ function similarityTier(
     item.match_count = hits.length;
     const best = item.matches[0]!;
     item.reasons.push(
-      `resembles ${listed(item.matches)}: score ${best.score} (threshold ${options.similarity_threshold}); review by hand`,
+      // The decision already says "review"; the reason says only why (one per review item).
+      `resembles ${listed(item.matches)}: score ${best.score} >= threshold ${options.similarity_threshold}`,
     );
   }
   return { ...tier.stats, review, threshold: options.similarity_threshold };

@@ -1,44 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { compileExpression, parseExpression, truthTable } from '../../dsl/index.js';
+import { FEATURES } from '../../graph/features.js';
 import { vectorTruthTable } from './vector-truth-table.js';
 
-const BOOLS = [
-  'is_connected',
-  'is_tree',
-  'is_forest',
-  'is_bipartite',
-  'is_triangle_free',
-  'is_regular',
-  'is_claw_free',
-  'is_eulerian',
-  'has_isolated_vertex',
-  'has_universal_vertex',
-  'max_degree_le_2',
-  'is_complete',
-  'true',
-  'false',
-];
-const NUMS = [
-  'n',
-  'm',
-  'density',
-  'max_degree',
-  'min_degree',
-  'num_components',
-  'clique_number',
-  'girth',
-  'chromatic_number',
-  'greedy_colors',
-  'independence_number',
-  'num_triangles',
-  'diameter',
-  '0',
-  '1',
-  '2',
-  '3.5',
-  '0.25',
-  '999',
-];
+const names = (type: 'bool' | 'num'): string[] => FEATURES.filter((f) => f.type === type).map((f) => f.name);
+/** Every feature of the catalogue, and constants. */
+const BOOLS = [...names('bool'), 'true', 'false'];
+const NUMS = [...names('num'), '0', '1', '2', '3.5', '0.25', '999'];
 const OPS = ['==', '!=', '<', '<=', '>', '>='];
 
 /** Seeded random expressions over every node kind: and/or/not/=>, chains, bool ==, + - *, negation. */
