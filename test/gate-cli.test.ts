@@ -116,6 +116,33 @@ describe('cli gate on real promptfoo output', () => {
     expect(res.json().items).toEqual(receipt.items);
   });
 
+  it('gates the clean cohort with --exposure: three exposed gains turn PASS into HOLD', async () => {
+    // promptfoo's input text is the description, then the vars ("two\ntwo"). Clean cohort:
+    // one, five, six; 2 gains, p = P(X >= 2), X ~ Bin(2, 1/2) = 1/4 > 0.05 -> HOLD (exit 2).
+    const exposure = path.join(dir, 'exposure.jsonl');
+    writeFileSync(
+      exposure,
+      '{"content": "two two"}\n{"content": "Three, three."}\n{"prompt": "four four"}\n',
+    );
+    const badExposure = path.join(dir, 'bad-exposure.json');
+    writeFileSync(badExposure, '[{"source": "wiki"}]');
+    // Three processes at once: each pays tsx's start-up, which is long on a loaded machine.
+    const [r, table, bad] = await Promise.all([
+      gate(baseline, candidate, '--exposure', exposure, '--json'),
+      gate(baseline, candidate, '--exposure', exposure),
+      gate(baseline, candidate, '--exposure', badExposure),
+    ]);
+    expect(r.code).toBe(2);
+    const receipt = JSON.parse(r.stdout) as { verdict: string; summary: Record<string, unknown> };
+    expect(receipt.verdict).toBe('HOLD');
+    expect(receipt.summary).toMatchObject({ items: 3, gains: 2, p_one_sided: 1 / 4, verdict_changed: true });
+    expect(receipt.summary.full).toMatchObject({ verdict: 'PASS', gains: 5, p_one_sided: 1 / 32 });
+    expect(table.stdout).toMatch(/full cohort\s+PASS/);
+    expect(table.stdout).toMatch(/exposed\s+3 quarantined/);
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toMatch(/\/exposure\/0: has neither an identity/);
+  }, 180_000);
+
   it('exits 1 on BLOCK, 2 on HOLD, 3 on bad input', async () => {
     expect((await gate(candidate, baseline)).code).toBe(1);
     const hold = await gate(baseline, candidate, '--alpha', '0.01');
