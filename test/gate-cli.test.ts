@@ -18,6 +18,7 @@ const run = promisify(execFile);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'gate-cli-'));
 const PROMPTFOO = path.resolve('node_modules/promptfoo/dist/src/entrypoint.js');
 const CLI = ['--import', 'tsx', 'src/main/cli.ts', 'gate'];
+// Each CLI run is a process paying tsx's start-up; on a loaded machine a few take minutes.
 const names = ['one', 'two', 'three', 'four', 'five', 'six'];
 
 function config(prompt: string): string {
@@ -114,7 +115,7 @@ describe('cli gate on real promptfoo output', () => {
     });
     expect(res.json().verdict).toBe('PASS');
     expect(res.json().items).toEqual(receipt.items);
-  });
+  }, 240_000);
 
   it('gates the clean cohort with --exposure: three exposed gains turn PASS into HOLD', async () => {
     // promptfoo's input text is the description, then the vars ("two\ntwo"). Clean cohort:
@@ -159,5 +160,5 @@ describe('cli gate on real promptfoo output', () => {
     const help = await gate('--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/exit codes: 0 PASS, 1 BLOCK, 2 HOLD, 3 bad input/);
-  });
+  }, 240_000);
 });
