@@ -4,7 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportCardWarmed } from '../src/eval/app.js';
 import { verifySignedResult } from '../src/eval/report-card/signing.js';
+import * as fx from '../src/eval/harness-logs/fixtures.testing.js';
 import { makeEvalApp, postJson } from './helpers/eval-app.js';
+import { multipartBody } from './helpers/multipart.js';
 
 let app: FastifyInstance;
 let base: string;
@@ -89,8 +91,8 @@ describe('MCP over Streamable HTTP with the official SDK client', () => {
 
   it('runs the open bench as tools 11 and 12 with the HTTP schemas: start, then a sealed receipt from submit', async () => {
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(12);
-    expect(tools.slice(10).map((t) => t.name)).toEqual(['open_bench_start', 'open_bench_submit']);
+    expect(tools).toHaveLength(13);
+    expect(tools.slice(10, 12).map((t) => t.name)).toEqual(['open_bench_start', 'open_bench_submit']);
     const spec = (await app.inject('/openapi.json')).json();
     expect(tools[10]!.inputSchema).toEqual(spec.components.schemas.OpenBenchStartRequest);
     expect(tools[11]!.inputSchema).toEqual(spec.components.schemas.OpenBenchSubmitRequest);
@@ -123,6 +125,54 @@ describe('MCP over Streamable HTTP with the official SDK client', () => {
     });
     expect(bad.isError).toBe(true);
     expect(bad.structuredContent).toMatchObject({ status: 400 });
+  });
+
+  it('runs the logs gate as tool 13: files as base64 or text, the same receipt as POST /api/gate/logs', async () => {
+    const { tools } = await client.listTools();
+    expect(tools[12]!.name).toBe('gate-logs');
+    const outcomes = ['1', '2', '3', '4', '5', '6'].map((id) => ({ id, runs: [id === '6'] }));
+    const evalZip = fx.inspectEval(outcomes, 'm1');
+    const cand = fx.cohortCsv(outcomes.map((o) => ({ ...o, runs: [true] })));
+    const exposure = '{"item_id": "1"}\n';
+    const called = await client.callTool({
+      name: 'gate-logs',
+      arguments: {
+        baseline: { name: 'base.eval', base64: Buffer.from(evalZip).toString('base64') },
+        candidate: { name: 'cand.csv', text: Buffer.from(cand).toString('utf8') },
+        exposure: { text: exposure },
+      },
+    });
+    expect(called.isError ?? false).toBe(false);
+    // Full: 5 gains, p = 1/32; item 1 exposed: 4 gains, p = 1/16 -> HOLD at alpha 0.05.
+    expect(called.structuredContent).toMatchObject({
+      tool: 'gate-logs',
+      verdict: 'HOLD',
+      summary: { gains: 4, p_one_sided: 1 / 16, full: { verdict: 'PASS', gains: 5 } },
+    });
+    const { payload, headers } = multipartBody([
+      { name: 'baseline', value: evalZip, filename: 'base.eval' },
+      { name: 'candidate', value: cand, filename: 'cand.csv' },
+      { name: 'exposure', value: exposure },
+    ]);
+    const http = await app.inject({ method: 'POST', url: '/api/gate/logs', payload, headers });
+    expect((called.content as { text: string }[])[0]!.text).toBe(http.body);
+
+    const both = await client.callTool({
+      name: 'gate-logs',
+      arguments: { baseline: { text: 'a', base64: 'YQ==' }, candidate: { text: '{}' } },
+    });
+    expect(both.isError).toBe(true);
+    expect((both.content as { text: string }[])[0]!.text).toMatch(
+      /baseline file needs exactly one of text or base64/,
+    );
+    const notBase64 = await client.callTool({
+      name: 'gate-logs',
+      arguments: { baseline: { base64: 'not base64!' }, candidate: { text: '{}' } },
+    });
+    expect(notBase64.structuredContent).toMatchObject({
+      status: 400,
+      errors: [{ path: '/baseline/base64' }],
+    });
   });
 
   it('answers an invalid call with isError and the problem messages', async () => {

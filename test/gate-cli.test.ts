@@ -18,6 +18,7 @@ const run = promisify(execFile);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'gate-cli-'));
 const PROMPTFOO = path.resolve('node_modules/promptfoo/dist/src/entrypoint.js');
 const CLI = ['--import', 'tsx', 'src/main/cli.ts', 'gate'];
+// Each CLI run is a process paying tsx's start-up; on a loaded machine a few take minutes.
 const names = ['one', 'two', 'three', 'four', 'five', 'six'];
 
 function config(prompt: string): string {
@@ -114,7 +115,34 @@ describe('cli gate on real promptfoo output', () => {
     });
     expect(res.json().verdict).toBe('PASS');
     expect(res.json().items).toEqual(receipt.items);
-  });
+  }, 240_000);
+
+  it('gates the clean cohort with --exposure: three exposed gains turn PASS into HOLD', async () => {
+    // promptfoo's input text is the description, then the vars ("two\ntwo"). Clean cohort:
+    // one, five, six; 2 gains, p = P(X >= 2), X ~ Bin(2, 1/2) = 1/4 > 0.05 -> HOLD (exit 2).
+    const exposure = path.join(dir, 'exposure.jsonl');
+    writeFileSync(
+      exposure,
+      '{"content": "two two"}\n{"content": "Three, three."}\n{"prompt": "four four"}\n',
+    );
+    const badExposure = path.join(dir, 'bad-exposure.json');
+    writeFileSync(badExposure, '[{"source": "wiki"}]');
+    // Three processes at once: each pays tsx's start-up, which is long on a loaded machine.
+    const [r, table, bad] = await Promise.all([
+      gate(baseline, candidate, '--exposure', exposure, '--json'),
+      gate(baseline, candidate, '--exposure', exposure),
+      gate(baseline, candidate, '--exposure', badExposure),
+    ]);
+    expect(r.code).toBe(2);
+    const receipt = JSON.parse(r.stdout) as { verdict: string; summary: Record<string, unknown> };
+    expect(receipt.verdict).toBe('HOLD');
+    expect(receipt.summary).toMatchObject({ items: 3, gains: 2, p_one_sided: 1 / 4, verdict_changed: true });
+    expect(receipt.summary.full).toMatchObject({ verdict: 'PASS', gains: 5, p_one_sided: 1 / 32 });
+    expect(table.stdout).toMatch(/full cohort\s+PASS/);
+    expect(table.stdout).toMatch(/exposed\s+3 quarantined/);
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toMatch(/\/exposure\/0: has neither an identity/);
+  }, 180_000);
 
   it('exits 1 on BLOCK, 2 on HOLD, 3 on bad input', async () => {
     expect((await gate(candidate, baseline)).code).toBe(1);
@@ -132,5 +160,5 @@ describe('cli gate on real promptfoo output', () => {
     const help = await gate('--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/exit codes: 0 PASS, 1 BLOCK, 2 HOLD, 3 bad input/);
-  });
+  }, 240_000);
 });

@@ -69,6 +69,40 @@ describe('POST /api/gate/logs', () => {
     expect(logs.verdict).toBe(gate.verdict);
   });
 
+  it('gates the clean cohort beside the full one with an exposure part, and names a bad one (400)', async () => {
+    // Full: 4 gains, p = 1/16 -> PASS at alpha 0.1; "a" and "b" exposed: 2 gains, p = 1/4 -> HOLD.
+    const base: fx.Outcome[] = ['a', 'b', 'c', 'd'].map((id) => ({ id, runs: [false] }));
+    const cand = base.map((o) => ({ ...o, runs: [true] }));
+    const parts = files(fx.inspectEval(base), fx.inspectEval(cand), { policy: { confidence_alpha: 0.1 } });
+    const res = await post([
+      ...parts,
+      {
+        name: 'exposure',
+        value: Buffer.from('[{"item_id": "a"}, {"input": "question b"}]'),
+        filename: 'x.json',
+      },
+    ]);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      verdict: 'HOLD',
+      summary: { gains: 2, p_one_sided: 0.25, full: { verdict: 'PASS', gains: 4, p_one_sided: 0.0625 } },
+      result: { difference: { full_verdict: 'PASS', clean_verdict: 'HOLD', quarantined_items: 2 } },
+    });
+    const bad = await post([...parts, { name: 'exposure', value: '{"exposure": [{"id": 1}], "tiers": 3}' }]);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(bad.json().errors).toContainEqual({
+      path: '/tiers',
+      message: 'is not an allowed property here (unknown property "tiers")',
+    });
+    const cut = await post([
+      ...parts,
+      { name: 'exposure', value: '{"id": 1}\n{"id": ', filename: 'e.jsonl' },
+    ]);
+    expect(cut.statusCode).toBe(400);
+    expect(cut.json().detail).toMatch(/line 2 is not valid JSON/);
+  });
+
   it('refuses a 65 MB file with 413', async () => {
     const big = Buffer.alloc(65 * 1024 * 1024, 0x20);
     const res = await post(files(big, fx.cohortMap([{ id: 'a', runs: [true] }])));
@@ -79,10 +113,14 @@ describe('POST /api/gate/logs', () => {
     });
   });
 
-  it('refuses a third file with 413, and a body that is not multipart with 415', async () => {
+  it('refuses a file beyond baseline, candidate and exposure (400, then 413), and a body that is not multipart with 415', async () => {
     const a = fx.cohortMap([{ id: 'a', runs: [true] }]);
-    const three = await post([...files(a, a), { name: 'extra', value: a, filename: 'x' }]);
-    expect(three.statusCode).toBe(413);
+    const extra = await post([...files(a, a), { name: 'extra', value: a, filename: 'x' }]);
+    expect(extra.statusCode).toBe(400);
+    expect(extra.json().detail).toMatch(/Unexpected file part "extra"/);
+    const exposure = { name: 'exposure', value: '[{"id": "a"}]', filename: 'e.json' };
+    const four = await post([...files(a, a), exposure, { name: 'extra', value: a, filename: 'x' }]);
+    expect(four.statusCode).toBe(413);
     const json = await postJson(app, '/api/gate/logs', { baseline: {}, candidate: {} });
     expect(json.statusCode).toBe(415);
     expect(json.json().detail).toMatch(/multipart\/form-data/);

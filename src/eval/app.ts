@@ -16,6 +16,7 @@ import { resolveGraphKernel } from './graph/native.js';
 import { registerBrowserEdge } from './edge/browser-edge.js';
 import { McpEndpoint } from './mcp/mcp-endpoint.js';
 import { verifierMcpTools } from './mcp/mcp-tools.js';
+import { gateLogsMcpTool } from './mcp/gate-logs-tool.js';
 import { openBenchMcpTools } from './mcp/open-bench-tools.js';
 import { reportCardMcpTools } from './mcp/report-card-tools.js';
 import { OpenBenchService, type OpenBenchSession } from './open-bench/open-bench-service.js';
@@ -164,6 +165,7 @@ export async function buildEvalApp(
     ...verifierMcpTools({ pool, usage, inlineMaxBytes: config.inlineMaxBytes }),
     ...reportCardMcpTools(reportCard),
     ...openBenchMcpTools(openBench),
+    gateLogsMcpTool(usage),
   ];
   registerMcpRoutes(app, new McpEndpoint(mcpTools), {
     bodyLimit: config.bodyLimit,

@@ -280,6 +280,12 @@ export function buildOpenApi(): object {
                   description: `A harness log, up to ${MAX_LOG_BYTES} bytes`,
                 },
                 options: { $ref: '#/components/schemas/gateLogsOptions' },
+                exposure: {
+                  type: 'string',
+                  format: 'binary',
+                  description:
+                    'Declared exposure (the leakage tool\'s rows as a JSON array, JSONL, or {"exposure": [...], tier options}): the clean cohort is gated beside the full one and its verdict is the receipt\'s (docs/harness-logs.md)',
+                },
               },
             },
             encoding: { options: { contentType: 'application/json' } },
@@ -292,9 +298,9 @@ export function buildOpenApi(): object {
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Receipt' } } },
         },
         '400': problem(
-          'Unknown or ambiguous format, unreadable log, unknown scorer/metric/filter, bad options',
+          'Unknown or ambiguous format, unreadable log, unknown scorer/metric/filter, bad options, bad exposure',
         ),
-        '413': problem('A file above 64 MB, or more than two files'),
+        '413': problem('A file above 64 MB, or more than three files (baseline, candidate, exposure)'),
         '415': problem('Not multipart/form-data'),
         '429': problem('Rate limited; see Retry-After'),
       },

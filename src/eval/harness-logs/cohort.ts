@@ -4,6 +4,7 @@
  * merged or dropped silently.
  */
 import { invalidInput } from '../../core/errors.js';
+import { inputText } from './input-hash.js';
 
 export type FormatId =
   | 'inspect-eval'
@@ -27,6 +28,8 @@ export interface LogItem {
   id: string;
   /** Hash of the item's input as the harness wrote it or as computed here; null if none. */
   inputHash: string | null;
+  /** The item's input as text, kept only when a reader is asked to (clean-versus-full audits it). */
+  inputText?: string | null;
   /** Run key (epoch, repeat, trial) -> outcome. */
   runs: Map<number, RunOutcome>;
 }
@@ -60,9 +63,20 @@ export class CohortBuilder {
   readonly duplicates: Duplicate[] = [];
   rows = 0;
 
-  constructor(private readonly sourceName: string) {}
+  constructor(
+    private readonly sourceName: string,
+    /** Keep each item's input text (ReadOptions.keep_inputs). */
+    private readonly keepInputs = false,
+  ) {}
 
-  add(id: string, run: number, outcome: RunOutcome, inputHash: string | null, at: string): void {
+  add(
+    id: string,
+    run: number,
+    outcome: RunOutcome,
+    inputHash: string | null,
+    at: string,
+    input?: unknown,
+  ): void {
     this.rows++;
     let item = this.items.get(id);
     if (!item) {
@@ -76,6 +90,7 @@ export class CohortBuilder {
       return;
     }
     if (item.inputHash === null) item.inputHash = inputHash;
+    if (this.keepInputs && !item.inputText) item.inputText = inputText(input);
     item.runs.set(run, outcome);
   }
 

@@ -14,7 +14,7 @@ export async function readDeepEval(source: LogSource, options: ReadOptions): Pro
   const doc = asRecord(await readJsonDocument(source));
   if (!doc || !Array.isArray(doc.testCases))
     throw invalidInput(`${source.name}: a DeepEval test run holds testCases[].`);
-  const builder = new CohortBuilder(source.name);
+  const builder = new CohortBuilder(source.name, options.keep_inputs);
   const metricNames = new Set<string>();
   doc.testCases.forEach((t, i) => {
     const tc = asRecord(t);
@@ -44,7 +44,7 @@ export async function readDeepEval(source: LogSource, options: ReadOptions): Pro
         throw invalidInput(`${source.name}: ${at} has no boolean success.`);
       passed = tc.success;
     }
-    builder.add(id, 1, { passed: passed && !errored, errored }, inputHash(tc.input), at);
+    builder.add(id, 1, { passed: passed && !errored, errored }, inputHash(tc.input), at, tc.input);
   });
   return builder.finish({
     format: 'deepeval',

@@ -33,7 +33,7 @@ export async function readHelm(source: LogSource, options: ReadOptions): Promise
   });
   const metric = options.metric ?? onlyChoice(source.name, 'metric', names);
   if (!names.has(metric)) throw unknownChoice(source.name, 'metric', metric, names);
-  const builder = new CohortBuilder(source.name);
+  const builder = new CohortBuilder(source.name, options.keep_inputs);
   rows.forEach(({ row, stats }, i) => {
     const at = `[${i}]`;
     const instance = idString(row.instance_id);

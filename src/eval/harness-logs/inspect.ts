@@ -51,7 +51,7 @@ class SampleReader {
     private readonly source: string,
     private readonly options: ReadOptions,
   ) {
-    this.builder = new CohortBuilder(source);
+    this.builder = new CohortBuilder(source, options.keep_inputs);
     this.scorer = options.scorer;
   }
 
@@ -75,7 +75,14 @@ class SampleReader {
         `${this.source}: ${at} has no scores and no error; was the log written before scoring?`,
       );
     }
-    this.builder.add(id, epoch, { passed: passed && !errored, errored }, inputHash(sample.input), at);
+    this.builder.add(
+      id,
+      epoch,
+      { passed: passed && !errored, errored },
+      inputHash(sample.input),
+      at,
+      sample.input,
+    );
   }
 
   get measure(): string | null {

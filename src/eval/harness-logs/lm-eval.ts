@@ -30,10 +30,10 @@ export async function readLmEval(source: LogSource, options: ReadOptions): Promi
     metric ??= onlyChoice(source.name, 'metric', names);
     if (!Object.hasOwn(row, metric)) throw unknownChoice(source.name, 'metric', metric, names);
     let builder = byFilter.get(filter);
-    if (!builder) byFilter.set(filter, (builder = new CohortBuilder(source.name)));
+    if (!builder) byFilter.set(filter, (builder = new CohortBuilder(source.name, options.keep_inputs)));
     const hash = typeof row.doc_hash === 'string' ? row.doc_hash : null;
     const passed = passes(row[metric], options.threshold, `${source.name}: ${at}, metric ${metric}`);
-    builder.add(id, 1, { passed, errored: false }, hash, at);
+    builder.add(id, 1, { passed, errored: false }, hash, at, row.doc);
   }
   const filter = options.filter ?? onlyChoice(source.name, 'filter', byFilter.keys());
   const builder = byFilter.get(filter);

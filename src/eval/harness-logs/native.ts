@@ -6,10 +6,10 @@ import { lines, parseJsonLine, readJsonDocument, type LogSource } from './source
 
 const meta = { harness: 'gate cohort', harness_version: null, task: null, model: null, measure: 'passed' };
 
-export async function readCohortMap(source: LogSource, _options: ReadOptions): Promise<LogCohort> {
+export async function readCohortMap(source: LogSource, options: ReadOptions): Promise<LogCohort> {
   const doc = asRecord(await readJsonDocument(source));
   if (!doc) throw invalidInput(`${source.name}: a cohort map is a JSON object of item_id -> boolean.`);
-  const builder = new CohortBuilder(source.name);
+  const builder = new CohortBuilder(source.name, options.keep_inputs);
   for (const [id, v] of Object.entries(doc)) {
     if (typeof v !== 'boolean')
       throw invalidInput(`${source.name}: item "${id}" is ${JSON.stringify(v)}, not a boolean.`);
@@ -34,8 +34,8 @@ function runOf(v: unknown, where: string): number {
   return n;
 }
 
-export async function readCohortJsonl(source: LogSource, _options: ReadOptions): Promise<LogCohort> {
-  const builder = new CohortBuilder(source.name);
+export async function readCohortJsonl(source: LogSource, options: ReadOptions): Promise<LogCohort> {
+  const builder = new CohortBuilder(source.name, options.keep_inputs);
   for await (const entry of lines(source)) {
     const row = parseJsonLine(source, entry);
     const where = `${source.name}: line ${entry.line}`;
@@ -48,6 +48,7 @@ export async function readCohortJsonl(source: LogSource, _options: ReadOptions):
       { passed: boolOf(row.passed, where), errored },
       typeof row.input_hash === 'string' ? row.input_hash : null,
       `line ${entry.line}`,
+      row.input,
     );
   }
   return builder.finish({ format: 'cohort-jsonl', ...meta });
@@ -86,8 +87,8 @@ export function csvFields(text: string, where: string): string[] {
   return out;
 }
 
-export async function readCohortCsv(source: LogSource, _options: ReadOptions): Promise<LogCohort> {
-  const builder = new CohortBuilder(source.name);
+export async function readCohortCsv(source: LogSource, options: ReadOptions): Promise<LogCohort> {
+  const builder = new CohortBuilder(source.name, options.keep_inputs);
   let columns: string[] | null = null;
   for await (const entry of lines(source)) {
     const where = `${source.name}: line ${entry.line}`;
@@ -111,6 +112,7 @@ export async function readCohortCsv(source: LogSource, _options: ReadOptions): P
       { passed: boolOf(row.passed, where), errored: row.error === 'true' || row.error === '1' },
       row.input_hash || null,
       `line ${entry.line}`,
+      row.input,
     );
   }
   return builder.finish({ format: 'cohort-csv', ...meta });

@@ -9,8 +9,8 @@ import { asRecord, CohortBuilder, idString, type LogCohort } from './cohort.js';
 import type { ReadOptions } from './options.js';
 import { lines, parseJsonLine, type LogSource } from './source.js';
 
-export async function readOpenAiEvals(source: LogSource, _options: ReadOptions): Promise<LogCohort> {
-  const builder = new CohortBuilder(source.name);
+export async function readOpenAiEvals(source: LogSource, options: ReadOptions): Promise<LogCohort> {
+  const builder = new CohortBuilder(source.name, options.keep_inputs);
   let task: string | null = null;
   let model: string | null = null;
   for await (const entry of lines(source)) {

@@ -51,12 +51,19 @@ export interface ReadOptions {
   filter?: string;
   threshold: number;
   select?: string;
+  /** Keep each item's input text (for the exposure audit). */
+  keep_inputs?: boolean;
 }
 
-export function readOptionsFor(options: LogsGateOptions, side: 'baseline' | 'candidate'): ReadOptions {
+export function readOptionsFor(
+  options: LogsGateOptions,
+  side: 'baseline' | 'candidate',
+  keepInputs = false,
+): ReadOptions {
   const select = side === 'baseline' ? options.baseline_select : options.candidate_select;
   return {
     threshold: options.threshold,
+    ...(keepInputs ? { keep_inputs: true } : {}),
     ...(options.scorer !== undefined ? { scorer: options.scorer } : {}),
     ...(options.metric !== undefined ? { metric: options.metric } : {}),
     ...(options.filter !== undefined ? { filter: options.filter } : {}),

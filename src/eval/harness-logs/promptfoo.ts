@@ -84,7 +84,7 @@ export async function readPromptfoo(source: LogSource, options: ReadOptions): Pr
     );
   }
   const pair = chosen[0]!;
-  const builder = new CohortBuilder(source.name);
+  const builder = new CohortBuilder(source.name, options.keep_inputs);
   rows.forEach((r, i) => {
     const rec = asRecord(r);
     if (!rec || pairName(pairOf(rec)) !== pairName(pair)) return;
@@ -98,7 +98,10 @@ export async function readPromptfoo(source: LogSource, options: ReadOptions): Pr
     const errored =
       rec.failureReason === ERROR_REASON ||
       (typeof rec.error === 'string' && rec.error !== '' && !rec.success && rec.failureReason !== 1);
-    builder.add(id, builder.nextRun(id), { passed: rec.success, errored }, null, `results.results[${i}]`);
+    builder.add(id, builder.nextRun(id), { passed: rec.success, errored }, null, `results.results[${i}]`, {
+      description,
+      vars,
+    });
   });
   const metadata = asRecord(doc.metadata);
   const config = asRecord(doc.config);

@@ -258,21 +258,22 @@ async function zerosZip(mib: number, declared = mib * (1 << 20)): Promise<Buffer
   const size = declared;
   const local = Buffer.alloc(30);
   local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(8, 8);
-  local.writeUInt32LE(crc >>> 0, 14);
-  local.writeUInt32LE(data.length, 18);
-  local.writeUInt32LE(size, 22);
-  local.writeUInt16LE(name.length, 26);
   const central = Buffer.alloc(46);
   central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(20, 6);
-  central.writeUInt16LE(8, 10);
-  central.writeUInt32LE(crc >>> 0, 16);
-  central.writeUInt32LE(data.length, 20);
-  central.writeUInt32LE(size, 24);
-  central.writeUInt16LE(name.length, 28);
+  central.writeUInt16LE(20, 4); // version made by
+  // The fields both headers hold: [offset in the local header, in the central one, bytes, value].
+  const shared: [number, number, 2 | 4, number][] = [
+    [4, 6, 2, 20], // version needed
+    [8, 10, 2, 8], // method: deflate
+    [14, 16, 4, crc >>> 0],
+    [18, 20, 4, data.length],
+    [22, 24, 4, size],
+    [26, 28, 2, name.length],
+  ];
+  for (const [at, centralAt, bytes, value] of shared) {
+    local.writeUIntLE(value, at, bytes);
+    central.writeUIntLE(value, centralAt, bytes);
+  }
   const eocd = Buffer.alloc(22);
   eocd.writeUInt32LE(0x06054b50, 0);
   eocd.writeUInt16LE(1, 8);

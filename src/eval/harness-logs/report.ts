@@ -31,6 +31,24 @@ function rows(receipt: Receipt): [string, string][] {
     [`candidate ${String(s.candidate_name)}`, rateText(r.candidate_pass_rate as Rate)],
     ['flaky', `baseline ${flaky.baseline}, candidate ${flaky.candidate}`],
     ['unmatched', `${String(s.unmatched)} (duplicates ${String(s.duplicates)})`],
+    ...exposureRows(receipt),
+  ];
+}
+
+/** Clean versus full: the full cohort's verdict and what the exposure audit left out. */
+function exposureRows(receipt: Receipt): [string, string][] {
+  const full = receipt.summary.full as Record<string, unknown> | undefined;
+  const counts = receipt.summary.exposure as Record<string, number> | undefined;
+  if (!full || !counts) return [];
+  return [
+    [
+      'full cohort',
+      `${String(full.verdict)} (${String(full.items)} items, ${String(full.gains)} gains, ${String(full.regressions)} regressions, p ${String(full.p_one_sided)})`,
+    ],
+    [
+      'exposed',
+      `${counts.quarantined} quarantined, ${counts.review} to review (verdict above: clean cohort)`,
+    ],
   ];
 }
 

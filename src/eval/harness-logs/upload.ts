@@ -1,27 +1,17 @@
 /** Spools one uploaded log to a file while hashing it; a size-limit error from the stream is a 413. */
-import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import { AppError } from '../../core/errors.js';
+import { spoolToFile } from '../../core/spool-file.js';
 
 export const MAX_LOG_BYTES = 64 * 1024 * 1024;
 
 export async function spoolLog(stream: Readable, path: string, part: string): Promise<string> {
-  const hash = createHash('sha256');
-  const meter = new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      hash.update(chunk);
-      cb(null, chunk);
-    },
-  });
   try {
-    await pipeline(stream, meter, createWriteStream(path));
+    return (await spoolToFile(stream, path, 'sha256')).digest;
   } catch (err) {
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(part);
     throw err;
   }
-  return hash.digest('hex');
 }
 
 export function tooLarge(part: string): AppError {

@@ -9,14 +9,21 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { AppError, invalidInput } from '../../core/errors.js';
-import { gateLogs, LOGS_GATE_TOOL, parseLogsGateOptions, type LogInput } from '../harness-logs/gate-logs.js';
+import {
+  exposureInput,
+  gateLogs,
+  LOGS_GATE_TOOL,
+  parseLogsGateOptions,
+  type ExposureInput,
+  type LogInput,
+} from '../harness-logs/gate-logs.js';
 import { fileSource } from '../harness-logs/source.js';
 import { MAX_LOG_BYTES, spoolLog, tooLarge } from '../harness-logs/upload.js';
 import type { UsageCounters } from '../repositories/usage-counters.js';
 
 export const GATE_LOGS_PATH = '/api/gate/logs';
 export const GATE_LOGS_HINT =
-  'POST /api/gate/logs takes multipart/form-data: files "baseline" and "candidate" (harness logs, up to 64 MB each) and an optional "options" part holding JSON (GET /api/examples, examples["gate-logs"])';
+  'POST /api/gate/logs takes multipart/form-data: files "baseline" and "candidate" (harness logs, up to 64 MB each), an optional "options" part holding JSON and an optional "exposure" part (declared exposure, JSON or JSONL: clean versus full) (GET /api/examples, examples["gate-logs"])';
 
 type Side = 'baseline' | 'candidate';
 
@@ -26,9 +33,9 @@ export function registerGateLogsRoute(app: FastifyInstance, deps: { usage: Usage
       throwFileSizeLimit: true,
       limits: {
         fileSize: MAX_LOG_BYTES,
-        files: 2,
-        fields: 1,
-        parts: 3,
+        files: 3,
+        fields: 2,
+        parts: 4,
         fieldSize: 64 * 1024,
         headerPairs: 100,
       },
@@ -45,10 +52,16 @@ export function registerGateLogsRoute(app: FastifyInstance, deps: { usage: Usage
       try {
         const files: Partial<Record<Side, LogInput>> = {};
         let rawOptions: unknown = {};
+        let exposure: ExposureInput | undefined;
         let current = 'uploaded';
         try {
           for await (const part of request.parts()) {
-            if (part.type === 'file') {
+            if (part.fieldname === 'exposure') {
+              if (exposure) throw invalidInput('Two "exposure" parts; send one.');
+              current = 'exposure';
+              const text = part.type === 'file' ? await exposureText(part.file) : String(part.value);
+              exposure = exposureInput(text);
+            } else if (part.type === 'file') {
               const side = part.fieldname;
               if (side !== 'baseline' && side !== 'candidate')
                 throw invalidInput(`Unexpected file part "${side}"; send files "baseline" and "candidate".`);
@@ -62,7 +75,9 @@ export function registerGateLogsRoute(app: FastifyInstance, deps: { usage: Usage
             } else if (part.fieldname === 'options') {
               rawOptions = parseOptionsPart(part.value);
             } else {
-              throw invalidInput(`Unexpected field "${part.fieldname}"; the only field is "options" (JSON).`);
+              throw invalidInput(
+                `Unexpected field "${part.fieldname}"; the fields are "options" (JSON) and "exposure".`,
+              );
             }
           }
         } catch (err) {
@@ -75,7 +90,7 @@ export function registerGateLogsRoute(app: FastifyInstance, deps: { usage: Usage
             missing.map((m) => ({ path: `/${m}`, message: 'is required' })),
           );
         const options = parseLogsGateOptions(rawOptions);
-        const sealed = await gateLogs(files.baseline!, files.candidate!, options);
+        const sealed = await gateLogs(files.baseline!, files.candidate!, options, exposure);
         if (sealed.verdict) verdicts.set(request, sealed.verdict);
         return send(reply, sealed.text, sealed.status);
       } finally {
@@ -83,6 +98,22 @@ export function registerGateLogsRoute(app: FastifyInstance, deps: { usage: Usage
       }
     });
   });
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The exposure file part as text (bounded by the per-file limit; a 413 past it). */
+async function exposureText(stream: AsyncIterable<Buffer> & { truncated?: boolean }): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  if (stream.truncated) throw tooLarge('exposure');
+  try {
+    return utf8.decode(Buffer.concat(chunks));
+  } catch {
+    throw invalidInput('The exposure part is not valid UTF-8 text.', [
+      { path: '/exposure', message: 'is not valid UTF-8' },
+    ]);
+  }
 }
 
 function send(reply: FastifyReply, text: string, status: string): FastifyReply {
@@ -114,7 +145,7 @@ function multipartError(err: unknown, part: string): unknown {
     case 'FST_FIELDS_LIMIT':
       return new AppError(
         'payload_too_large',
-        `Too many parts: send two files (baseline, candidate) and at most one "options" field.`,
+        `Too many parts: send two files (baseline, candidate), at most one "options" field and one "exposure" part.`,
       );
     case 'FST_PROTO_VIOLATION':
       return invalidInput('A part is named "__proto__" or similar; rename it.');

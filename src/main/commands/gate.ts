@@ -5,11 +5,16 @@
  * Exit codes: 0 PASS, 1 BLOCK, 2 HOLD, 3 bad input (or no receipt).
  */
 import { openAsBlob } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { AppError } from '../../core/errors.js';
 import type { Receipt } from '../../core/receipt.js';
-import { fileInput, gateLogs, parseLogsGateOptions } from '../../eval/harness-logs/gate-logs.js';
+import {
+  exposureInput,
+  fileInput,
+  gateLogs,
+  parseLogsGateOptions,
+} from '../../eval/harness-logs/gate-logs.js';
 import { gateSummaryMarkdown, gateTable } from '../../eval/harness-logs/report.js';
 import type { Command } from './command.js';
 
@@ -34,6 +39,9 @@ options:
   --max-regressions N      regressions allowed (default 0)
   --min-gains N            gains required (default 1)
   --seed N                 Monte Carlo seed (used only when the exact test cannot run)
+  --exposure FILE          declared exposure (JSON rows or JSONL, as the leakage tool's): gate
+                           the full and the clean cohort; the verdict (and exit code) is the
+                           clean cohort's, the contamination-adjusted one
   --url URL                run on a service (POST URL/api/gate/logs) instead of locally
   --json                   print the receipt (JSON) instead of the table
   --summary FILE           also write a Markdown summary (e.g. $GITHUB_STEP_SUMMARY)
@@ -72,11 +80,16 @@ function optionsFrom(values: Record<string, string | boolean | undefined>): Reco
   return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
 }
 
-async function remote(url: string, baseline: string, candidate: string, options: unknown): Promise<string> {
+async function remote(
+  url: string,
+  files: { baseline: string; candidate: string; exposure: string | undefined },
+  options: unknown,
+): Promise<string> {
   const form = new FormData();
-  form.append('baseline', await openAsBlob(baseline), baseline);
-  form.append('candidate', await openAsBlob(candidate), candidate);
+  form.append('baseline', await openAsBlob(files.baseline), files.baseline);
+  form.append('candidate', await openAsBlob(files.candidate), files.candidate);
   form.append('options', new Blob([JSON.stringify(options)], { type: 'application/json' }));
+  if (files.exposure) form.append('exposure', await openAsBlob(files.exposure), files.exposure);
   const res = await fetch(new URL('/api/gate/logs', url), { method: 'POST', body: form });
   const text = await res.text();
   if (res.ok) return text;
@@ -96,7 +109,8 @@ async function remote(url: string, baseline: string, candidate: string, options:
 export const gateCommand: Command = {
   name: 'gate',
   summary: 'promotion gate on two harness logs; exit 0 PASS, 1 BLOCK, 2 HOLD, 3 bad input',
-  usage: 'gate BASELINE CANDIDATE [--scorer|--metric|--filter ...] [--url URL] [--json] [--summary FILE]',
+  usage:
+    'gate BASELINE CANDIDATE [--scorer|--metric|--filter ...] [--exposure FILE] [--url URL] [--json] [--summary FILE]',
   async run(argv) {
     let parsed;
     try {
@@ -115,6 +129,7 @@ export const gateCommand: Command = {
           'max-regressions': { type: 'string' },
           'min-gains': { type: 'string' },
           seed: { type: 'string' },
+          exposure: { type: 'string' },
           url: { type: 'string' },
           json: { type: 'boolean' },
           summary: { type: 'string' },
@@ -139,10 +154,14 @@ export const gateCommand: Command = {
       const raw = optionsFrom(values);
       let text: string;
       if (values.url) {
-        text = await remote(values.url, baseline, candidate, raw);
+        text = await remote(values.url, { baseline, candidate, exposure: values.exposure }, raw);
       } else {
         const options = parseLogsGateOptions(raw);
-        text = (await gateLogs(await fileInput(baseline), await fileInput(candidate), options)).text;
+        const exposure = values.exposure
+          ? exposureInput(await readFile(values.exposure, 'utf8'), values.exposure)
+          : undefined;
+        text = (await gateLogs(await fileInput(baseline), await fileInput(candidate), options, exposure))
+          .text;
       }
       const receipt = JSON.parse(text) as Receipt;
       process.stdout.write(values.json ? `${text}\n` : gateTable(receipt));

@@ -8,7 +8,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import { spoolToFile } from './spool-file.js';
+import { spoolToFile } from '../../core/spool-file.js';
 
 const run = promisify(execFile);
 
