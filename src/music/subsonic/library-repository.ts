@@ -295,12 +295,28 @@ export class SubsonicLibraryRepository {
     return this.artistSelect(v, Prisma.sql`p.artist_id = ANY(${ids}::text[])`, ids.length, 0);
   }
 
-  /** Ids of songs whose tags or track title match: two GIN index searches, united. */
-  private matching(tsquery: string): Prisma.Sql {
-    return Prisma.sql`s.id IN (
-      SELECT t.id FROM track_versions tv JOIN tracks t ON t.current_version_id = tv.id
-        WHERE tv.sub_search @@ to_tsquery('simple', ${tsquery})
-      UNION SELECT t.id FROM tracks t WHERE to_tsvector('simple'::regconfig, t.title) @@ to_tsquery('simple', ${tsquery}))`;
+  /**
+   * One page of the songs matching a search, by title: the two GIN searches give version ids,
+   * the page is chosen on tracks and versions alone, and only its rows are read from the view.
+   */
+  private matchingSongs(v: Viewer, tsquery: string, limit: number, offset: number): Promise<SongRow[]> {
+    const q = Prisma.sql`to_tsquery('simple', ${tsquery})`;
+    const me = Prisma.sql`${v.userId}::uuid`;
+    const visible =
+      v.folder === FOLDER_MINE
+        ? Prisma.sql`t.owner_user_id = ${me}`
+        : Prisma.sql`(t.visibility = 'public' OR t.owner_user_id = ${me})`;
+    return this.prisma.$queryRaw<SongRow[]>`
+      WITH hits AS (
+        SELECT tv.id FROM track_versions tv WHERE tv.sub_search @@ ${q}
+        UNION SELECT t.current_version_id FROM tracks t WHERE to_tsvector('simple'::regconfig, t.title) @@ ${q}),
+      page AS (
+        SELECT t.id, lower(COALESCE(NULLIF(btrim(tv.tag_title), ''), t.title)) AS k
+        FROM hits JOIN track_versions tv ON tv.id = hits.id AND tv.status = 'ready'
+        JOIN tracks t ON t.current_version_id = tv.id
+        WHERE ${visible} ORDER BY k, t.id LIMIT ${limit} OFFSET ${offset})
+      SELECT ${SONG_COLUMNS} FROM page JOIN subsonic_songs s ON s.id = page.id ${this.songJoins(v)}
+      ORDER BY page.k, page.id`;
   }
 
   /** search3: an empty query lists everything, paged. */
@@ -317,13 +333,14 @@ export class SubsonicLibraryRepository {
     },
   ): Promise<{ songs: SongRow[]; albums: AlbumRow[]; artists: ArtistRow[] }> {
     const q = prefixQuery(text);
-    const where = q === undefined ? Prisma.sql`true` : this.matching(q);
     // Albums match by their name and artist, artists by name (as Navidrome does), through GIN indexes.
     const tsq = (column: Prisma.Sql) =>
       q === undefined ? Prisma.sql`true` : Prisma.sql`${column} @@ to_tsquery('simple', ${q})`;
     const [songs, albums, artists] = await Promise.all([
       page.songCount > 0
-        ? this.songs(v, where, Prisma.sql`lower(s.title), s.id`, page.songCount, page.songOffset)
+        ? q === undefined
+          ? this.songs(v, Prisma.sql`true`, Prisma.sql`lower(s.title), s.id`, page.songCount, page.songOffset)
+          : this.matchingSongs(v, q, page.songCount, page.songOffset)
         : Promise.resolve([]),
       page.albumCount > 0
         ? this.albumSelect(
