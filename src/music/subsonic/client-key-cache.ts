@@ -4,8 +4,15 @@
  * revoked through another API process stops working within that time); revoking or creating
  * a key in this process forgets its owner's entries at once. Ciphertexts are kept, never keys.
  */
+import type { Role } from '../domain.js';
 import type { ClientKeyRow } from './client-key-repository.js';
-import type { SubsonicUser } from './client-key-service.js';
+
+/** The caller a key stands for (client-key-service's SubsonicUser). */
+interface KeyOwner {
+  userId: string;
+  handle: string;
+  role: Role;
+}
 
 /** How long a lookup is trusted (docs/subsonic.md, "Performance"). */
 export const CLIENT_KEY_CACHE_MS = 5_000;
@@ -19,7 +26,7 @@ interface Entry<T> {
 
 /** A user and the key rows (ciphertext) their Subsonic password/token may match. */
 export interface UserKeys {
-  user: SubsonicUser;
+  user: KeyOwner;
   rows: ClientKeyRow[];
 }
 
@@ -47,7 +54,7 @@ class TtlMap<T> {
 
 export class ClientKeyCache {
   /** By the key's lookup hash: the row (still checked against its ciphertext) and its user. */
-  readonly byHash = new TtlMap<{ row: ClientKeyRow; user: SubsonicUser }>();
+  readonly byHash = new TtlMap<{ row: ClientKeyRow; user: KeyOwner }>();
   /** By handle: for token and legacy password authentication. */
   readonly byHandle = new TtlMap<UserKeys>();
   /** When each key's last use was last written: at most one write a minute a key. */
