@@ -2,14 +2,17 @@
  * Prisma CLI configuration (migrate deploy / migrate dev / generate).
  *
  * Prisma 6.19 with `engine: 'js'` runs the WASM schema engine through @prisma/adapter-pg, so no
- * engine binary is downloaded (these machines reach only npm and apt). Two adapter bugs are worked
+ * engine binary is downloaded (these machines reach only npm and apt). Three adapter bugs are worked
  * around HERE and nowhere else:
  *
  * 1. prisma/orm issue 27403: the adapter cannot map the PostgreSQL `name` (oid 19) and `"char"`
  *    (oid 18) column types that the schema engine meets when it introspects pg_catalog, and
  *    throws UnsupportedNativeDataType. Both are text; we relabel them as `text` (oid 25) on every
  *    result before the adapter sees it.
- * 2. The adapter's shadow database for `migrate dev` spreads `{ ...config, database }`, but a
+ * 2. The adapter's executeScript splits a migration on every ';', which cuts dollar-quoted
+ *    function bodies (triggers, plpgsql); a script holding `$$` is sent whole instead (one
+ *    simple query: PostgreSQL runs it as one implicit transaction).
+ * 3. The adapter's shadow database for `migrate dev` spreads `{ ...config, database }`, but a
  *    `connectionString` overrides `database` in pg, so the "shadow" would be the real database
  *    (and migrate dev resets its shadow). We create and drop a uniquely named database ourselves
  *    and connect to it with a rewritten connection string.
@@ -67,19 +70,37 @@ function poolFor(connectionString: string): pg.Pool {
   return new pg.Pool({ connectionString, Client: IntrospectionSafeClient });
 }
 
+type Adapter = Awaited<ReturnType<PrismaPg['connect']>>;
+
+/** Scripts with dollar-quoted bodies go to PostgreSQL whole, not split on ';'. */
+function wholeDollarQuotedScripts(adapter: Adapter): Adapter {
+  const split = adapter.executeScript.bind(adapter);
+  adapter.executeScript = async (script: string) => {
+    if (!script.includes('$$')) return split(script);
+    await adapter.underlyingDriver().query(script);
+  };
+  return adapter;
+}
+
 class MigrationAdapterFactory extends PrismaPg {
   constructor(private readonly connectionString: string) {
     super(poolFor(connectionString), { disposeExternalPool: true });
   }
 
-  override async connectToShadowDb(): Promise<Awaited<ReturnType<PrismaPg['connect']>>> {
+  override async connect(): Promise<Adapter> {
+    return wholeDollarQuotedScripts(await super.connect());
+  }
+
+  override async connectToShadowDb(): Promise<Adapter> {
     const name = `prisma_shadow_${randomUUID().replace(/-/g, '')}`;
     const admin = new pg.Client({ connectionString: this.connectionString });
     await admin.connect();
     await admin.query(`CREATE DATABASE "${name}"`);
     const url = new URL(this.connectionString);
     url.pathname = `/${name}`;
-    const shadow = await new PrismaPg(poolFor(url.toString()), { disposeExternalPool: true }).connect();
+    const shadow = wholeDollarQuotedScripts(
+      await new PrismaPg(poolFor(url.toString()), { disposeExternalPool: true }).connect(),
+    );
     const dispose = shadow.dispose.bind(shadow);
     shadow.dispose = async () => {
       await dispose();

@@ -3,7 +3,7 @@
  * as a real process, and the npm `subsonic-api` client. A tagged, generated song with a cover
  * goes upload -> ready and is found, streamed, seeked, starred, scrobbled and listed by a
  * client authenticating once with apiKey and once with username + token/salt; every XML
- * answer carries the same data as its JSON twin.
+ * answer carries the same data as its JSON twin. Media lives in the S3 store (the run's s3rver).
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -18,6 +18,7 @@ import { SubsonicAPI } from 'subsonic-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { versionJobId } from '../src/music/jobs/queues.js';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
+import { s3StoreEnv, uniqueSuffix } from './helpers/music-env.js';
 import { PASSWORD, signupUser, uploadViaApi, type TestUser } from './helpers/music-domain.js';
 import { startWorkerProcess, stopWorkerProcess, type WorkerProcess } from './helpers/music-worker.js';
 
@@ -171,7 +172,8 @@ describe('OpenSubsonic API', () => {
     ((await res.json()) as Record<string, unknown>)['subsonic-response'];
 
   beforeAll(async () => {
-    t = await createMusicTestApp({ RATE_LIMITS: 'off' });
+    const store = s3StoreEnv(`sub${uniqueSuffix()}-`);
+    t = await createMusicTestApp({ RATE_LIMITS: 'off', ...store });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     bull = new Redis(t.config.cacheUrl, { maxRetriesPerRequest: null });
@@ -180,7 +182,7 @@ describe('OpenSubsonic API', () => {
       prefix: t.config.queuePrefix,
     });
     await events.waitUntilReady();
-    worker = await startWorkerProcess(t.config);
+    worker = await startWorkerProcess(t.config, store);
     dir = await mkdtemp(join(tmpdir(), 'subsonic-'));
     owner = await signupUser(t.app, 'sub');
     other = await signupUser(t.app, 'oth');
@@ -356,6 +358,20 @@ describe('OpenSubsonic API', () => {
     );
     expect(ranged.status).toBe(206);
     expect(ranged.headers.get('content-length')).toBe('10');
+    const whole = Buffer.from(await (await api.stream({ id: songId })).arrayBuffer());
+    expect(ranged.headers.get('content-range')).toBe(`bytes 10-19/${whole.length}`);
+    expect(Buffer.from(await ranged.arrayBuffer())).toEqual(whole.subarray(10, 20));
+
+    // A seek is transcoded on the fly: estimateContentLength declares a length the body keeps.
+    const estimated = await raw('stream.view', {
+      apiKey: key,
+      id: songId,
+      timeOffset: '5',
+      estimateContentLength: 'true',
+    });
+    const estimatedBytes = Buffer.from(await estimated.arrayBuffer());
+    expect(Number(estimated.headers.get('content-length'))).toBe(estimatedBytes.length);
+    expect(await decodedSeconds(dir, estimatedBytes, 'estimated.aac')).toBeCloseTo(3, 0);
 
     const download = await api.download({ id: songId });
     expect(download.headers.get('content-disposition')).toContain('attachment');
@@ -581,6 +597,8 @@ describe('OpenSubsonic API', () => {
 
     const spare = (await call('POST', '/api/v1/me/client-keys', owner, { name: 'spare' })).json();
     expect((await client({ apiKey: spare.key }).ping()).status).toBe('ok');
+    // Remembered lookups (5 s) learn of a new key at once and forget a revoked one at once.
+    expect((await client({ username: owner.handle, password: spare.key }).ping()).status).toBe('ok');
     expect((await call('DELETE', `/api/v1/me/client-keys/${spare.id}`, owner)).statusCode).toBe(204);
     expect(await client({ apiKey: spare.key }).ping()).toMatchObject({ error: { code: 44 } });
     expect(await client({ username: owner.handle, password: spare.key }).ping()).toMatchObject({

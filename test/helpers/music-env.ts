@@ -36,6 +36,17 @@ export function s3Settings(bucketPrefix: string): S3Settings {
   };
 }
 
+/** The music app's and worker's environment for the S3 store on the run's s3rver. */
+export function s3StoreEnv(bucketPrefix: string): Record<string, string> {
+  const s3 = s3Settings(bucketPrefix);
+  return {
+    OBJECT_STORE_ENDPOINT: s3.endpoint,
+    OBJECT_STORE_ROOT_USER: s3.accessKeyId,
+    OBJECT_STORE_ROOT_PASSWORD: s3.secretAccessKey,
+    OBJECT_STORE_BUCKET_PREFIX: s3.bucketPrefix,
+  };
+}
+
 /** A BullMQ prefix unique to this run and this call (letters, digits, _ and -). */
 export function testQueuePrefix(): string {
   return `test-${required('TEST_RUN_ID')}-${uniqueSuffix()}`;

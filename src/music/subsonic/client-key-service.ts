@@ -7,6 +7,7 @@ import { AppError } from '../../core/errors.js';
 import type { AuthContext, Role } from '../domain.js';
 import { isUuid } from '../domain.js';
 import type { UserRepository } from '../repositories/user-repository.js';
+import { CLIENT_KEY_CACHE_MS, ClientKeyCache, type UserKeys } from './client-key-cache.js';
 import { ClientKeyCrypto, sameText, subsonicToken } from './client-key-crypto.js';
 import type { ClientKeyRepository, ClientKeyRow } from './client-key-repository.js';
 
@@ -34,6 +35,7 @@ export class ClientKeyService {
     private readonly users: Pick<UserRepository, 'findById' | 'findByHandle'>,
     private readonly crypto: ClientKeyCrypto,
     private readonly now: () => Date = () => new Date(),
+    private readonly cache: ClientKeyCache = new ClientKeyCache(CLIENT_KEY_CACHE_MS, () => now().getTime()),
   ) {}
 
   async create(auth: AuthContext, name: string) {
@@ -50,6 +52,8 @@ export class ClientKeyService {
       keyHash: this.crypto.hash(key),
       keyCiphertext: this.crypto.encrypt(key, auth.userId),
     });
+    // A new key works at once for token authentication too.
+    this.cache.forgetUser(auth.userId);
     return { id: row.id, name: row.name, key, prefix: row.prefix, created_at: row.createdAt.toISOString() };
   }
 
@@ -60,16 +64,26 @@ export class ClientKeyService {
   async revoke(auth: AuthContext, id: string): Promise<void> {
     if (!isUuid(id) || !(await this.keys.delete(auth.userId, id.toLowerCase())))
       throw new AppError('not_found', 'You have no client key with this id.');
+    // Revocation takes effect at once in this process (within CLIENT_KEY_CACHE_MS in others).
+    this.cache.forgetUser(auth.userId);
   }
 
   /** apiKey authentication: the key's owner, or undefined. */
   async byApiKey(key: string): Promise<SubsonicUser | undefined> {
-    const row = await this.keys.findByHash(this.crypto.hash(key));
-    if (!row) return undefined;
+    const hash = this.crypto.hash(key);
+    let found = this.cache.byHash.get(hash, this.cache.now());
+    if (!found) {
+      const row = await this.keys.findByHash(hash);
+      const user = row ? await this.userOf(row.userId) : undefined;
+      if (!row || !user) return undefined;
+      found = { row, user };
+      this.cache.byHash.set(hash, found, row.userId, this.cache.expiry());
+    }
     // The hash matched; the stored key must also decrypt to exactly this key.
-    const stored = this.crypto.decrypt(row.keyCiphertext, row.userId);
+    const stored = this.crypto.decrypt(found.row.keyCiphertext, found.row.userId);
     if (stored === undefined || !sameText(stored, key)) return undefined;
-    return this.userOf(row);
+    await this.touch(found.row.id);
+    return found.user;
   }
 
   /** u + t + s: some key of the user whose md5(key + s) is t. */
@@ -89,23 +103,38 @@ export class ClientKeyService {
     handle: string,
     matches: (key: string) => boolean,
   ): Promise<SubsonicUser | undefined> {
-    const user = await this.users.findByHandle(handle.toLowerCase());
-    if (!user) return undefined;
+    const keys = await this.keysOf(handle.toLowerCase());
+    if (!keys) return undefined;
     let found: ClientKeyRow | undefined;
-    for (const row of await this.keys.listByUser(user.id)) {
+    for (const row of keys.rows) {
       const key = this.crypto.decrypt(row.keyCiphertext, row.userId);
       // Every key is checked (no early exit), so timing does not tell which key matched.
       if (key !== undefined && matches(key) && !found) found = row;
     }
     if (!found) return undefined;
-    await this.keys.touch(found.id, this.now());
-    return { userId: user.id, handle: user.handle, role: user.role };
+    await this.touch(found.id);
+    return keys.user;
   }
 
-  private async userOf(row: ClientKeyRow): Promise<SubsonicUser | undefined> {
-    const user = await this.users.findById(row.userId);
+  private async keysOf(handle: string): Promise<UserKeys | undefined> {
+    const cached = this.cache.byHandle.get(handle, this.cache.now());
+    if (cached) return cached;
+    const user = await this.users.findByHandle(handle);
     if (!user) return undefined;
-    await this.keys.touch(row.id, this.now());
-    return { userId: user.id, handle: user.handle, role: user.role };
+    const keys = {
+      user: { userId: user.id, handle: user.handle, role: user.role },
+      rows: await this.keys.listByUser(user.id),
+    };
+    this.cache.byHandle.set(handle, keys, user.id, this.cache.expiry());
+    return keys;
+  }
+
+  private async userOf(userId: string): Promise<SubsonicUser | undefined> {
+    const user = await this.users.findById(userId);
+    return user ? { userId: user.id, handle: user.handle, role: user.role } : undefined;
+  }
+
+  private async touch(keyId: string): Promise<void> {
+    if (this.cache.shouldTouch(keyId)) await this.keys.touch(keyId, this.now());
   }
 }

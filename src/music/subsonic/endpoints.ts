@@ -211,6 +211,7 @@ export class SubsonicEndpoints {
             maxBitRateKbps: c.params.int('maxBitRate', 0, 0, 100_000),
             raw: c.params.get('format') === 'raw',
             timeOffsetSeconds: c.params.int('timeOffset', 0, 0, 86_400),
+            estimateContentLength: c.params.get('estimateContentLength') === 'true',
           },
           c.range,
           c.signal,

@@ -114,6 +114,64 @@ export function prefixQuery(text: string): string | undefined {
         .join(' & ');
 }
 
+/** One album query: filter on parts, filter on the groups, order of the groups. */
+interface AlbumSelect {
+  where?: Prisma.Sql;
+  having?: Prisma.Sql;
+  order: Prisma.Sql;
+}
+
+/** getAlbumList(2)'s `type` as an album query; `songsVisible` filters the view's rows `s`. */
+function albumOrder(q: AlbumListQuery, songsVisible: Prisma.Sql): AlbumSelect {
+  const albumPlays = (agg: Prisma.Sql) =>
+    Prisma.sql`(SELECT ${agg} FROM subsonic_songs s WHERE s.album_id = p.album_id AND ${songsVisible})`;
+  switch (q.type) {
+    case 'random':
+      return { order: Prisma.sql`random()` };
+    case 'newest':
+      return { order: Prisma.sql`max(p.created) DESC` };
+    case 'alphabeticalByName':
+      return { order: Prisma.sql`lower(min(p.name))` };
+    case 'alphabeticalByArtist':
+      return { order: Prisma.sql`lower(min(p.artist)), lower(min(p.name))` };
+    case 'starred':
+      return {
+        having: Prisma.sql`HAVING max(st.starred_at) IS NOT NULL`,
+        order: Prisma.sql`max(st.starred_at) DESC`,
+      };
+    case 'highest':
+      return { having: Prisma.sql`HAVING max(r.rating) IS NOT NULL`, order: Prisma.sql`max(r.rating) DESC` };
+    case 'byGenre':
+      return { where: Prisma.sql`p.genre = ${q.genre ?? ''}`, order: Prisma.sql`lower(min(p.name))` };
+    case 'byYear': {
+      const from = q.fromYear ?? 0;
+      const to = q.toYear ?? 9999;
+      const [lo, hi] = from <= to ? [from, to] : [to, from];
+      // A descending range (fromYear > toYear) lists newest first, as the spec asks.
+      return {
+        where: Prisma.sql`p.year BETWEEN ${lo} AND ${hi}`,
+        order: from <= to ? Prisma.sql`min(p.year)` : Prisma.sql`min(p.year) DESC`,
+      };
+    }
+    case 'frequent': {
+      // Only albums with plays are looked at: the candidates come from the play counts.
+      const plays = albumPlays(
+        Prisma.sql`sum(coalesce((SELECT sum(d.plays) FROM track_daily_stats d WHERE d.track_id = s.id), 0))`,
+      );
+      return {
+        where: Prisma.sql`p.album_id IN (SELECT s.album_id FROM track_daily_stats d JOIN subsonic_songs s ON s.id = d.track_id)`,
+        having: Prisma.sql`HAVING ${plays} > 0`,
+        order: Prisma.sql`${plays} DESC`,
+      };
+    }
+    case 'recent':
+      return {
+        where: Prisma.sql`p.album_id IN (SELECT s.album_id FROM play_events e JOIN subsonic_songs s ON s.id = e.track_id)`,
+        order: Prisma.sql`${albumPlays(Prisma.sql`max((SELECT max(e.occurred_at) FROM play_events e WHERE e.track_id = s.id))`)} DESC NULLS LAST`,
+      };
+  }
+}
+
 export class SubsonicLibraryRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
@@ -159,37 +217,42 @@ export class SubsonicLibraryRepository {
     );
   }
 
-  private albumSelect(
-    v: Viewer,
-    where: Prisma.Sql,
-    having: Prisma.Sql,
-    order: Prisma.Sql,
-    limit: number,
-    offset: number,
-  ) {
+  /** Album parts the caller sees (migration 20261125070000): public ones and their own. */
+  private visibleParts(v: Viewer): Prisma.Sql {
+    const me = Prisma.sql`${v.userId}::uuid`;
+    return v.folder === FOLDER_MINE
+      ? Prisma.sql`p.owner_user_id = ${me}`
+      : Prisma.sql`(p.public OR p.owner_user_id = ${me})`;
+  }
+
+  /** Albums as the sums of their visible parts (usually one part an album). */
+  private albumSelect(v: Viewer, q: AlbumSelect, limit: number, offset: number) {
     return this.prisma.$queryRaw<AlbumRow[]>`
-      SELECT s.album_id AS id, min(s.album) AS name, min(s.album_artist) AS artist, min(s.artist_id) AS artist_id,
-        count(*)::int AS song_count, coalesce(sum(s.duration_ms), 0)::int AS duration_ms, max(s.created_at) AS created,
-        min(s.year) AS year, min(s.genre) AS genre,
-        (array_agg(s.id::text ORDER BY s.disc_number NULLS FIRST, s.track_number NULLS LAST) FILTER (WHERE s.artwork_key IS NOT NULL))[1] AS cover_song,
+      SELECT p.album_id AS id, min(p.name) AS name, min(p.artist) AS artist, min(p.artist_id) AS artist_id,
+        sum(p.song_count)::int AS song_count, sum(p.duration_ms)::int AS duration_ms, max(p.created) AS created,
+        min(p.year) AS year, min(p.genre) AS genre,
+        (array_agg(p.cover_song::text ORDER BY p.public DESC, p.created) FILTER (WHERE p.cover_song IS NOT NULL))[1] AS cover_song,
         max(st.starred_at) AS starred_at, max(r.rating)::int AS rating
-      FROM subsonic_songs s
-      LEFT JOIN subsonic_stars st ON st.user_id = ${v.userId}::uuid AND st.item_id = s.album_id
-      LEFT JOIN subsonic_ratings r ON r.user_id = ${v.userId}::uuid AND r.item_id = s.album_id
-      WHERE ${this.visible(v)} AND ${where}
-      GROUP BY s.album_id ${having} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
+      FROM subsonic_album_parts p
+      LEFT JOIN subsonic_stars st ON st.user_id = ${v.userId}::uuid AND st.item_id = p.album_id
+      LEFT JOIN subsonic_ratings r ON r.user_id = ${v.userId}::uuid AND r.item_id = p.album_id
+      WHERE ${this.visibleParts(v)} AND ${q.where ?? Prisma.sql`true`}
+      GROUP BY p.album_id ${q.having ?? Prisma.empty} ORDER BY ${q.order}, p.album_id LIMIT ${limit} OFFSET ${offset}`;
   }
 
   async album(v: Viewer, id: string): Promise<AlbumRow | undefined> {
-    return (await this.albumSelect(v, Prisma.sql`s.album_id = ${id}`, Prisma.empty, Prisma.sql`1`, 1, 0))[0];
+    return (
+      await this.albumSelect(v, { where: Prisma.sql`p.album_id = ${id}`, order: Prisma.sql`1` }, 1, 0)
+    )[0];
   }
 
   albumsOfArtist(v: Viewer, artistId: string): Promise<AlbumRow[]> {
     return this.albumSelect(
       v,
-      Prisma.sql`s.artist_id = ${artistId}`,
-      Prisma.empty,
-      Prisma.sql`min(s.year) NULLS LAST, lower(min(s.album))`,
+      {
+        where: Prisma.sql`p.artist_id = ${artistId}`,
+        order: Prisma.sql`min(p.year) NULLS LAST, lower(min(p.name))`,
+      },
       10_000,
       0,
     );
@@ -199,105 +262,24 @@ export class SubsonicLibraryRepository {
     if (ids.length === 0) return Promise.resolve([]);
     return this.albumSelect(
       v,
-      Prisma.sql`s.album_id = ANY(${ids}::text[])`,
-      Prisma.empty,
-      Prisma.sql`lower(min(s.album))`,
+      { where: Prisma.sql`p.album_id = ANY(${ids}::text[])`, order: Prisma.sql`lower(min(p.name))` },
       ids.length,
       0,
     );
   }
 
   albumList(v: Viewer, q: AlbumListQuery): Promise<AlbumRow[]> {
-    const none = Prisma.empty;
-    const all = Prisma.sql`true`;
-    switch (q.type) {
-      case 'random':
-        return this.albumSelect(v, all, none, Prisma.sql`random()`, q.size, q.offset);
-      case 'newest':
-        return this.albumSelect(
-          v,
-          all,
-          none,
-          Prisma.sql`max(s.created_at) DESC, s.album_id`,
-          q.size,
-          q.offset,
-        );
-      case 'alphabeticalByName':
-        return this.albumSelect(v, all, none, Prisma.sql`lower(min(s.album)), s.album_id`, q.size, q.offset);
-      case 'alphabeticalByArtist':
-        return this.albumSelect(
-          v,
-          all,
-          none,
-          Prisma.sql`lower(min(s.album_artist)), lower(min(s.album)), s.album_id`,
-          q.size,
-          q.offset,
-        );
-      case 'starred':
-        return this.albumSelect(
-          v,
-          all,
-          Prisma.sql`HAVING max(st.starred_at) IS NOT NULL`,
-          Prisma.sql`max(st.starred_at) DESC, s.album_id`,
-          q.size,
-          q.offset,
-        );
-      case 'highest':
-        return this.albumSelect(
-          v,
-          all,
-          Prisma.sql`HAVING max(r.rating) IS NOT NULL`,
-          Prisma.sql`max(r.rating) DESC, s.album_id`,
-          q.size,
-          q.offset,
-        );
-      case 'byGenre':
-        return this.albumSelect(
-          v,
-          Prisma.sql`s.genre = ${q.genre ?? ''}`,
-          none,
-          Prisma.sql`lower(min(s.album)), s.album_id`,
-          q.size,
-          q.offset,
-        );
-      case 'byYear': {
-        const from = q.fromYear ?? 0;
-        const to = q.toYear ?? 9999;
-        const [lo, hi] = from <= to ? [from, to] : [to, from];
-        // A descending range (fromYear > toYear) lists newest first, as the spec asks.
-        const order =
-          from <= to ? Prisma.sql`min(s.year), s.album_id` : Prisma.sql`min(s.year) DESC, s.album_id`;
-        return this.albumSelect(v, Prisma.sql`s.year BETWEEN ${lo} AND ${hi}`, none, order, q.size, q.offset);
-      }
-      case 'frequent':
-        return this.albumSelect(
-          v,
-          all,
-          Prisma.sql`HAVING sum(coalesce((SELECT sum(d.plays) FROM track_daily_stats d WHERE d.track_id = s.id), 0)) > 0`,
-          Prisma.sql`sum(coalesce((SELECT sum(d.plays) FROM track_daily_stats d WHERE d.track_id = s.id), 0)) DESC, s.album_id`,
-          q.size,
-          q.offset,
-        );
-      case 'recent':
-        return this.albumSelect(
-          v,
-          Prisma.sql`EXISTS (SELECT 1 FROM play_events e WHERE e.track_id = s.id)`,
-          none,
-          Prisma.sql`max((SELECT max(e.occurred_at) FROM play_events e WHERE e.track_id = s.id)) DESC, s.album_id`,
-          q.size,
-          q.offset,
-        );
-    }
+    return this.albumSelect(v, albumOrder(q, this.visible(v)), q.size, q.offset);
   }
 
   private artistSelect(v: Viewer, where: Prisma.Sql, limit: number, offset: number) {
     return this.prisma.$queryRaw<ArtistRow[]>`
-      SELECT s.artist_id AS id, min(s.album_artist) AS name, count(DISTINCT s.album_id)::int AS album_count,
-        (array_agg(s.id::text) FILTER (WHERE s.artwork_key IS NOT NULL))[1] AS cover_song, max(st.starred_at) AS starred_at
-      FROM subsonic_songs s
-      LEFT JOIN subsonic_stars st ON st.user_id = ${v.userId}::uuid AND st.item_id = s.artist_id
-      WHERE ${this.visible(v)} AND ${where}
-      GROUP BY s.artist_id ORDER BY lower(min(s.album_artist)), s.artist_id LIMIT ${limit} OFFSET ${offset}`;
+      SELECT p.artist_id AS id, min(p.artist) AS name, count(DISTINCT p.album_id)::int AS album_count,
+        (array_agg(p.cover_song::text) FILTER (WHERE p.cover_song IS NOT NULL))[1] AS cover_song, max(st.starred_at) AS starred_at
+      FROM subsonic_album_parts p
+      LEFT JOIN subsonic_stars st ON st.user_id = ${v.userId}::uuid AND st.item_id = p.artist_id
+      WHERE ${this.visibleParts(v)} AND ${where}
+      GROUP BY p.artist_id ORDER BY lower(min(p.artist)), p.artist_id LIMIT ${limit} OFFSET ${offset}`;
   }
 
   artists(v: Viewer): Promise<ArtistRow[]> {
@@ -305,20 +287,36 @@ export class SubsonicLibraryRepository {
   }
 
   async artist(v: Viewer, id: string): Promise<ArtistRow | undefined> {
-    return (await this.artistSelect(v, Prisma.sql`s.artist_id = ${id}`, 1, 0))[0];
+    return (await this.artistSelect(v, Prisma.sql`p.artist_id = ${id}`, 1, 0))[0];
   }
 
   artistsByIds(v: Viewer, ids: string[]): Promise<ArtistRow[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return this.artistSelect(v, Prisma.sql`s.artist_id = ANY(${ids}::text[])`, ids.length, 0);
+    return this.artistSelect(v, Prisma.sql`p.artist_id = ANY(${ids}::text[])`, ids.length, 0);
   }
 
-  /** Ids of songs whose tags or track title match: two GIN index searches, united. */
-  private matching(tsquery: string): Prisma.Sql {
-    return Prisma.sql`s.id IN (
-      SELECT t.id FROM track_versions tv JOIN tracks t ON t.current_version_id = tv.id
-        WHERE tv.sub_search @@ to_tsquery('simple', ${tsquery})
-      UNION SELECT t.id FROM tracks t WHERE to_tsvector('simple'::regconfig, t.title) @@ to_tsquery('simple', ${tsquery}))`;
+  /**
+   * One page of the songs matching a search, by title: the two GIN searches give version ids,
+   * the page is chosen on tracks and versions alone, and only its rows are read from the view.
+   */
+  private matchingSongs(v: Viewer, tsquery: string, limit: number, offset: number): Promise<SongRow[]> {
+    const q = Prisma.sql`to_tsquery('simple', ${tsquery})`;
+    const me = Prisma.sql`${v.userId}::uuid`;
+    const visible =
+      v.folder === FOLDER_MINE
+        ? Prisma.sql`t.owner_user_id = ${me}`
+        : Prisma.sql`(t.visibility = 'public' OR t.owner_user_id = ${me})`;
+    return this.prisma.$queryRaw<SongRow[]>`
+      WITH hits AS (
+        SELECT tv.id FROM track_versions tv WHERE tv.sub_search @@ ${q}
+        UNION SELECT t.current_version_id FROM tracks t WHERE to_tsvector('simple'::regconfig, t.title) @@ ${q}),
+      page AS (
+        SELECT t.id, lower(COALESCE(NULLIF(btrim(tv.tag_title), ''), t.title)) AS k
+        FROM hits JOIN track_versions tv ON tv.id = hits.id AND tv.status = 'ready'
+        JOIN tracks t ON t.current_version_id = tv.id
+        WHERE ${visible} ORDER BY k, t.id LIMIT ${limit} OFFSET ${offset})
+      SELECT ${SONG_COLUMNS} FROM page JOIN subsonic_songs s ON s.id = page.id ${this.songJoins(v)}
+      ORDER BY page.k, page.id`;
   }
 
   /** search3: an empty query lists everything, paged. */
@@ -335,23 +333,25 @@ export class SubsonicLibraryRepository {
     },
   ): Promise<{ songs: SongRow[]; albums: AlbumRow[]; artists: ArtistRow[] }> {
     const q = prefixQuery(text);
-    const where = q === undefined ? Prisma.sql`true` : this.matching(q);
+    // Albums match by their name and artist, artists by name (as Navidrome does), through GIN indexes.
+    const tsq = (column: Prisma.Sql) =>
+      q === undefined ? Prisma.sql`true` : Prisma.sql`${column} @@ to_tsquery('simple', ${q})`;
     const [songs, albums, artists] = await Promise.all([
       page.songCount > 0
-        ? this.songs(v, where, Prisma.sql`lower(s.title), s.id`, page.songCount, page.songOffset)
+        ? q === undefined
+          ? this.songs(v, Prisma.sql`true`, Prisma.sql`lower(s.title), s.id`, page.songCount, page.songOffset)
+          : this.matchingSongs(v, q, page.songCount, page.songOffset)
         : Promise.resolve([]),
       page.albumCount > 0
         ? this.albumSelect(
             v,
-            where,
-            Prisma.empty,
-            Prisma.sql`lower(min(s.album)), s.album_id`,
+            { where: tsq(Prisma.sql`p.search`), order: Prisma.sql`lower(min(p.name))` },
             page.albumCount,
             page.albumOffset,
           )
         : Promise.resolve([]),
       page.artistCount > 0
-        ? this.artistSelect(v, where, page.artistCount, page.artistOffset)
+        ? this.artistSelect(v, tsq(Prisma.sql`p.artist_search`), page.artistCount, page.artistOffset)
         : Promise.resolve([]),
     ]);
     return { songs, albums, artists };

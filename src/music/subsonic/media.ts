@@ -18,6 +18,7 @@ import { signedUrl } from '../services/secure-link.js';
 import type { MediaSigner } from '../services/track-views.js';
 import { hlsMasterKey } from '../services/track-views.js';
 import type { SongRow } from './library-repository.js';
+import { estimatedAdtsBytes, exactLength } from './exact-length.js';
 import { cappedKey, cappedTranscodeArgs, chooseBitrate, offsetStreamArgs } from './stream-args.js';
 import { notFound } from './response.js';
 import { topRungKbps } from './views.js';
@@ -47,6 +48,8 @@ export interface StreamOptions {
   maxBitRateKbps: number;
   raw: boolean;
   timeOffsetSeconds: number;
+  /** Declare an estimated Content-Length for a stream transcoded on the fly. */
+  estimateContentLength: boolean;
 }
 
 /** Encoding a whole song takes seconds; a stream being listened to may last hours. */
@@ -67,8 +70,13 @@ export class SubsonicMedia {
     if (!song.progressive_key) throw notFound('Rendition');
     const choice = chooseBitrate(options.maxBitRateKbps, topRungKbps(song));
     const kbps = choice.kind === 'capped' ? choice.kbps : undefined;
-    if (options.timeOffsetSeconds > 0)
-      return this.offsetStream(song.progressive_key, options.timeOffsetSeconds, kbps, signal);
+    if (options.timeOffsetSeconds > 0) {
+      const remaining = (song.duration_ms ?? 0) / 1000 - options.timeOffsetSeconds;
+      const length = options.estimateContentLength
+        ? estimatedAdtsBytes(remaining, kbps ?? topRungKbps(song))
+        : undefined;
+      return this.offsetStream(song.progressive_key, options.timeOffsetSeconds, kbps, length, signal);
+    }
     const key =
       kbps === undefined ? song.progressive_key : await this.capped(song, song.progressive_key, kbps);
     return this.stored(this.deps.transcodes, key, rangeHeader, 'audio/mp4', {});
@@ -164,6 +172,7 @@ export class SubsonicMedia {
     source: string,
     offsetSeconds: number,
     kbps: number | undefined,
+    length: number | undefined,
     signal: AbortSignal,
   ): Promise<BinaryAnswer> {
     const dir = join(this.deps.tmpDir, `subsonic-${randomUUID()}`);
@@ -186,12 +195,13 @@ export class SubsonicMedia {
     run
       .catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))))
       .finally(() => void rm(dir, { recursive: true, force: true }));
-    return {
-      kind: 'binary',
-      status: 200,
-      headers: { 'content-type': 'audio/aac', 'cache-control': 'no-store' },
-      body: out,
-    };
+    // No byte ranges: the bytes are made as they are sent.
+    const headers = { 'content-type': 'audio/aac', 'cache-control': 'no-store', 'accept-ranges': 'none' };
+    if (length === undefined) return { kind: 'binary', status: 200, headers, body: out };
+    const body = exactLength(length);
+    // pipeline destroys the sized body when ffmpeg fails, so the answer ends instead of hanging.
+    pipeline(out, body).catch(() => undefined);
+    return { kind: 'binary', status: 200, headers: { ...headers, 'content-length': String(length) }, body };
   }
 
   private async withSpooled(key: string, fn: (input: string, dir: string) => Promise<void>): Promise<void> {

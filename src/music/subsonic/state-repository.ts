@@ -17,6 +17,35 @@ export interface PlaylistRecord {
 /** How long a now-playing report stays listed without a new one. */
 export const NOW_PLAYING_SECONDS = 15 * 60;
 
+const PLAYLIST_INCLUDE = {
+  entries: { orderBy: { position: 'asc' } },
+  owner: { select: { handle: true } },
+} as const;
+
+function playlistRecord(p: {
+  id: string;
+  ownerUserId: string;
+  owner: { handle: string };
+  name: string;
+  comment: string;
+  public: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  entries: { trackId: string }[];
+}): PlaylistRecord {
+  return {
+    id: p.id,
+    ownerUserId: p.ownerUserId,
+    ownerHandle: p.owner.handle,
+    name: p.name,
+    comment: p.comment,
+    public: p.public,
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+    trackIds: p.entries.map((e) => e.trackId),
+  };
+}
+
 export class SubsonicStateRepository {
   constructor(
     private readonly prisma: PrismaClient,
@@ -24,48 +53,20 @@ export class SubsonicStateRepository {
     private readonly keyPrefix: string,
   ) {}
 
-  private async playlistRecord(id: string): Promise<PlaylistRecord | undefined> {
-    const p = await this.prisma.playlist.findUnique({
-      where: { id },
-      include: { entries: { orderBy: { position: 'asc' } }, owner: { select: { handle: true } } },
-    });
-    if (!p) return undefined;
-    return {
-      id: p.id,
-      ownerUserId: p.ownerUserId,
-      ownerHandle: p.owner.handle,
-      name: p.name,
-      comment: p.comment,
-      public: p.public,
-      createdAt: p.createdAt,
-      updatedAt: p.updatedAt,
-      trackIds: p.entries.map((e) => e.trackId),
-    };
-  }
-
-  findPlaylist(id: string): Promise<PlaylistRecord | undefined> {
-    return this.playlistRecord(id);
+  async findPlaylist(id: string): Promise<PlaylistRecord | undefined> {
+    const p = await this.prisma.playlist.findUnique({ where: { id }, include: PLAYLIST_INCLUDE });
+    return p ? playlistRecord(p) : undefined;
   }
 
   /** The caller's own playlists and every public one. */
   async listPlaylists(userId: string): Promise<PlaylistRecord[]> {
     const rows = await this.prisma.playlist.findMany({
       where: { OR: [{ ownerUserId: userId }, { public: true }] },
-      include: { entries: { orderBy: { position: 'asc' } }, owner: { select: { handle: true } } },
+      include: PLAYLIST_INCLUDE,
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       take: 1000,
     });
-    return rows.map((p) => ({
-      id: p.id,
-      ownerUserId: p.ownerUserId,
-      ownerHandle: p.owner.handle,
-      name: p.name,
-      comment: p.comment,
-      public: p.public,
-      createdAt: p.createdAt,
-      updatedAt: p.updatedAt,
-      trackIds: p.entries.map((e) => e.trackId),
-    }));
+    return rows.map(playlistRecord);
   }
 
   async createPlaylist(ownerUserId: string, name: string, trackIds: string[]): Promise<string> {
