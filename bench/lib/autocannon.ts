@@ -18,6 +18,8 @@ export interface LoadOptions {
   connections?: number;
   durationSeconds?: number;
   pipelining?: number;
+  /** Stop after this many requests instead of after the duration. */
+  amount?: number;
 }
 
 export async function load(label: string, o: LoadOptions): Promise<LoadResult> {
@@ -29,6 +31,7 @@ export async function load(label: string, o: LoadOptions): Promise<LoadResult> {
     connections: o.connections ?? 10,
     duration: o.durationSeconds ?? Number(process.env.BENCH_SECONDS ?? 10),
     pipelining: o.pipelining ?? 1,
+    ...(o.amount ? { amount: o.amount } : {}),
   });
   return {
     label,
