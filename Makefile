@@ -20,7 +20,7 @@ export PATH := $(NODE_RUNTIME_DIR)/bin:$(PATH)
 export npm_config_nodedir := $(NODE_RUNTIME_DIR)
 endif
 
-.PHONY: setup system node deps build start start-eval start-music start-worker start-verify-worker test check bench bench-guard load soak clean
+.PHONY: client-deps client-build setup system node deps build start start-eval start-music start-worker start-verify-worker test check bench bench-guard load soak clean
 
 setup: system node deps
 
@@ -46,6 +46,18 @@ $(NPM_STAMP): package-lock.json package.json
 build: deps
 	@node scripts/build.mjs
 
+# The typed client (clients/typescript): its own package and lockfile, installed from the same
+# registry as the root; built by `make test` and `make check`, tested against the built service.
+CLIENT := clients/typescript
+CLIENT_STAMP := $(CLIENT)/node_modules/.install-stamp
+client-deps: node $(CLIENT_STAMP)
+$(CLIENT_STAMP): $(CLIENT)/package-lock.json $(CLIENT)/package.json
+	cd $(CLIENT) && npm install --no-audit --no-fund
+	@touch $(CLIENT_STAMP)
+
+client-build: client-deps
+	cd $(CLIENT) && npm run build
+
 start: setup build
 	@bash scripts/start-all.sh
 
@@ -63,15 +75,17 @@ start-worker: setup build
 start-verify-worker: deps build
 	node dist/src/main/verify-worker.js
 
-test: setup build
+test: setup build client-build
 	@echo "tests run on Node $$(node --version) ($$(command -v node))"
 	npx vitest run
+	cd $(CLIENT) && npm test
 
-check: node deps
+check: node deps client-build
 	npx prettier --check .
 	npx eslint .
 	npx tsc --noEmit -p tsconfig.json
 	npx tsc --noEmit -p web/tsconfig.json
+	cd $(CLIENT) && npx tsc --noEmit -p tsconfig.json
 	npx madge --circular --extensions ts --ts-config tsconfig.json --exclude '^generated/' src workers
 
 bench: setup build

@@ -14,6 +14,8 @@ export default tseslint.config(
       'web/dist/**',
       '.tmp/**',
       '.runtime/**',
+      'clients/*/dist/**',
+      'clients/*/src/generated/**',
     ],
   },
   js.configs.recommended,
@@ -29,7 +31,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.test.ts', 'test/**/*.ts', 'bench/**/*.ts', 'load-tests/**/*.ts'],
+    files: ['**/*.test.ts', 'test/**/*.ts', 'clients/*/test/**/*.ts', 'bench/**/*.ts', 'load-tests/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',
@@ -40,8 +42,13 @@ export default tseslint.config(
     },
   },
   {
+    // node:test's describe/it return promises its runner awaits.
+    files: ['clients/*/test/**/*.ts'],
+    rules: { '@typescript-eslint/no-floating-promises': 'off' },
+  },
+  {
     // Plain Node scripts outside the TypeScript project: linted without type information.
-    files: ['eslint.config.js', 'scripts/**/*.mjs', 'prisma.config.ts'],
+    files: ['eslint.config.js', 'scripts/**/*.mjs', 'clients/*/scripts/**/*.mjs', 'prisma.config.ts'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: globals.node },
   },

@@ -32,6 +32,15 @@ describe('Redis GCRA store', () => {
     expect((await store.take('client', limit)).allowed).toBe(false);
   });
 
+  it('takes a cost of several requests at once, all or none, as gcra.ts does', async () => {
+    const store = new RedisRateLimitStore(redis, prefix());
+    const limit = { ratePerSecond: 1, burst: 3 };
+    const takes = [];
+    for (const cost of [3, 2, 1, 1]) takes.push(await store.take('client', limit, cost));
+    expect(takes.map((r) => r.allowed)).toEqual([true, false, true, false]);
+    expect(takes[1]!.retryAfterMs).toBeGreaterThan(900);
+  });
+
   it('expires idle keys so Redis does not keep them', async () => {
     const p = prefix();
     const store = new RedisRateLimitStore(redis, p);

@@ -26,6 +26,8 @@ export interface LoadOptions {
   /** The server's process id: its CPU time is read around the run (a shared machine's
    * load weighs less on CPU time than on throughput). */
   cpuPid?: number;
+  /** Stop after this many requests instead of after the duration. */
+  amount?: number;
 }
 
 export async function load(label: string, o: LoadOptions): Promise<LoadResult> {
@@ -38,6 +40,7 @@ export async function load(label: string, o: LoadOptions): Promise<LoadResult> {
     connections: o.connections ?? 10,
     duration: o.durationSeconds ?? Number(process.env.BENCH_SECONDS ?? 10),
     pipelining: o.pipelining ?? 1,
+    ...(o.amount ? { amount: o.amount } : {}),
   });
   return {
     label,

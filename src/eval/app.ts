@@ -2,7 +2,7 @@
  * The evaluation service app: core plumbing plus the tool, info, OpenAPI and metrics routes.
  * Owns its pool, usage counters and Redis connection, and closes them with the app.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { buildBaseApp } from '../core/app.js';
 import { clientAddress } from '../core/client-address.js';
 import { loggerOptions } from '../core/logger.js';
@@ -36,6 +36,9 @@ import { PrismaOpenBenchLedger } from './repositories/open-bench-ledger.js';
 import { loadSigningKeys } from './repositories/receipt-keys.js';
 import { MemorySessionStore, RedisSessionStore } from './repositories/report-card-sessions.js';
 import { registerToolRoutes } from './routes/tools.js';
+import { registerBatchRoute } from './routes/batch.js';
+import { toolRunner } from './run-tool.js';
+import type { BatchLimiter } from './batch/admission.js';
 import { registerWorkbench } from './routes/workbench.js';
 import { resolveWebDist } from '../core/web-static.js';
 import { FileUsageCounters, RedisUsageCounters, type UsageCounters } from './repositories/usage-counters.js';
@@ -93,27 +96,27 @@ export async function buildEvalApp(
   });
 
   registerBrowserEdge(app, { publicPaths: PUBLIC_PATHS, publicMaxAgeSeconds: 300 });
+  let batchLimiter: BatchLimiter | undefined;
   if (config.rateLimits.enabled) {
     const toolPaths = new Set(TOOLS.map((t) => t.path));
-    registerRateLimits(app, {
-      store: redis
-        ? new RedisRateLimitStore(redis, `${config.cacheKeyPrefix}rl:`)
-        : new MemoryRateLimitStore(),
-      scopes: [
-        {
-          name: 'tools',
-          match: (path) =>
-            toolPaths.has(path) ||
-            path === GATE_LOGS_PATH ||
-            path === '/mcp' ||
-            path.startsWith('/api/report-card/') ||
-            path.startsWith('/api/open-bench/'),
-          ratePerSecond: config.rateLimits.perMinute / 60,
-          burst: config.rateLimits.burst,
-        },
-      ],
-      clientAddress: (request) => clientAddress(request, config.trustedProxies),
-    });
+    const store = redis
+      ? new RedisRateLimitStore(redis, `${config.cacheKeyPrefix}rl:`)
+      : new MemoryRateLimitStore();
+    const tools = {
+      name: 'tools',
+      // The batch endpoint is charged per line by its route, in this scope's bucket.
+      match: (path: string) =>
+        toolPaths.has(path) ||
+        path === GATE_LOGS_PATH ||
+        path === '/mcp' ||
+        path.startsWith('/api/report-card/') ||
+        path.startsWith('/api/open-bench/'),
+      ratePerSecond: config.rateLimits.perMinute / 60,
+      burst: config.rateLimits.burst,
+    };
+    const address = (request: FastifyRequest): string => clientAddress(request, config.trustedProxies);
+    registerRateLimits(app, { store, scopes: [tools], clientAddress: address });
+    batchLimiter = { store, scope: tools, clientAddress: address };
   }
 
   const reportCard = new ReportCardService({
@@ -141,11 +144,15 @@ export async function buildEvalApp(
   registerOpenBenchRoutes(app, openBench, (request) => clientAddress(request, config.trustedProxies));
 
   registerPoolMetrics(metrics.registry, pool);
-  registerToolRoutes(app, {
-    pool,
+  const runTool = toolRunner(pool, config.inlineMaxBytes);
+  registerToolRoutes(app, { runTool, usage, bodyLimit: config.bodyLimit });
+  registerBatchRoute(app, {
+    runTool,
     usage,
     bodyLimit: config.bodyLimit,
-    inlineMaxBytes: config.inlineMaxBytes,
+    lineLimit: config.batchLineLimit,
+    concurrency: config.batchConcurrency,
+    ...(batchLimiter ? { limiter: batchLimiter } : {}),
   });
   registerGateLogsRoute(app, { usage });
   registerInfoRoutes(app, {
@@ -162,7 +169,7 @@ export async function buildEvalApp(
   app.get('/openapi.json', (_req, reply) => reply.type('application/json; charset=utf-8').send(openapi));
   registerLlmsTxt(app);
   const mcpTools = [
-    ...verifierMcpTools({ pool, usage, inlineMaxBytes: config.inlineMaxBytes }),
+    ...verifierMcpTools({ runTool, usage }),
     ...reportCardMcpTools(reportCard),
     ...openBenchMcpTools(openBench),
     gateLogsMcpTool(usage),

@@ -20,6 +20,17 @@ const EvalEnv = Type.Object({
     description:
       'largest tool request body run on the event loop (each tool lowers it by its own cost); 0 sends all to the pool',
   }),
+  EVAL_BATCH_CONCURRENCY: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 1024,
+      description: 'lines of one batch in flight at once (default: twice the pool size)',
+    }),
+  ),
+  EVAL_BATCH_LINE_LIMIT: Type.String({
+    default: '1mb',
+    description: 'largest line of a batch; larger requests go to their tool endpoint',
+  }),
   EVAL_POOL_SIZE: Type.Optional(
     Type.Integer({ minimum: 1, maximum: 256, description: 'verifier worker threads' }),
   ),
@@ -96,6 +107,8 @@ export interface EvalConfig {
   bodyLimit: number;
   inlineMaxBytes: number;
   poolSize: number;
+  batchConcurrency: number;
+  batchLineLimit: number;
   rateLimits: { enabled: boolean; perMinute: number; burst: number };
   trustedProxies: string[];
   cacheUrl: string | undefined;
@@ -132,13 +145,22 @@ export function loadEvalConfig(env: NodeJS.ProcessEnv = process.env): Readonly<E
   if (e.VERIFY_MODE === 'queue' && !e.CACHE_URL) {
     throw new ConfigError(['VERIFY_MODE=queue needs CACHE_URL (the Redis holding the verify queue)']);
   }
+  const batchLineLimit = parseByteSize(e.EVAL_BATCH_LINE_LIMIT);
+  if (batchLineLimit === undefined || batchLineLimit < 1) {
+    throw new ConfigError([
+      `EVAL_BATCH_LINE_LIMIT (got ${JSON.stringify(e.EVAL_BATCH_LINE_LIMIT)}): must be a size such as 1mb`,
+    ]);
+  }
+  const poolSize = e.EVAL_POOL_SIZE ?? Math.max(1, os.availableParallelism());
   return Object.freeze({
     production: e.NODE_ENV === 'production',
     port: e.EVAL_PORT,
     host: e.EVAL_HOST,
     bodyLimit,
     inlineMaxBytes,
-    poolSize: e.EVAL_POOL_SIZE ?? Math.max(1, os.availableParallelism()),
+    poolSize,
+    batchConcurrency: e.EVAL_BATCH_CONCURRENCY ?? poolSize * 2,
+    batchLineLimit: Math.min(batchLineLimit, bodyLimit),
     rateLimits: {
       enabled: e.RATE_LIMITS === 'on',
       perMinute: e.EVAL_RATE_LIMIT_PER_MINUTE,

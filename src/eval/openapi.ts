@@ -7,6 +7,8 @@ import { SERVICE_VERSION } from '../core/receipt.js';
 import { LogsGateOptions } from './harness-logs/options.js';
 import { MAX_LOG_BYTES } from './harness-logs/upload.js';
 import { TOOLS } from './registry.js';
+import { batchPath, batchSchemas } from './batch/openapi.js';
+import { BATCH_PATH } from './routes/batch.js';
 import { LeaderboardQuery, OpenBenchSubmitRequest, PUBLIC_ID_PATTERN } from './open-bench/schemas.js';
 import { GATE_LOGS_PATH } from './routes/gate-logs.js';
 import { ReportCardSubmitRequest, StartRequest } from './report-card/schemas.js';
@@ -256,6 +258,7 @@ export function buildOpenApi(): object {
       },
     };
   }
+  paths[BATCH_PATH] = batchPath();
   paths[GATE_LOGS_PATH] = {
     post: {
       operationId: 'gateLogs',
@@ -324,6 +327,7 @@ export function buildOpenApi(): object {
   schemas.OpenBenchSubmitRequest = plain(OpenBenchSubmitRequest);
   for (const t of TOOLS) schemas[`${t.id}Request`] = plain(t.schema);
   schemas.gateLogsOptions = plain(LogsGateOptions);
+  Object.assign(schemas, batchSchemas());
   return {
     openapi: '3.1.0',
     info: {

@@ -53,6 +53,17 @@ describe('GCRA with nginx burst/nodelay semantics', () => {
     expect(retryAfterSeconds(gcra(t2, 0, slow).retryAfterMs)).toBe(12);
   });
 
+  it('takes a cost of several requests at once, all or none', () => {
+    const first = gcra(undefined, 0, limit, 3);
+    expect(first).toMatchObject({ allowed: true, tat: 300 });
+    // One more fits the burst of 3 + 1; two more do not, and the refusal charges nothing.
+    const refused = gcra(first.tat, 0, limit, 2);
+    expect(refused).toMatchObject({ allowed: false, tat: 300, retryAfterMs: 100 });
+    expect(gcra(first.tat, 0, limit, 1).allowed).toBe(true);
+    // A cost above burst + 1 is never admitted, not even by an idle client.
+    expect(gcra(undefined, 0, limit, 5).allowed).toBe(false);
+  });
+
   it('restores the full burst after an idle period', () => {
     expect(replay([0, 0, 0, 0, 0, 400, 400, 400, 400, 400], limit)).toEqual([
       true,

@@ -26,13 +26,22 @@ export function emissionIntervalMs(limit: GcraLimit): number {
   return 1000 / limit.ratePerSecond;
 }
 
-export function gcra(previousTat: number | undefined, nowMs: number, limit: GcraLimit): GcraDecision {
+/**
+ * `cost` requests at once (a batch's lines): admitted when the last of them would be, so a cost
+ * above burst + 1 is never admitted; callers split larger costs.
+ */
+export function gcra(
+  previousTat: number | undefined,
+  nowMs: number,
+  limit: GcraLimit,
+  cost = 1,
+): GcraDecision {
   const interval = emissionIntervalMs(limit);
   const tolerance = limit.burst * interval;
   const tat = Math.max(previousTat ?? nowMs, nowMs);
-  const wait = tat - tolerance - nowMs;
+  const wait = tat + (cost - 1) * interval - tolerance - nowMs;
   if (wait > 0) return { allowed: false, tat: previousTat ?? nowMs, retryAfterMs: wait };
-  return { allowed: true, tat: tat + interval, retryAfterMs: 0 };
+  return { allowed: true, tat: tat + cost * interval, retryAfterMs: 0 };
 }
 
 /** Retry-After is whole seconds (RFC 9110); round up so a client that obeys it is admitted. */

@@ -8,10 +8,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   constructor(private readonly now: () => number = () => performance.timeOrigin + performance.now()) {}
 
-  take(key: string, limit: GcraLimit): Promise<RateLimitResult> {
+  take(key: string, limit: GcraLimit, cost = 1): Promise<RateLimitResult> {
     const now = this.now();
     this.sweep(now);
-    const d = gcra(this.tats.get(key), now, limit);
+    const d = gcra(this.tats.get(key), now, limit, cost);
     if (d.allowed) this.tats.set(key, d.tat);
     return Promise.resolve({ allowed: d.allowed, retryAfterMs: d.retryAfterMs });
   }

@@ -26,6 +26,11 @@ export interface RateLimitOptions {
   failureLogIntervalMs?: number;
 }
 
+/** A client's bucket in a scope; a route that charges its own cost uses the same one. */
+export function limitKey(scope: Pick<RateLimitScope, 'name'>, clientAddress: string): string {
+  return `${scope.name}:${clientAddress}`;
+}
+
 export function registerRateLimits(app: FastifyInstance, options: RateLimitOptions): void {
   const logInterval = options.failureLogIntervalMs ?? 60_000;
   let lastLoggedAt = -Infinity;
@@ -34,7 +39,7 @@ export function registerRateLimits(app: FastifyInstance, options: RateLimitOptio
     const path = policyPath(request);
     const scope = options.scopes.find((s) => s.match(path));
     if (!scope) return;
-    const key = `${scope.name}:${options.clientAddress(request)}`;
+    const key = limitKey(scope, options.clientAddress(request));
     let result;
     try {
       result = await options.store.take(key, scope);

@@ -7,6 +7,7 @@ export interface RateLimitResult {
 
 /** Where GCRA state lives: in this process, or in Redis shared by every instance. */
 export interface RateLimitStore {
-  take(key: string, limit: GcraLimit): Promise<RateLimitResult>;
+  /** Takes `cost` requests' worth at once (default 1), all or none (gcra.ts). */
+  take(key: string, limit: GcraLimit, cost?: number): Promise<RateLimitResult>;
   close?(): Promise<void>;
 }

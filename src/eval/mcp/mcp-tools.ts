@@ -6,10 +6,9 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { TSchema } from '@sinclair/typebox';
 import { AppError, toProblem, type Problem } from '../../core/errors.js';
-import { executeTool, type ToolOutcome } from '../execute.js';
-import type { VerifierPool } from '../pool.js';
-import { inlineLimitBytes } from '../placement.js';
+import type { ToolOutcome } from '../execute.js';
 import { TOOLS } from '../registry.js';
+import type { RunTool } from '../run-tool.js';
 import type { UsageCounters } from '../repositories/usage-counters.js';
 
 export interface McpCallContext {
@@ -58,15 +57,13 @@ export async function asToolResult(fn: () => Promise<CallToolResult>): Promise<C
 }
 
 export interface VerifierToolDeps {
-  pool: VerifierPool;
+  /** The HTTP routes' runner: same placement, same receipts. */
+  runTool: RunTool;
   usage: UsageCounters;
-  /** The same inline bound as the HTTP routes (EVAL_INLINE_MAX_BYTES). */
-  inlineMaxBytes: number;
 }
 
 export function verifierMcpTools(deps: VerifierToolDeps): McpTool[] {
   return TOOLS.map((tool) => {
-    const inlineMax = inlineLimitBytes(tool, deps.inlineMaxBytes);
     return {
       definition: {
         name: tool.id,
@@ -77,8 +74,7 @@ export function verifierMcpTools(deps: VerifierToolDeps): McpTool[] {
       call: (args, context) =>
         asToolResult(async () => {
           const bytes = Buffer.from(JSON.stringify(args), 'utf8');
-          const outcome: ToolOutcome =
-            bytes.byteLength <= inlineMax ? executeTool(tool.id, bytes) : await deps.pool.run(tool.id, bytes);
+          const outcome: ToolOutcome = await deps.runTool(tool, bytes);
           deps.usage.record(
             tool.id,
             outcome.ok ? 200 : outcome.problem.status,

@@ -7,6 +7,8 @@ import { gateLogsExample } from '../harness-logs/example.js';
 import { MAX_LOG_BYTES } from '../harness-logs/upload.js';
 import { TOOLS } from '../registry.js';
 import { GATE_LOGS_PATH } from './gate-logs.js';
+import { BATCH_PATH, NDJSON } from './batch.js';
+import { MAX_BATCH_LINES } from '../batch/lines.js';
 import type { UsageCounters } from '../repositories/usage-counters.js';
 
 export interface InfoRouteDeps {
@@ -37,10 +39,22 @@ export const UPLOAD_TOOLS = [
   },
 ];
 
+/** The batch endpoint: any catalog tool, many requests per call. */
+export const BATCH_ENTRY = {
+  operationId: 'batch',
+  method: 'POST',
+  endpoint: BATCH_PATH,
+  content_type: NDJSON,
+  line: '{"id": "...", "tool": "<catalog id>", "request": {...}}',
+  answer_line: '{"id", "status", "receipt"} or {"id", "status", "problem"}, in input order',
+  max_lines: MAX_BATCH_LINES,
+};
+
 export function catalog(inlineMaxBytes: number): {
   service_version: string;
   tools: object[];
   upload_tools: object[];
+  batch: object;
 } {
   return {
     service_version: SERVICE_VERSION,
@@ -55,6 +69,7 @@ export function catalog(inlineMaxBytes: number): {
       inline_max_bytes: inlineLimitBytes(t, inlineMaxBytes),
     })),
     upload_tools: UPLOAD_TOOLS,
+    batch: BATCH_ENTRY,
   };
 }
 

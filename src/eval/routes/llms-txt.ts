@@ -20,6 +20,9 @@ export function llmsTxt(): string {
 ## Tools
 ${tools}
 
+## Many calls at once
+- POST /api/batch (application/x-ndjson): one line per call, {"id": "...", "tool": "<catalog id>", "request": {...}}, up to 10000 lines; answers stream back as NDJSON in input order, {"id", "status", "receipt"} or {"id", "status", "problem"}, each receipt the same bytes its endpoint gives. Lines count against the rate limit.
+
 ## Other areas
 - POST /api/report-card/start, POST /api/report-card/submit: a disposable, checker-graded report card; results signed with Ed25519 (keys at /.well-known/receipt-keys.json).
 - POST /api/open-bench/start, POST /api/open-bench/submit: the open benchmark (scope-integrity track): six tasks on a small virtual repository, both baseline and candidate graded per task (requested state reached, nothing outside the task's scope touched), the paired verdict PASS/HOLD/BLOCK in a hash-sealed receipt; opt-in publication with publish: {display_name, attestation: true}.

@@ -1,23 +1,21 @@
 /**
  * One POST route per registered tool. The body arrives as raw bytes (no JSON parse on the
  * event loop for a large one); its size and the tool's declared cost decide whether it runs
- * inline or in the verifier pool (placement.ts).
+ * inline or in the verifier pool (run-tool.ts).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { sendProblem } from '../../core/error-handler.js';
 import { takeAnyTypeAsBytes } from '../../core/json-bodies.js';
-import { EXAMPLES_HINT, executeTool, type ToolOutcome, type ToolTimings } from '../execute.js';
-import { inlineLimitBytes } from '../placement.js';
-import type { VerifierPool } from '../pool.js';
+import { EXAMPLES_HINT, type ToolOutcome, type ToolTimings } from '../execute.js';
 import { TOOLS } from '../registry.js';
+import type { RunTool } from '../run-tool.js';
 import type { UsageCounters } from '../repositories/usage-counters.js';
 
 export interface ToolRouteDeps {
-  pool: VerifierPool;
+  /** Inline or pooled, as run-tool.ts decides. */
+  runTool: RunTool;
   usage: UsageCounters;
   bodyLimit: number;
-  /** EVAL_INLINE_MAX_BYTES; each tool lowers it by its declared cost (placement.ts). */
-  inlineMaxBytes: number;
 }
 
 export function registerToolRoutes(app: FastifyInstance, deps: ToolRouteDeps): void {
@@ -35,7 +33,6 @@ export function registerToolRoutes(app: FastifyInstance, deps: ToolRouteDeps): v
       hookDone();
     });
     for (const tool of TOOLS) {
-      const inlineMax = inlineLimitBytes(tool, deps.inlineMaxBytes);
       scope.post(
         tool.path,
         {
@@ -45,8 +42,7 @@ export function registerToolRoutes(app: FastifyInstance, deps: ToolRouteDeps): v
         async (request, reply) => {
           const bytes = (request.body as Buffer | undefined) ?? Buffer.alloc(0);
           const started = performance.now();
-          const outcome: ToolOutcome =
-            bytes.byteLength <= inlineMax ? executeTool(tool.id, bytes) : await deps.pool.run(tool.id, bytes);
+          const outcome: ToolOutcome = await deps.runTool(tool, bytes);
           if (outcome.ok && outcome.verdict) request.toolVerdict = outcome.verdict;
           if (outcome.ok)
             void reply.header('server-timing', serverTiming(performance.now() - started, outcome.timings));

@@ -1,0 +1,2 @@
+export const GENERATED: string;
+export function generateTypes(document: object): Promise<string>;

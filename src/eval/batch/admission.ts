@@ -1,0 +1,67 @@
+/**
+ * Batch lines against the rate limit: the client's bucket in the `tools` scope, the one its
+ * single calls use, charged per line. Lines are admitted in groups of at most burst + 1 (a
+ * larger group could never be); when the bucket is empty the stream waits the time the limiter
+ * names rather than failing, so a long batch runs at the client's rate. A limiter that fails
+ * (Redis down) admits the rest of the batch, as the per-request limiter does.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../core/errors.js';
+import { retryAfterSeconds } from '../../core/rate-limit/gcra.js';
+import { limitKey, type RateLimitScope } from '../../core/rate-limit/plugin.js';
+import type { RateLimitStore } from '../../core/rate-limit/store.js';
+import type { LineAdmission } from './stream.js';
+
+export interface BatchLimiter {
+  store: RateLimitStore;
+  scope: RateLimitScope;
+  clientAddress: (request: FastifyRequest) => string;
+}
+
+export type Grant = { allowed: true; lines: number } | { allowed: false; retryAfterMs: number };
+
+export interface RequestAdmission extends LineAdmission {
+  /** One attempt, no waiting. */
+  now(cost: number): Promise<Grant>;
+  limited(retryAfterMs: number): AppError;
+}
+
+export function lineAdmission(limiter: BatchLimiter, request: FastifyRequest): RequestAdmission {
+  const key = limitKey(limiter.scope, limiter.clientAddress(request));
+  const most = Math.max(1, Math.floor(limiter.scope.burst) + 1);
+  let unlimited = false;
+  const now = async (cost: number): Promise<Grant> => {
+    const lines = Math.min(cost, most);
+    if (unlimited) return { allowed: true, lines: cost };
+    try {
+      const r = await limiter.store.take(key, limiter.scope, lines);
+      return r.allowed ? { allowed: true, lines } : { allowed: false, retryAfterMs: r.retryAfterMs };
+    } catch (err) {
+      unlimited = true;
+      request.log.error(
+        { err, scope: limiter.scope.name },
+        'rate limiter unavailable; batch lines admitted without a limit',
+      );
+      return { allowed: true, lines: cost };
+    }
+  };
+  const admit = async (cost: number, signal: AbortSignal): Promise<number> => {
+    for (;;) {
+      const grant = await now(cost);
+      if (grant.allowed) return grant.lines;
+      await delay(Math.ceil(grant.retryAfterMs), undefined, { signal });
+    }
+  };
+  return Object.assign(admit, {
+    now,
+    limited: (retryAfterMs: number) => {
+      const seconds = retryAfterSeconds(retryAfterMs);
+      return new AppError(
+        'rate_limited',
+        `Rate limit of the "${limiter.scope.name}" scope exceeded (batch lines count as calls); retry in ${seconds} s.`,
+        { headers: { 'retry-after': String(seconds) }, extra: { retry_after_seconds: seconds } },
+      );
+    },
+  });
+}

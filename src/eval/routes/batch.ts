@@ -1,0 +1,75 @@
+/**
+ * `POST /api/batch`: NDJSON in, NDJSON out, streamed. Each line runs exactly as its tool's own
+ * endpoint runs it (run-tool.ts) and is counted in that tool's stats; a bad line is a problem
+ * line, never a failed batch. Rate-limited by lines, in the same bucket as single calls.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../../core/errors.js';
+import { BatchStream } from '../batch/stream.js';
+import { BATCH_HINT, batchLineRunner } from '../batch/run-line.js';
+import { lineAdmission, type BatchLimiter } from '../batch/admission.js';
+import { splitLines } from '../batch/lines.js';
+import type { UsageCounters } from '../repositories/usage-counters.js';
+import type { RunTool } from '../run-tool.js';
+
+export const BATCH_PATH = '/api/batch';
+export const NDJSON = 'application/x-ndjson';
+
+export interface BatchRouteDeps {
+  runTool: RunTool;
+  usage: UsageCounters;
+  bodyLimit: number;
+  lineLimit: number;
+  concurrency: number;
+  /** Absent when rate limits are off. */
+  limiter?: BatchLimiter;
+}
+
+export function registerBatchRoute(app: FastifyInstance, deps: BatchRouteDeps): void {
+  void app.register((scope, _opts, done) => {
+    // Only NDJSON: any other declared type is a 415 naming this one.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_r, _payload, next) =>
+      next(
+        new AppError(
+          'unsupported_media_type',
+          `Send the batch as ${NDJSON}: one JSON line {"id", "tool", "request"} per call.`,
+        ),
+      ),
+    );
+    scope.addContentTypeParser(NDJSON, { parseAs: 'buffer', bodyLimit: deps.bodyLimit }, (_r, body, next) =>
+      next(null, body),
+    );
+    scope.post(
+      BATCH_PATH,
+      { bodyLimit: deps.bodyLimit, compress: false, config: { problemHint: BATCH_HINT } },
+      async (request, reply) => {
+        const lines = splitLines((request.body as Buffer | undefined) ?? Buffer.alloc(0));
+        if (lines.length === 0)
+          throw new AppError('invalid_input', 'The batch is empty; send one JSON request line per call.');
+        const admit = deps.limiter ? lineAdmission(deps.limiter, request) : undefined;
+        const credit = admit ? await firstLine(admit, request) : undefined;
+        const stream = new BatchStream({
+          count: lines.length,
+          concurrency: deps.concurrency,
+          runLine: batchLineRunner(lines, deps, request.log),
+          ...(admit ? { admit, credit } : {}),
+        });
+        return reply
+          .header('x-batch-lines', String(lines.length))
+          .header('cache-control', 'no-store')
+          .type(`${NDJSON}; charset=utf-8`)
+          .send(stream);
+      },
+    );
+    done();
+  });
+}
+
+/** The first line is admitted before answering, so a client already over its limit gets a 429. */
+async function firstLine(admit: ReturnType<typeof lineAdmission>, request: FastifyRequest): Promise<number> {
+  const granted = await admit.now(1);
+  if (granted.allowed) return granted.lines;
+  request.log.debug({ retry_after_ms: granted.retryAfterMs }, 'batch rate limited');
+  throw admit.limited(granted.retryAfterMs);
+}
