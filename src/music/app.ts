@@ -182,11 +182,15 @@ export function buildMusicApp(
     options.flowStarter ?? new BullVersionFlowStarter(connections.redis, { prefix: config.queuePrefix });
   if (!options.flowStarter) app.addHook('onClose', () => flows.close());
   const tracks = new PrismaTrackRepository(connections.prisma);
-  const trackService = new TrackService(tracks, assets, connections.stores, flows, {
-    secret: config.secureLink.secret,
-    ttlSeconds: config.secureLink.ttlSeconds,
-    nowSeconds,
-  });
+  const plays = new PlayRepository(connections.prisma, connections.redis, config.cacheKeyPrefix);
+  const trackService = new TrackService(
+    tracks,
+    assets,
+    connections.stores,
+    flows,
+    { secret: config.secureLink.secret, ttlSeconds: config.secureLink.ttlSeconds, nowSeconds },
+    plays,
+  );
   registerTrackRoutes(app, trackService, hooks);
   registerCommentRoutes(
     app,
@@ -194,7 +198,7 @@ export function buildMusicApp(
     hooks,
   );
   const analytics = new AnalyticsService(
-    new PlayRepository(connections.prisma, connections.redis, config.cacheKeyPrefix),
+    plays,
     tracks,
     trackService,
     config.ipHashSalt,

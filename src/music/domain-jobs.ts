@@ -25,17 +25,20 @@ export function runAnalyticsRollup(
   data: AnalyticsRollupData = {},
 ): ReturnType<AnalyticsService['rollup']> {
   const tracks = new PrismaTrackRepository(resources.prisma);
-  const access = new TrackService(tracks, new AssetRepository(resources.prisma), resources.stores, NO_FLOWS, {
-    secret: config.secureLink.secret,
-    ttlSeconds: config.secureLink.ttlSeconds,
-    nowSeconds: () => Date.now() / 1000,
-  });
-  const analytics = new AnalyticsService(
-    new PlayRepository(resources.prisma, resources.redis, config.cacheKeyPrefix),
+  const plays = new PlayRepository(resources.prisma, resources.redis, config.cacheKeyPrefix);
+  const access = new TrackService(
     tracks,
-    access,
-    config.ipHashSalt,
+    new AssetRepository(resources.prisma),
+    resources.stores,
+    NO_FLOWS,
+    {
+      secret: config.secureLink.secret,
+      ttlSeconds: config.secureLink.ttlSeconds,
+      nowSeconds: () => Date.now() / 1000,
+    },
+    plays,
   );
+  const analytics = new AnalyticsService(plays, tracks, access, config.ipHashSalt);
   return analytics.rollup(data.nowMs ?? Date.now());
 }
 

@@ -19,6 +19,7 @@ export function uploadService(t: MusicTestApp): UploadService {
 
 export function analyticsService(t: MusicTestApp, nowMs: () => number): AnalyticsService {
   const tracks = new PrismaTrackRepository(t.connections.prisma);
+  const plays = new PlayRepository(t.connections.prisma, t.connections.redis, t.config.cacheKeyPrefix);
   const access = new TrackService(
     tracks,
     new AssetRepository(t.connections.prisma),
@@ -29,14 +30,9 @@ export function analyticsService(t: MusicTestApp, nowMs: () => number): Analytic
       ttlSeconds: t.config.secureLink.ttlSeconds,
       nowSeconds: () => nowMs() / 1000,
     },
+    plays,
   );
-  return new AnalyticsService(
-    new PlayRepository(t.connections.prisma, t.connections.redis, t.config.cacheKeyPrefix),
-    tracks,
-    access,
-    t.config.ipHashSalt,
-    nowMs,
-  );
+  return new AnalyticsService(plays, tracks, access, t.config.ipHashSalt, nowMs);
 }
 
 /** The rollup never adds versions: a starter that refuses to be used. */
