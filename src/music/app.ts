@@ -24,7 +24,7 @@ import { AssetRepository } from './repositories/asset-repository.js';
 import { CommentRepository } from './repositories/comment-repository.js';
 import { PlayRepository } from './repositories/play-repository.js';
 import { PrismaProfileRepository } from './repositories/profile-repository.js';
-import { spoolAndProbe } from './repositories/ffprobe.js';
+import { probeAudio } from './repositories/ffprobe.js';
 import { RedisTokenRevocationRepository } from './repositories/token-revocation-repository.js';
 import { PrismaTrackRepository } from './repositories/track-repository.js';
 import { PrismaUserRepository } from './repositories/user-repository.js';
@@ -174,8 +174,8 @@ export function buildMusicApp(
   registerAuthRoutes(app, auth, hooks);
   registerUserRoutes(app, new UserService(new PrismaProfileRepository(connections.prisma)), auth, hooks);
   const assets = new AssetRepository(connections.prisma);
-  const uploads = new UploadService(assets, connections.stores.originals, (body) =>
-    spoolAndProbe(body, join(config.dataDir, 'tmp')),
+  const uploads = new UploadService(assets, connections.stores.originals, (source) =>
+    probeAudio(source, join(config.dataDir, 'tmp')),
   );
   registerUploadRoutes(app, uploads, hooks);
   const flows =

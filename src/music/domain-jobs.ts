@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { MusicConfig } from './config.js';
 import type { AnalyticsRollupData, UploadCleanupData } from './jobs/queues.js';
 import { AssetRepository } from './repositories/asset-repository.js';
-import { spoolAndProbe } from './repositories/ffprobe.js';
+import { probeAudio } from './repositories/ffprobe.js';
 import { PlayRepository } from './repositories/play-repository.js';
 import { PrismaTrackRepository } from './repositories/track-repository.js';
 import type { MusicConnections } from './connections.js';
@@ -50,7 +50,7 @@ export function runUploadCleanup(
   const uploads = new UploadService(
     new AssetRepository(resources.prisma),
     resources.stores.originals,
-    (body) => spoolAndProbe(body, join(config.dataDir, 'tmp')),
+    (source) => probeAudio(source, join(config.dataDir, 'tmp')),
   );
   return uploads.cleanup(data.nowMs ?? Date.now());
 }

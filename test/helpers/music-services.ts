@@ -1,7 +1,7 @@
 /** Domain services built over a test app's connections (for what the CLI and jobs call). */
 import { join } from 'node:path';
 import { AssetRepository } from '../../src/music/repositories/asset-repository.js';
-import { spoolAndProbe } from '../../src/music/repositories/ffprobe.js';
+import { probeAudio } from '../../src/music/repositories/ffprobe.js';
 import { UploadService } from '../../src/music/services/upload-service.js';
 import { AnalyticsService } from '../../src/music/services/analytics-service.js';
 import { TrackService } from '../../src/music/services/track-service.js';
@@ -13,7 +13,7 @@ export function uploadService(t: MusicTestApp): UploadService {
   return new UploadService(
     new AssetRepository(t.connections.prisma),
     t.connections.stores.originals,
-    (body) => spoolAndProbe(body, join(t.dataDir, 'tmp')),
+    (source) => probeAudio(source, join(t.dataDir, 'tmp')),
   );
 }
 
