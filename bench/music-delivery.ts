@@ -13,24 +13,21 @@
  *
  *   npx tsx bench/music-delivery.ts
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { buildMusicApp } from '../src/music/app.js';
-import { loadMusicConfig } from '../src/music/config.js';
-import { ensureObjectStores } from '../src/music/repositories/object-store/index.js';
-import { createMusicConnections } from '../src/music/connections.js';
+import Fastify from 'fastify';
 import { signedUrl } from '../src/music/services/secure-link.js';
-import { withBenchDatabase } from './lib/music-database.js';
+import {
+  listenLocal,
+  serveUntilParentEnds,
+  startServeChild,
+  withBenchMusic,
+  writeBenchResult,
+} from './lib/music-app.js';
 
-const ROOT = join(import.meta.dirname, '..');
 const SETTINGS = { connections: 50, pipelining: 1, duration: Number(process.env.BENCH_DURATION ?? 8) };
 const ROUNDS = 2;
 const SEGMENT_BYTES = 64 * 1024; // a 4 s segment at 128 kb/s
@@ -63,36 +60,17 @@ function mean(runs: Figures[]): Figures {
   };
 }
 
-async function listen(app: FastifyInstance): Promise<string> {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-}
-
 interface ServedUrls {
   signed: string;
   bare: string;
   profile: string;
 }
 
-/** Child process: builds both servers, prints their URLs as one JSON line, serves until killed. */
+/** Child process: builds both servers, prints their URLs as one JSON line, serves until stdin ends. */
 async function serve(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'music-bench-'));
   const segment = randomBytes(SEGMENT_BYTES);
-  await withBenchDatabase(async (databaseUrl) => {
-    const config = loadMusicConfig({
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'silent',
-      RATE_LIMITS: 'off',
-      DATABASE_URL: databaseUrl,
-      MUSIC_CACHE_KEY_PREFIX: `bench:${randomBytes(4).toString('hex')}:`,
-      DATA_DIR: dataDir,
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      SECURE_LINK_SECRET: randomBytes(32).toString('hex'),
-      IP_HASH_SALT: randomBytes(16).toString('hex'),
-    });
-    const connections = createMusicConnections(config);
-    await ensureObjectStores(connections.stores);
-    const music = buildMusicApp(config, connections);
+  await withBenchMusic(dataDir, async ({ config, connections, app: music }) => {
     const bare = Fastify({ logger: false });
     bare.get('/static/seg0.m4s', (_request, reply) => reply.type('video/iso.segment').send(segment));
     try {
@@ -105,21 +83,17 @@ async function serve(): Promise<void> {
           data: { title: `Track ${i}`, ownerUserId: user.id, description: 'benchmark track' },
         });
       }
-      const musicBase = await listen(music);
+      const musicBase = await listenLocal(music);
       const urls: ServedUrls = {
         signed:
           musicBase +
           signedUrl('/media/hls/v1/r0/seg0.m4s', config.secureLink.secret, 3600, Date.now() / 1000),
-        bare: `${await listen(bare)}/static/seg0.m4s`,
+        bare: `${await listenLocal(bare)}/static/seg0.m4s`,
         profile: `${musicBase}/api/v1/users/bench_user`,
       };
-      process.stdout.write(JSON.stringify(urls) + '\n');
-      process.stdin.resume();
-      await once(process.stdin, 'end');
+      await serveUntilParentEnds(urls);
     } finally {
-      await music.close();
       await bare.close();
-      await connections.close();
     }
   });
   await rm(dataDir, { recursive: true, force: true });
@@ -147,18 +121,12 @@ async function measure(urls: ServedUrls): Promise<{ bare: Figures; signed: Figur
 }
 
 async function main(): Promise<void> {
-  const child = spawn(process.execPath, [...process.execArgv, import.meta.filename, '--serve'], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout });
-  const [line] = (await once(lines, 'line')) as [string];
-  const urls = JSON.parse(line) as ServedUrls;
+  const child = await startServeChild<ServedUrls>(import.meta.filename);
   let report;
   try {
-    report = await measure(urls);
+    report = await measure(child.served);
   } finally {
-    child.stdin.end();
-    await once(child, 'exit');
+    await child.stop();
   }
 
   const ratio = report.signed.rps / report.bare.rps;
@@ -179,9 +147,7 @@ async function main(): Promise<void> {
     `Signed delivery / bare: **${ratio.toFixed(2)}** (target >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'}).`,
     '',
   ].join('\n');
-  await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
-  await writeFile(join(ROOT, 'bench', 'results', 'music-delivery.md'), markdown);
-  process.stdout.write(markdown);
+  await writeBenchResult('music-delivery', markdown);
 }
 
 if (process.argv.includes('--serve')) await serve();

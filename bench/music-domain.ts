@@ -16,27 +16,26 @@
  *
  *   npx tsx bench/music-domain.ts            (BENCH_UPLOAD_MB=50 BENCH_DURATION=3 for a quick check)
  */
-import { execFile, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
-import { buildMusicApp } from '../src/music/app.js';
-import { loadMusicConfig } from '../src/music/config.js';
-import { createMusicConnections } from '../src/music/connections.js';
-import { runAnalyticsRollup } from '../src/music/domain-jobs.js';
 import { FilesystemObjectStore } from '../src/music/repositories/object-store/fs-store.js';
-import { ensureObjectStores, type ObjectStore } from '../src/music/repositories/object-store/index.js';
-import { withBenchDatabase } from './lib/music-database.js';
+import type { ObjectStore } from '../src/music/repositories/object-store/index.js';
+import {
+  listenLocal,
+  serveUntilParentEnds,
+  startServeChild,
+  withBenchMusic,
+  writeBenchResult,
+} from './lib/music-app.js';
+import { seedPlays, seedReadyTracks } from './lib/music-seed.js';
 
-const ROOT = join(import.meta.dirname, '..');
 const MiB = 1024 * 1024;
 const UPLOAD_BYTES = Number(process.env.BENCH_UPLOAD_MB ?? 400) * 1e6;
 const PART_SIZE = 5 * MiB; // the API's default part size: what a client gets without choosing
@@ -56,124 +55,25 @@ interface Served {
 // ---------------------------------------------------------------- child: the API process
 
 async function serve(): Promise<void> {
-  const dataDir = process.env.BENCH_DATA_DIR ?? '';
-  await withBenchDatabase(async (databaseUrl) => {
-    const config = loadMusicConfig({
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'silent',
-      RATE_LIMITS: 'off',
-      DATABASE_URL: databaseUrl,
-      MUSIC_CACHE_KEY_PREFIX: `bench:${randomBytes(4).toString('hex')}:`,
-      QUEUE_PREFIX: `bench-${randomBytes(4).toString('hex')}`,
-      DATA_DIR: dataDir,
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      SECURE_LINK_SECRET: randomBytes(32).toString('hex'),
-      IP_HASH_SALT: randomBytes(16).toString('hex'),
+  await withBenchMusic(process.env.BENCH_DATA_DIR ?? '', async ({ config, connections, app }) => {
+    const signup = await app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/signup',
+      payload: { handle: 'bench_owner', email: 'owner@example.org', password: 'a long enough passphrase' },
     });
-    const connections = createMusicConnections(config);
-    await ensureObjectStores(connections.stores);
-    const app = buildMusicApp(config, connections);
-    try {
-      const signup = await app.inject({
-        method: 'POST',
-        url: '/api/v1/auth/signup',
-        payload: { handle: 'bench_owner', email: 'owner@example.org', password: 'a long enough passphrase' },
-      });
-      if (signup.statusCode !== 201) throw new Error(`signup: ${signup.statusCode} ${signup.body}`);
-      const { token, user } = signup.json<{ token: string; user: { id: string } }>();
-      const trackId = await seedTracks(connections, user.id);
-      await seedPlays(app, connections, config);
-      await app.listen({ port: 0, host: '127.0.0.1' });
-      const served: Served = {
-        url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
-        pid: process.pid,
-        token,
-        trackId,
-        dataDir,
-      };
-      process.stdout.write(JSON.stringify(served) + '\n');
-      process.stdin.resume();
-      await once(process.stdin, 'end');
-    } finally {
-      await app.close();
-      await connections.close();
-    }
+    if (signup.statusCode !== 201) throw new Error(`signup: ${signup.statusCode} ${signup.body}`);
+    const { token, user } = signup.json<{ token: string; user: { id: string } }>();
+    const trackIds = await seedReadyTracks(connections, user.id, TRACKS);
+    await seedPlays(app, connections, config, trackIds);
+    const served: Served = {
+      url: await listenLocal(app),
+      pid: process.pid,
+      token,
+      trackId: trackIds[0] ?? '',
+      dataDir: config.dataDir,
+    };
+    await serveUntilParentEnds(served);
   });
-}
-
-/** TRACKS public tracks, each with a ready version as the pipeline leaves it; returns the first. */
-async function seedTracks(
-  connections: ReturnType<typeof createMusicConnections>,
-  ownerUserId: string,
-): Promise<string> {
-  const ids: string[] = [];
-  for (let i = 0; i < TRACKS; i++) {
-    const asset = await connections.prisma.asset.create({
-      data: {
-        ownerUserId,
-        objectKey: `${ownerUserId}/${randomUUID()}`,
-        filename: `song-${i}.flac`,
-        contentType: 'audio/flac',
-        size: 30 * MiB,
-        status: 'uploaded',
-      },
-    });
-    const track = await connections.prisma.track.create({
-      data: { title: `Track ${i}`, ownerUserId, description: 'benchmark track' },
-    });
-    const version = await connections.prisma.trackVersion.create({
-      data: {
-        trackId: track.id,
-        number: 1,
-        assetId: asset.id,
-        status: 'ready',
-        durationMs: 215_000,
-        loudnessIntegrated: -14.2,
-        loudnessRange: 6.1,
-        truePeak: -1.0,
-        replayGain: -3.8,
-        hlsKey: `${randomUUID()}/master.m3u8`,
-        progressiveKey: `${randomUUID()}/progressive.m4a`,
-        waveformKey: `${randomUUID()}/waveform.json`,
-        artworkKey: `${randomUUID()}/cover-600.jpg`,
-        codec: 'flac',
-        bitRate: 1_000_000,
-        channels: 2,
-        sampleRate: 44_100,
-        tagTitle: `Track ${i}`,
-        tagArtist: 'Bench',
-      },
-    });
-    await connections.prisma.track.update({
-      where: { id: track.id },
-      data: { currentVersionId: version.id },
-    });
-    ids.push(track.id);
-  }
-  return ids[0] ?? '';
-}
-
-/** Plays from distinct listeners (a few per track), then the rollup that fills trending. */
-async function seedPlays(
-  app: ReturnType<typeof buildMusicApp>,
-  connections: ReturnType<typeof createMusicConnections>,
-  config: ReturnType<typeof loadMusicConfig>,
-): Promise<void> {
-  const tracks = await connections.prisma.track.findMany({ select: { id: true } });
-  let listener = 0;
-  for (const [i, t] of tracks.entries()) {
-    for (let p = 0; p <= i % 5; p++) {
-      listener++;
-      const res = await app.inject({
-        method: 'POST',
-        url: '/api/v1/analytics/plays',
-        payload: { track_id: t.id },
-        remoteAddress: `10.0.${Math.floor(listener / 250)}.${listener % 250}`,
-      });
-      if (res.statusCode !== 202) throw new Error(`play: ${res.statusCode} ${res.body}`);
-    }
-  }
-  await runAnalyticsRollup(config, connections);
 }
 
 // ---------------------------------------------------------------- parent: load and measure
@@ -340,13 +240,8 @@ async function main(): Promise<void> {
   await mkdir(dataDir);
   const file = await makeWav(work, UPLOAD_BYTES);
   const size = (await stat(file)).size;
-  const child = spawn(process.execPath, [...process.execArgv, import.meta.filename, '--serve'], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env, BENCH_DATA_DIR: dataDir },
-  });
-  const lines = createInterface({ input: child.stdout });
-  const [line] = (await once(lines, 'line')) as [string];
-  const served = JSON.parse(line) as Served;
+  const child = await startServeChild<Served>(import.meta.filename, { BENCH_DATA_DIR: dataDir });
+  const served = child.served;
   const store: ObjectStore = new FilesystemObjectStore(join(dataDir, 'objects'), 'originals');
   const api: UploadTimes[] = [];
   const direct: UploadTimes[] = [];
@@ -388,8 +283,7 @@ async function main(): Promise<void> {
     });
     reads = { health: avg(health), track: avg(track), trending: avg(trend) };
   } finally {
-    child.stdin.end();
-    await once(child, 'exit');
+    await child.stop();
     await rm(work, { recursive: true, force: true });
   }
 
@@ -431,9 +325,7 @@ async function main(): Promise<void> {
     readRow('GET /api/v1/trending?window=day (from Redis)', reads.trending),
     '',
   ].join('\n');
-  await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
-  await writeFile(join(ROOT, 'bench', 'results', 'music-domain.md'), markdown);
-  process.stdout.write(markdown);
+  await writeBenchResult('music-domain', markdown);
 }
 
 if (process.argv.includes('--serve')) await serve();

@@ -30,8 +30,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
-import pg from 'pg';
-import { loadMusicConfig } from '../src/music/config.js';
 import { BullVersionFlowStarter } from '../src/music/jobs/flow.js';
 import { MEDIA_QUEUES, versionJobId } from '../src/music/jobs/queues.js';
 import { artworkArgs } from '../src/music/media/artwork-args.js';
@@ -41,35 +39,15 @@ import { parseProbe, probeArgs } from '../src/music/media/probe.js';
 import { transcodeArgs } from '../src/music/media/transcode-args.js';
 import { waveformDecodeArgs } from '../src/music/media/waveform.js';
 import { FfmpegRunner } from '../src/music/repositories/ffmpeg-runner.js';
-import { ensureObjectStores } from '../src/music/repositories/object-store/index.js';
-import { createMusicConnections } from '../src/music/connections.js';
 import { computeWaveform } from '../workers/music/waveform.js';
+import { benchMusicConfig, benchMusicConnections } from './lib/music-app.js';
+import { withBenchDatabase } from './lib/music-database.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const ADMIN_URL = process.env.DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const TRACK_SECONDS = 180;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const IDLE_WINDOW_MS = 10_000;
 const run = promisify(execFile);
-
-async function withDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
-  const name = `music_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  try {
-    await run(join(ROOT, 'node_modules', '.bin', 'prisma'), ['migrate', 'deploy'], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: url.toString() },
-    });
-    return await fn(url.toString());
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
-  }
-}
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -158,19 +136,10 @@ async function main(): Promise<void> {
   const pipelineRuns: Measured[] = [];
   let idleCpuPerSecond = 0;
   const bareRuns: Measured[] = [];
-  await withDatabase(async (databaseUrl) => {
-    const config = loadMusicConfig({
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: databaseUrl,
-      QUEUE_PREFIX: `bench-${randomBytes(4).toString('hex')}`,
-      DATA_DIR: join(work, 'data'),
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      SECURE_LINK_SECRET: randomBytes(32).toString('hex'),
-      IP_HASH_SALT: randomBytes(16).toString('hex'),
-    });
-    const resources = createMusicConnections(config);
-    await ensureObjectStores(resources.stores);
+  await withBenchDatabase(async (databaseUrl) => {
+    // Rate limits and key prefixes as the other music benches; the worker below gets the queue prefix.
+    const config = benchMusicConfig(databaseUrl, join(work, 'data'));
+    const resources = await benchMusicConnections(config);
     // The built worker, as `make start-worker` runs it (`make bench` builds first).
     const entry = join(ROOT, 'dist', 'src', 'main', 'music-worker.js');
     if (!existsSync(entry)) throw new Error(`${entry} is missing: run node scripts/build.mjs first`);
@@ -186,6 +155,7 @@ async function main(): Promise<void> {
         JWT_SECRET: config.jwt.secret,
         SECURE_LINK_SECRET: config.secureLink.secret,
         IP_HASH_SALT: config.ipHashSalt,
+        CLIENT_KEY_SECRET: config.clientKeySecret,
         WORKER_PORT: '0',
         WORKER_SCHEDULES: 'off',
         // Like the bare commands: niceness 0 and the default concurrency (one job per media queue).

@@ -14,27 +14,21 @@
  *   npx tsx bench/web.ts
  */
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import Fastify, { type FastifyInstance } from 'fastify';
-import pg from 'pg';
+import Fastify from 'fastify';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { buildEvalApp } from '../src/eval/app.js';
 import { loadEvalConfig } from '../src/eval/config.js';
-import { buildMusicApp } from '../src/music/app.js';
-import { loadMusicConfig } from '../src/music/config.js';
-import { createMusicConnections } from '../src/music/connections.js';
-import { ensureObjectStores } from '../src/music/repositories/object-store/index.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../test/helpers/browser.js';
 import { publishTestHls } from '../test/helpers/music-app.js';
+import { listenLocal, withBenchMusic, writeBenchResult } from './lib/music-app.js';
+import { seedReadyTrack } from './lib/music-seed.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const ADMIN_URL = process.env.DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const ROUNDS = Number(process.env.BENCH_WEB_ROUNDS ?? 5);
 const JS_TARGET_BYTES = 200 * 1024;
 const run = promisify(execFile);
@@ -59,11 +53,6 @@ interface Load {
   lcpMs: number;
   transferred: number;
   jsFiles: string[];
-}
-
-async function listen(app: FastifyInstance): Promise<string> {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 }
 
 /** One cold load (new context: empty cache); `ready` runs until the page shows its content. */
@@ -98,25 +87,6 @@ async function load(browser: Browser, url: string, ready: (page: Page) => Promis
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function withDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
-  const name = `web_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  try {
-    await run(join(ROOT, 'node_modules', '.bin', 'prisma'), ['migrate', 'deploy'], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: url.toString() },
-    });
-    return await fn(url.toString());
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
-  }
-}
-
 async function gzipBytes(root: string, files: string[]): Promise<number> {
   let total = 0;
   for (const f of new Set(files)) total += gzipSync(await readFile(join(root, f))).length;
@@ -139,22 +109,9 @@ async function main(): Promise<void> {
   );
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   try {
-    await withDatabase(async (databaseUrl) => {
-      const config = loadMusicConfig({
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'silent',
-        RATE_LIMITS: 'off',
-        DATABASE_URL: databaseUrl,
-        MUSIC_CACHE_KEY_PREFIX: `webbench:${randomBytes(4).toString('hex')}:`,
-        DATA_DIR: dataDir,
-        JWT_SECRET: randomBytes(32).toString('hex'),
-        SECURE_LINK_SECRET: randomBytes(32).toString('hex'),
-        IP_HASH_SALT: randomBytes(16).toString('hex'),
-      });
-      const connections = createMusicConnections(config);
-      await ensureObjectStores(connections.stores);
-      const music = buildMusicApp(config, connections, { webRoot: join(out, 'player') });
-      try {
+    await withBenchMusic(
+      dataDir,
+      async ({ connections, app: music }) => {
         // A ready track: real HLS from ffmpeg (9 s), an 8-bit waveform, a version row pointing at them.
         const versionKey = await publishTestHls(connections.stores.transcodes);
         const peaks = Array.from({ length: 800 }, (_, i) => Math.round(60 * Math.sin(i / 9)));
@@ -174,40 +131,17 @@ async function main(): Promise<void> {
         const user = await connections.prisma.user.create({
           data: { handle: 'bench_web', email: 'web@example.org', passwordHash: 'x', displayName: 'Bench' },
         });
-        const track = await connections.prisma.track.create({
-          data: { title: 'Bench sine', ownerUserId: user.id, visibility: 'public' },
-        });
-        const asset = await connections.prisma.asset.create({
-          data: {
-            ownerUserId: user.id,
-            objectKey: 'x',
-            filename: 'x.flac',
-            contentType: 'audio/flac',
-            size: 1n,
-            status: 'uploaded',
-          },
-        });
-        const version = await connections.prisma.trackVersion.create({
-          data: {
-            trackId: track.id,
-            number: 1,
-            assetId: asset.id,
-            status: 'ready',
-            hlsKey: versionKey,
-            waveformKey: `${versionKey}/waveform.json`,
-            durationMs: 9000,
-            replayGain: -3,
-          },
-        });
-        await connections.prisma.track.update({
-          where: { id: track.id },
-          data: { currentVersionId: version.id },
+        const trackId = await seedReadyTrack(connections, user.id, 'Bench sine', {
+          hlsKey: versionKey,
+          waveformKey: `${versionKey}/waveform.json`,
+          durationMs: 9000,
+          replayGain: -3,
         });
 
         const urls = {
-          bare: `${await listen(bare)}/`,
-          workbench: `${await listen(evalApp)}/tools/gate`,
-          track: `${await listen(music)}/tracks/${track.id}`,
+          bare: `${await listenLocal(bare)}/`,
+          workbench: `${await listenLocal(evalApp)}/tools/gate`,
+          track: `${await listenLocal(music)}/tracks/${trackId}`,
         };
         const runs: Record<'bare' | 'workbench' | 'track', Load[]> = { bare: [], workbench: [], track: [] };
         for (let round = 0; round < ROUNDS; round++) {
@@ -248,13 +182,10 @@ async function main(): Promise<void> {
           ).toFixed(1)} KB gzip.`,
           '',
         ];
-        await writeFile(join(ROOT, 'bench', 'results', 'web.md'), lines.join('\n'));
-        process.stdout.write(lines.join('\n') + '\n');
-      } finally {
-        await music.close();
-        await connections.close();
-      }
-    });
+        await writeBenchResult('web', lines.join('\n') + '\n');
+      },
+      { app: { webRoot: join(out, 'player') } },
+    );
   } finally {
     await browser.close();
     await evalApp.close();

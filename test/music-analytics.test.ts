@@ -119,6 +119,43 @@ describe('plays and trending', () => {
     expect(await t.connections.prisma.trackDailyStats.count({ where: { trackId: older } })).toBe(1);
   });
 
+  it('serves a built trending answer only until a rollup or a change to one of its tracks', async () => {
+    const renamed = await trackWithVersion('public');
+    const hidden = await trackWithVersion('public');
+    const removed = await trackWithVersion('public');
+    clock = T0 + 20 * HOUR;
+    for (const [i, id] of [renamed, hidden, removed].entries())
+      expect((await play(id, addresses[i]!)).json()).toEqual({ counted: true });
+    await analytics.rollup(clock);
+    const shown = async (): Promise<Record<string, string>> => {
+      const res = await t.app.inject({ url: '/api/v1/trending?window=day&limit=100' });
+      expect(res.statusCode).toBe(200);
+      const items = res.json().items as { track: { id: string; title: string } }[];
+      return Object.fromEntries(items.map((i) => [i.track.id, i.track.title]));
+    };
+    const mine = (all: Record<string, string>, ids: string[]) => ids.filter((id) => id in all).sort();
+    expect(mine(await shown(), [renamed, hidden, removed])).toEqual([renamed, hidden, removed].sort());
+    const patch = (id: string, payload: Record<string, unknown>) =>
+      t.app.inject({ method: 'PATCH', url: `/api/v1/tracks/${id}`, headers: owner.headers, payload });
+    expect((await patch(renamed, { title: 'Renamed since the rollup' })).statusCode).toBe(200);
+    expect((await shown())[renamed]).toBe('Renamed since the rollup');
+    expect((await patch(hidden, { visibility: 'private' })).statusCode).toBe(200);
+    expect(mine(await shown(), [hidden])).toEqual([]);
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/tracks/${removed}`,
+      headers: owner.headers,
+    });
+    expect(del.statusCode).toBe(204);
+    expect(mine(await shown(), [renamed, hidden, removed])).toEqual([renamed]);
+    // A second rollup at the same instant (an injected clock) with a new play is served too.
+    const fresh = await trackWithVersion('public');
+    expect((await play(fresh, addresses[3]!)).json()).toEqual({ counted: true });
+    expect(mine(await shown(), [fresh])).toEqual([]);
+    await analytics.rollup(clock);
+    expect(mine(await shown(), [fresh])).toEqual([fresh]);
+  });
+
   it('no table holds a client address in any text column', async () => {
     const rows = await t.connections.prisma.$queryRaw<{ table_name: string; column_name: string }[]>`
       SELECT table_name::text, column_name::text FROM information_schema.columns

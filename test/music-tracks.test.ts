@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { versionJobId } from '../src/music/jobs/queues.js';
+import { PrismaTrackRepository } from '../src/music/repositories/track-repository.js';
 import { verifySecureLink } from '../src/music/services/secure-link.js';
 import { createMusicTestApp, TEST_SECURE_LINK_SECRET, type MusicTestApp } from './helpers/music-app.js';
 import { makeTestFlac, signupUser, TEST_TAGS, uploadViaApi, type TestUser } from './helpers/music-domain.js';
@@ -231,5 +232,60 @@ describe('tracks and versions', () => {
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     });
     expect(seen).toEqual(rows.map((r) => r.id));
+  });
+
+  it('reads a track and every version in one statement, exactly as Prisma reads them', async () => {
+    const trackId = await createTrack(owner, { visibility: 'private' });
+    const asset = await t.connections.prisma.asset.create({
+      data: {
+        ownerUserId: owner.id,
+        objectKey: `${owner.id}/${trackId}`,
+        filename: 'x.flac',
+        contentType: 'audio/flac',
+        size: 1n,
+        status: 'uploaded',
+      },
+    });
+    const full = await t.connections.prisma.trackVersion.create({
+      data: {
+        trackId,
+        number: 1,
+        assetId: asset.id,
+        status: 'ready',
+        durationMs: 215_000,
+        loudnessIntegrated: -14.25,
+        loudnessRange: 6.1,
+        truePeak: -1.03,
+        replayGain: -3.75,
+        hlsKey: 'v/master.m3u8',
+        progressiveKey: 'v/progressive.m4a',
+        waveformKey: 'v/waveform.json',
+        artworkKey: 'v/cover.jpg',
+        codec: 'flac',
+        bitRate: 1_000_000,
+        channels: 2,
+        sampleRate: 44_100,
+        tagTitle: 'Ünïcode "title"',
+        tagTrackNumber: 3,
+        tagYear: 1999,
+        tagDate: '1999-04-01',
+        mbRecordingId: '0b9b1a3c-8f2e-4b8a-9d5e-3f1c2a4b5c6d',
+      },
+    });
+    await t.connections.prisma.trackVersion.create({
+      data: { trackId, number: 2, assetId: asset.id, status: 'failed', error: 'ffmpeg: bad input' },
+    });
+    await t.connections.prisma.track.update({ where: { id: trackId }, data: { currentVersionId: full.id } });
+    const tracks = new PrismaTrackRepository(t.connections.prisma);
+    expect(await tracks.findWithVersions(trackId)).toEqual({
+      track: await tracks.findById(trackId),
+      versions: await tracks.listVersions(trackId),
+    });
+    expect((await tracks.findWithVersions(await createTrack(owner)))?.versions).toEqual([]);
+    expect(await tracks.findWithVersions('00000000-0000-4000-8000-000000000000')).toBeUndefined();
+    // Private: its owner reads it, anyone else gets the same 404 as for no track at all.
+    expect((await call('GET', `/api/v1/tracks/${trackId}`, owner)).json().current_version.id).toBe(full.id);
+    expect((await call('GET', `/api/v1/tracks/${trackId}`, other)).statusCode).toBe(404);
+    expect((await call('GET', `/api/v1/tracks/${trackId}`)).statusCode).toBe(404);
   });
 });

@@ -6,23 +6,17 @@
  * per-request hooks cost), and writes the .cpuprofile for a closer look (Chrome DevTools).
  *
  *   npx tsx bench/lib/profile-music-request.ts [path] [requests]
- *   (default: /api/v1/users/bench_user, 4000 requests; PROFILE=off for CPU time only)
+ *   (default: /api/v1/users/bench_user, 4000 requests; `{track}` in the path is a public track with a
+ *   ready version, e.g. /api/v1/tracks/{track}; trending is filled by a rollup; PROFILE=off for CPU time only)
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
-import { buildMusicApp } from '../../src/music/app.js';
-import { loadMusicConfig } from '../../src/music/config.js';
-import { createMusicConnections } from '../../src/music/connections.js';
-import { ensureObjectStores } from '../../src/music/repositories/object-store/index.js';
-import { withBenchDatabase } from './music-database.js';
+import { listenLocal, startServeChild, withBenchMusic } from './music-app.js';
+import { seedPlays, seedReadyTracks } from './music-seed.js';
 
 interface ProfileNode {
   id: number;
@@ -79,32 +73,21 @@ function summarise(profile: CpuProfile, requests: number): string {
   ].join('\n');
 }
 
+interface Served {
+  url: string;
+  trackId: string;
+}
+
 async function serve(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'music-prof-'));
-  await withBenchDatabase(async (databaseUrl) => {
-    const config = loadMusicConfig({
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'silent',
-      RATE_LIMITS: 'off',
-      DATABASE_URL: databaseUrl,
-      MUSIC_CACHE_KEY_PREFIX: `prof:${randomBytes(4).toString('hex')}:`,
-      DATA_DIR: dataDir,
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      SECURE_LINK_SECRET: randomBytes(32).toString('hex'),
-      IP_HASH_SALT: randomBytes(16).toString('hex'),
-    });
-    const connections = createMusicConnections(config);
-    await ensureObjectStores(connections.stores);
-    const app = buildMusicApp(config, connections);
+  await withBenchMusic(dataDir, async ({ config, connections, app }) => {
     const user = await connections.prisma.user.create({
       data: { handle: 'bench_user', email: 'bench@example.org', passwordHash: 'x', displayName: 'Bench' },
     });
-    for (let i = 0; i < 20; i++)
-      await connections.prisma.track.create({
-        data: { title: `Track ${i}`, ownerUserId: user.id, description: 'benchmark track' },
-      });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    process.stdout.write(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}\n`);
+    const trackIds = await seedReadyTracks(connections, user.id, 20);
+    await seedPlays(app, connections, config, trackIds);
+    const served: Served = { url: await listenLocal(app), trackId: trackIds[0] ?? '' };
+    process.stdout.write(JSON.stringify(served) + '\n');
     // PROFILE=off: CPU time per request only (the sampling profiler adds its own cost).
     const profiling = process.env.PROFILE !== 'off';
     const session = new Session();
@@ -141,8 +124,6 @@ async function serve(): Promise<void> {
         break;
       }
     }
-    await app.close();
-    await connections.close();
   });
   await rm(dataDir, { recursive: true, force: true });
 }
@@ -150,29 +131,21 @@ async function serve(): Promise<void> {
 async function main(): Promise<void> {
   const path = process.argv[2] ?? '/api/v1/users/bench_user';
   const requests = Number(process.argv[3] ?? 4000);
-  const child = spawn(process.execPath, [...process.execArgv, import.meta.filename, '--serve'], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const next = async (): Promise<string> => {
-    const r = await lines.next();
-    if (r.done) throw new Error('the server process ended early');
-    return r.value;
-  };
-  const url = (await next()) + path;
+  const child = await startServeChild<Served>(import.meta.filename);
+  const next = child.nextLine;
+  const url = child.served.url + path.replace('{track}', child.served.trackId);
   if ((await fetch(url)).status !== 200) throw new Error(`${url} did not answer 200`);
   await autocannon({ url, connections: 10, amount: 2000 });
-  child.stdin.write('start\n');
+  child.sendLine('start');
   await next();
   const run = await autocannon({ url, connections: 10, amount: requests });
-  child.stdin.write(`stop ${requests}\n`);
+  child.sendLine(`stop ${requests}`);
   const report = JSON.parse(await next()) as {
     cpuMicrosPerRequest: number;
     summary: string;
     profile: string;
   };
-  child.stdin.end();
-  await once(child, 'exit');
+  await child.stop();
   process.stdout.write(
     `${path}: ${requests} requests (${run.non2xx} non-2xx), server CPU ${report.cpuMicrosPerRequest.toFixed(0)} µs/request\n` +
       `profile: ${report.profile}\n\n${report.summary}\n`,

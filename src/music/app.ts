@@ -24,7 +24,7 @@ import { AssetRepository } from './repositories/asset-repository.js';
 import { CommentRepository } from './repositories/comment-repository.js';
 import { PlayRepository } from './repositories/play-repository.js';
 import { PrismaProfileRepository } from './repositories/profile-repository.js';
-import { spoolAndProbe } from './repositories/ffprobe.js';
+import { probeAudio } from './repositories/ffprobe.js';
 import { RedisTokenRevocationRepository } from './repositories/token-revocation-repository.js';
 import { PrismaTrackRepository } from './repositories/track-repository.js';
 import { PrismaUserRepository } from './repositories/user-repository.js';
@@ -174,19 +174,23 @@ export function buildMusicApp(
   registerAuthRoutes(app, auth, hooks);
   registerUserRoutes(app, new UserService(new PrismaProfileRepository(connections.prisma)), auth, hooks);
   const assets = new AssetRepository(connections.prisma);
-  const uploads = new UploadService(assets, connections.stores.originals, (body) =>
-    spoolAndProbe(body, join(config.dataDir, 'tmp')),
+  const uploads = new UploadService(assets, connections.stores.originals, (source) =>
+    probeAudio(source, join(config.dataDir, 'tmp')),
   );
   registerUploadRoutes(app, uploads, hooks);
   const flows =
     options.flowStarter ?? new BullVersionFlowStarter(connections.redis, { prefix: config.queuePrefix });
   if (!options.flowStarter) app.addHook('onClose', () => flows.close());
   const tracks = new PrismaTrackRepository(connections.prisma);
-  const trackService = new TrackService(tracks, assets, connections.stores, flows, {
-    secret: config.secureLink.secret,
-    ttlSeconds: config.secureLink.ttlSeconds,
-    nowSeconds,
-  });
+  const plays = new PlayRepository(connections.prisma, connections.redis, config.cacheKeyPrefix);
+  const trackService = new TrackService(
+    tracks,
+    assets,
+    connections.stores,
+    flows,
+    { secret: config.secureLink.secret, ttlSeconds: config.secureLink.ttlSeconds, nowSeconds },
+    plays,
+  );
   registerTrackRoutes(app, trackService, hooks);
   registerCommentRoutes(
     app,
@@ -194,7 +198,7 @@ export function buildMusicApp(
     hooks,
   );
   const analytics = new AnalyticsService(
-    new PlayRepository(connections.prisma, connections.redis, config.cacheKeyPrefix),
+    plays,
     tracks,
     trackService,
     config.ipHashSalt,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { MusicConfig } from './config.js';
 import type { AnalyticsRollupData, UploadCleanupData } from './jobs/queues.js';
 import { AssetRepository } from './repositories/asset-repository.js';
-import { spoolAndProbe } from './repositories/ffprobe.js';
+import { probeAudio } from './repositories/ffprobe.js';
 import { PlayRepository } from './repositories/play-repository.js';
 import { PrismaTrackRepository } from './repositories/track-repository.js';
 import type { MusicConnections } from './connections.js';
@@ -25,17 +25,20 @@ export function runAnalyticsRollup(
   data: AnalyticsRollupData = {},
 ): ReturnType<AnalyticsService['rollup']> {
   const tracks = new PrismaTrackRepository(resources.prisma);
-  const access = new TrackService(tracks, new AssetRepository(resources.prisma), resources.stores, NO_FLOWS, {
-    secret: config.secureLink.secret,
-    ttlSeconds: config.secureLink.ttlSeconds,
-    nowSeconds: () => Date.now() / 1000,
-  });
-  const analytics = new AnalyticsService(
-    new PlayRepository(resources.prisma, resources.redis, config.cacheKeyPrefix),
+  const plays = new PlayRepository(resources.prisma, resources.redis, config.cacheKeyPrefix);
+  const access = new TrackService(
     tracks,
-    access,
-    config.ipHashSalt,
+    new AssetRepository(resources.prisma),
+    resources.stores,
+    NO_FLOWS,
+    {
+      secret: config.secureLink.secret,
+      ttlSeconds: config.secureLink.ttlSeconds,
+      nowSeconds: () => Date.now() / 1000,
+    },
+    plays,
   );
+  const analytics = new AnalyticsService(plays, tracks, access, config.ipHashSalt);
   return analytics.rollup(data.nowMs ?? Date.now());
 }
 
@@ -47,7 +50,7 @@ export function runUploadCleanup(
   const uploads = new UploadService(
     new AssetRepository(resources.prisma),
     resources.stores.originals,
-    (body) => spoolAndProbe(body, join(config.dataDir, 'tmp')),
+    (source) => probeAudio(source, join(config.dataDir, 'tmp')),
   );
   return uploads.cleanup(data.nowMs ?? Date.now());
 }

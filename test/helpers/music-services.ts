@@ -1,7 +1,7 @@
 /** Domain services built over a test app's connections (for what the CLI and jobs call). */
 import { join } from 'node:path';
 import { AssetRepository } from '../../src/music/repositories/asset-repository.js';
-import { spoolAndProbe } from '../../src/music/repositories/ffprobe.js';
+import { probeAudio } from '../../src/music/repositories/ffprobe.js';
 import { UploadService } from '../../src/music/services/upload-service.js';
 import { AnalyticsService } from '../../src/music/services/analytics-service.js';
 import { TrackService } from '../../src/music/services/track-service.js';
@@ -13,12 +13,13 @@ export function uploadService(t: MusicTestApp): UploadService {
   return new UploadService(
     new AssetRepository(t.connections.prisma),
     t.connections.stores.originals,
-    (body) => spoolAndProbe(body, join(t.dataDir, 'tmp')),
+    (source) => probeAudio(source, join(t.dataDir, 'tmp')),
   );
 }
 
 export function analyticsService(t: MusicTestApp, nowMs: () => number): AnalyticsService {
   const tracks = new PrismaTrackRepository(t.connections.prisma);
+  const plays = new PlayRepository(t.connections.prisma, t.connections.redis, t.config.cacheKeyPrefix);
   const access = new TrackService(
     tracks,
     new AssetRepository(t.connections.prisma),
@@ -29,14 +30,9 @@ export function analyticsService(t: MusicTestApp, nowMs: () => number): Analytic
       ttlSeconds: t.config.secureLink.ttlSeconds,
       nowSeconds: () => nowMs() / 1000,
     },
+    plays,
   );
-  return new AnalyticsService(
-    new PlayRepository(t.connections.prisma, t.connections.redis, t.config.cacheKeyPrefix),
-    tracks,
-    access,
-    t.config.ipHashSalt,
-    nowMs,
-  );
+  return new AnalyticsService(plays, tracks, access, t.config.ipHashSalt, nowMs);
 }
 
 /** The rollup never adds versions: a starter that refuses to be used. */

@@ -1,9 +1,11 @@
 /**
- * Reads an object once: spools it to a temporary file while hashing it (sha256), then runs
- * ffprobe on the file (m4a keeps its index at the end, so ffprobe needs a seekable input).
+ * Reads an object once: hashes it (sha256) and runs ffprobe on a file (m4a keeps its index at
+ * the end, so ffprobe needs a seekable input): the store's own file when it has one, else a
+ * temporary copy spooled while hashing.
  */
 import { execFile } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -21,25 +23,41 @@ export interface SpooledProbe {
   error: string | undefined;
 }
 
-export async function spoolAndProbe(body: Readable, tmpDir: string): Promise<SpooledProbe> {
+/** What to probe: a file on this machine (read in place) or a stream (spooled to a file first). */
+export type ProbeSource = { file: string } | { body: Readable };
+
+export async function probeAudio(source: ProbeSource, tmpDir: string): Promise<SpooledProbe> {
+  if ('file' in source) {
+    const hash = createHash('sha256');
+    let size = 0;
+    for await (const chunk of createReadStream(source.file, { highWaterMark: 1024 * 1024 })) {
+      hash.update(chunk as Buffer);
+      size += (chunk as Buffer).length;
+    }
+    return { sha256: hash.digest('hex'), size, ...(await ffprobe(source.file)) };
+  }
   await mkdir(tmpDir, { recursive: true });
   const file = join(tmpDir, `probe-${randomUUID()}`);
   try {
-    const { digest: sha256, size } = await spoolToFile(body, file, 'sha256');
-    try {
-      const { stdout } = await run(
-        'ffprobe',
-        ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
-        { maxBuffer: 16 * 1024 * 1024, timeout: 60_000 },
-      );
-      return { sha256, size, raw: JSON.parse(stdout) as unknown, error: undefined };
-    } catch (err) {
-      const stderr = (err as { stderr?: string }).stderr ?? '';
-      // ffprobe names the temporary file; the client only needs the reason.
-      const reason = stderr.split(file).join('the file').trim().split('\n')[0] || 'unreadable';
-      return { sha256, size, raw: undefined, error: reason.slice(0, 300) };
-    }
+    const { digest: sha256, size } = await spoolToFile(source.body, file, 'sha256');
+    return { sha256, size, ...(await ffprobe(file)) };
   } finally {
     await rm(file, { force: true });
+  }
+}
+
+async function ffprobe(file: string): Promise<Pick<SpooledProbe, 'raw' | 'error'>> {
+  try {
+    const { stdout } = await run(
+      'ffprobe',
+      ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
+      { maxBuffer: 16 * 1024 * 1024, timeout: 60_000 },
+    );
+    return { raw: JSON.parse(stdout) as unknown, error: undefined };
+  } catch (err) {
+    const stderr = (err as { stderr?: string }).stderr ?? '';
+    // ffprobe names the file; the client only needs the reason.
+    const reason = stderr.split(file).join('the file').trim().split('\n')[0] || 'unreadable';
+    return { raw: undefined, error: reason.slice(0, 300) };
   }
 }

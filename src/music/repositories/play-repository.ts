@@ -83,6 +83,8 @@ export class PlayRepository {
     const multi = this.redis.multi().del(tmp);
     if (scores.length > 0) multi.zadd(tmp, ...scores.flatMap((s) => [s.score, s.trackId]));
     multi.hset(`${key}:meta`, 'computed_at', computedAt.toISOString());
+    // Two rollups may share a computed_at (an injected clock): a counter marks each one.
+    multi.hincrby(`${key}:meta`, 'run', 1);
     if (scores.length > 0) multi.rename(tmp, key);
     else multi.del(key);
     await multi.exec();
@@ -101,5 +103,19 @@ export class PlayRepository {
     for (let i = 0; i + 1 < flat.length; i += 2)
       scores.push({ trackId: flat[i] ?? '', score: Number(flat[i + 1]) });
     return { computedAt, scores };
+  }
+
+  /** Counts changes to tracks (title, visibility, deletion) that a built trending answer may show. */
+  async trackChanged(): Promise<void> {
+    await this.redis.incr(`${this.keyPrefix}tracks:changes`);
+  }
+
+  /** Which rollup a trending set is from and how many track changes came since: a built answer's key. */
+  async trendingStamp(window: string): Promise<string> {
+    const [run, changes] = await Promise.all([
+      this.redis.hget(`${this.keyPrefix}trending:${window}:meta`, 'run'),
+      this.redis.get(`${this.keyPrefix}tracks:changes`),
+    ]);
+    return `${run ?? '-'}:${changes ?? '0'}`;
   }
 }

@@ -1,5 +1,5 @@
 /** Tracks and their versions in PostgreSQL. */
-import type { Prisma } from '../../../generated/prisma/client.js';
+import { Prisma } from '../../../generated/prisma/client.js';
 import type { Visibility } from '../domain.js';
 import type { PrismaClient } from './prisma.js';
 
@@ -43,6 +43,27 @@ export type VersionTagColumns = Pick<
 export type NewVersion = VersionTagColumns &
   Pick<VersionRecord, 'trackId' | 'assetId' | 'durationMs' | 'codec' | 'bitRate' | 'channels' | 'sampleRate'>;
 
+type TrackWithVersionsRow = TrackSummary & { versions: Record<string, unknown>[] };
+
+/**
+ * A version as a JSON object of the model's own fields (columns are their snake_case; the
+ * subsonic search columns are left out, as Prisma leaves them out).
+ */
+const VERSION_JSON = Prisma.raw(
+  `json_build_object(${Object.values(Prisma.TrackVersionScalarFieldEnum)
+    .map((field) => `'${field}', v.${field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`)
+    .join(', ')})`,
+);
+
+/** A version as VERSION_JSON writes it: only its timestamps are text. */
+function versionFromJson(json: Record<string, unknown>): VersionRecord {
+  return {
+    ...json,
+    createdAt: new Date(json.createdAt as string),
+    updatedAt: new Date(json.updatedAt as string),
+  } as VersionRecord;
+}
+
 export interface TrackRepository {
   /** Public tracks of a user, newest first, strictly after `cursor`; at most `limit`. */
   listPublicByOwner(
@@ -85,6 +106,26 @@ export class PrismaTrackRepository implements TrackRepository {
     visibility: Visibility;
   }): Promise<TrackSummary> {
     return this.prisma.track.create({ data: track });
+  }
+
+  /**
+   * The track and its versions (newest first) in one statement: the track page is the hottest
+   * read, and each Prisma query costs more CPU than the SQL itself (docs/music-domain.md).
+   */
+  async findWithVersions(
+    id: string,
+  ): Promise<{ track: TrackSummary; versions: VersionRecord[] } | undefined> {
+    const rows = await this.prisma.$queryRaw<TrackWithVersionsRow[]>`
+      SELECT t.id, t.title, t.description, t.owner_user_id AS "ownerUserId",
+             t.visibility::text AS visibility, t.current_version_id AS "currentVersionId",
+             t.created_at AS "createdAt", t.updated_at AS "updatedAt",
+             coalesce((SELECT json_agg(${VERSION_JSON} ORDER BY v.number DESC) FROM track_versions v WHERE v.track_id = t.id),
+                      '[]'::json) AS versions
+      FROM tracks t WHERE t.id = ${id}::uuid`;
+    const row = rows[0];
+    if (!row) return undefined;
+    const { versions, ...track } = row;
+    return { track, versions: versions.map(versionFromJson) };
   }
 
   async findById(id: string): Promise<TrackSummary | undefined> {

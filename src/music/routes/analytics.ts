@@ -24,6 +24,7 @@ export function registerAnalyticsRoutes(
     async (request, reply) =>
       reply
         .header('cache-control', 'public, max-age=900')
-        .send(await analytics.trending(request.query.window, request.query.limit)),
+        .type('application/json; charset=utf-8')
+        .send(await analytics.trendingJson(request.query.window, request.query.limit)),
   );
 }

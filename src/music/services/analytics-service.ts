@@ -36,6 +36,9 @@ export function listenerHash(salt: string, day: Date, address: string): string {
 }
 
 export class AnalyticsService {
+  /** Built trending answers (JSON) per window and limit, valid while their stamp is current. */
+  private readonly built = new Map<string, { stamp: string; json: string }>();
+
   constructor(
     private readonly plays: PlayRepository,
     private readonly tracks: PrismaTrackRepository,
@@ -101,6 +104,20 @@ export class AnalyticsService {
     await this.plays.storeTrending('week', week, now);
     const pruned = await this.plays.prune(new Date(nowMs - RAW_RETENTION_MS));
     return { statsRows, pruned, trending: { day: day.length, week: week.length } };
+  }
+
+  /**
+   * The trending answer as JSON, built once per rollup and track change: the stamp (read first,
+   * one Redis round trip) names both, so an answer is never older than what it stands for.
+   */
+  async trendingJson(window: TrendingWindow, limit: number): Promise<string> {
+    const stamp = await this.plays.trendingStamp(window);
+    const key = `${window}:${limit}`;
+    const hit = this.built.get(key);
+    if (hit?.stamp === stamp) return hit.json;
+    const json = JSON.stringify(await this.trending(window, limit));
+    this.built.set(key, { stamp, json });
+    return json;
   }
 
   async trending(window: TrendingWindow, limit: number) {

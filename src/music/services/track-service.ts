@@ -32,6 +32,11 @@ export interface UpdateTrackInput {
   tags?: Partial<AudioTags>;
 }
 
+/** Told after a track's title, description or visibility changed or it was deleted (trending's answers). */
+export interface TrackChanges {
+  trackChanged(): Promise<void>;
+}
+
 const noTrack = (): AppError => new AppError('not_found', 'No track with this id (or it is private).');
 
 export function canSee(track: TrackSummary, auth: AuthContext | undefined): boolean {
@@ -48,6 +53,7 @@ export class TrackService {
     private readonly stores: ObjectStores,
     private readonly flows: VersionFlowStarter,
     private readonly signer: MediaSigner,
+    private readonly changes: TrackChanges,
   ) {}
 
   /** The track if `auth` may see it, else a 404. */
@@ -80,14 +86,17 @@ export class TrackService {
   }
 
   async get(auth: AuthContext | undefined, id: string) {
-    const track = await this.visible(auth, id);
-    return trackView(track, await this.tracks.listVersions(track.id), this.signer);
+    const found = isUuid(id) ? await this.tracks.findWithVersions(id.toLowerCase()) : undefined;
+    if (!found || !canSee(found.track, auth)) throw noTrack();
+    return trackView(found.track, found.versions, this.signer);
   }
 
   async update(auth: AuthContext, id: string, input: UpdateTrackInput) {
     const existing = await this.changeable(auth, id);
     const { tags, ...fields } = input;
-    const track = Object.keys(fields).length > 0 ? await this.tracks.update(existing.id, fields) : existing;
+    const changed = Object.keys(fields).length > 0;
+    const track = changed ? await this.tracks.update(existing.id, fields) : existing;
+    if (changed) await this.changes.trackChanged();
     let versions = await this.tracks.listVersions(track.id);
     if (tags !== undefined) {
       const shown = trackView(track, versions, this.signer);
@@ -107,6 +116,7 @@ export class TrackService {
   async delete(auth: AuthContext, id: string): Promise<void> {
     const track = await this.changeable(auth, id);
     const versions = await this.tracks.delete(track.id);
+    await this.changes.trackChanged();
     for (const v of versions) {
       for (const key of await this.stores.transcodes.list(`${v.id}/`))
         await this.stores.transcodes.delete(key);

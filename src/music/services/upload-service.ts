@@ -10,7 +10,7 @@ import { AppError, type FieldError } from '../../core/errors.js';
 import { BODY_LIMIT_BYTES } from '../config.js';
 import { isUuid, type AuthContext } from '../domain.js';
 import type { AssetRecord, AssetRepository } from '../repositories/asset-repository.js';
-import type { SpooledProbe } from '../repositories/ffprobe.js';
+import type { ProbeSource, SpooledProbe } from '../repositories/ffprobe.js';
 import type { ObjectStore } from '../repositories/object-store/object-store.js';
 import type { Readable } from 'node:stream';
 import { ACCEPTED_AUDIO, judgeProbe, type AudioProbe } from './audio-probe.js';
@@ -68,7 +68,7 @@ export interface AssetView {
 }
 
 /** Reads a stored object once: sha256 and ffprobe (repositories/ffprobe.ts). */
-export type ObjectProber = (body: Readable) => Promise<SpooledProbe>;
+export type ObjectProber = (source: ProbeSource) => Promise<SpooledProbe>;
 
 const noUpload = (): AppError =>
   new AppError('not_found', 'No unfinished upload with this id (completed, aborted or not yours).');
@@ -287,9 +287,8 @@ export class UploadService {
         { path: '/parts', message: `add up to ${info.size} bytes, not ${asset.size}` },
       ]);
     }
-    const object = await this.store.get(asset.objectKey);
-    if (!object) throw new Error(`object ${asset.objectKey} missing right after completing its upload`);
-    const spooled = await this.prober(object.body);
+    // A local store's file is hashed and probed where it lies: no second copy of the upload.
+    const spooled = await this.prober(await this.probeSource(asset.objectKey));
     if (asset.sha256 && spooled.sha256 !== asset.sha256) {
       return reject(`The file's sha256 is ${spooled.sha256}, not the ${asset.sha256} declared.`, [
         { path: '/sha256', message: 'does not match the uploaded bytes' },
@@ -313,6 +312,14 @@ export class UploadService {
       spooled.sha256,
     );
     return assetView(done);
+  }
+
+  private async probeSource(key: string): Promise<ProbeSource> {
+    const file = this.store.localPath(key);
+    if (file !== undefined) return { file };
+    const object = await this.store.get(key);
+    if (!object) throw new Error(`object ${key} missing right after completing its upload`);
+    return { body: object.body };
   }
 
   /** upload-cleanup: aborts uploads started more than 24 h ago and still unfinished. */

@@ -74,6 +74,10 @@ export class FilesystemObjectStore implements ObjectStore {
     return { tmp, md5, size };
   }
 
+  localPath(key: string): string {
+    return this.path(key);
+  }
+
   async put(key: string, data: ObjectData): Promise<{ etag: string | undefined }> {
     assertWritableKey(this.name, key);
     const target = this.path(key);
@@ -228,8 +232,16 @@ export class FilesystemObjectStore implements ObjectStore {
         );
       }
     }
-    const files = parts.map((p) => join(dir, `part-${p.partNumber}`));
-    await this.put(key, Readable.from(concatFiles(files)));
+    // The whole object's MD5 is no etag S3 would give (it gives one of the parts' digests): not computed.
+    const target = this.path(key);
+    const tmp = join(this.dir, '.tmp', randomUUID());
+    await spoolToFile(
+      Readable.from(concatFiles(parts.map((p) => join(dir, `part-${p.partNumber}`)))),
+      tmp,
+      undefined,
+    );
+    await mkdir(dirname(target), { recursive: true });
+    await rename(tmp, target);
     await rm(dir, { recursive: true, force: true });
     const info = await this.head(key);
     if (!info) throw new Error(`object ${key} vanished right after completing its upload`);

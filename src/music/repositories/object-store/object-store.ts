@@ -62,6 +62,8 @@ export interface ObjectStore {
   /** undefined when there is no such object. A range past the end is clamped to the object. */
   get(key: string, range?: ByteRange): Promise<ObjectBody | undefined>;
   head(key: string): Promise<ObjectInfo | undefined>;
+  /** The file that holds the object when it is on this machine (filesystem store): read in place, not copied. */
+  localPath(key: string): string | undefined;
   /** Deleting a missing object is not an error. */
   delete(key: string): Promise<void>;
   /** Keys under a prefix, sorted. */

@@ -85,6 +85,10 @@ export class S3ObjectStore implements ObjectStore {
     this.bucket = `${bucketPrefix}${name}`;
   }
 
+  localPath(): undefined {
+    return undefined;
+  }
+
   async ensure(): Promise<void> {
     try {
       await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));

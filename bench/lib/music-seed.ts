@@ -1,0 +1,95 @@
+/** Benchmark data as the pipeline and listeners leave it: tracks with a ready version, plays, a rollup. */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Prisma } from '../../generated/prisma/client.js';
+import type { MusicConfig } from '../../src/music/config.js';
+import type { MusicConnections } from '../../src/music/connections.js';
+import { runAnalyticsRollup } from '../../src/music/domain-jobs.js';
+
+const MiB = 1024 * 1024;
+
+type VersionFields = Omit<
+  Prisma.TrackVersionUncheckedCreateInput,
+  'trackId' | 'number' | 'assetId' | 'status'
+>;
+
+/** A public track of `ownerUserId` whose current version is ready with `version`'s fields; its id. */
+export async function seedReadyTrack(
+  connections: MusicConnections,
+  ownerUserId: string,
+  title: string,
+  version: VersionFields,
+): Promise<string> {
+  const asset = await connections.prisma.asset.create({
+    data: {
+      ownerUserId,
+      objectKey: `${ownerUserId}/${randomUUID()}`,
+      filename: `${title}.flac`,
+      contentType: 'audio/flac',
+      size: 30 * MiB,
+      status: 'uploaded',
+    },
+  });
+  const track = await connections.prisma.track.create({
+    data: { title, ownerUserId, description: 'benchmark track' },
+  });
+  const ready = await connections.prisma.trackVersion.create({
+    data: { ...version, trackId: track.id, number: 1, assetId: asset.id, status: 'ready' },
+  });
+  await connections.prisma.track.update({ where: { id: track.id }, data: { currentVersionId: ready.id } });
+  return track.id;
+}
+
+/** `count` public tracks of `ownerUserId`, each with a ready version (signed URLs, loudness); their ids. */
+export async function seedReadyTracks(
+  connections: MusicConnections,
+  ownerUserId: string,
+  count: number,
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    ids.push(
+      await seedReadyTrack(connections, ownerUserId, `Track ${i}`, {
+        durationMs: 215_000,
+        loudnessIntegrated: -14.2,
+        loudnessRange: 6.1,
+        truePeak: -1.0,
+        replayGain: -3.8,
+        hlsKey: `${randomUUID()}/master.m3u8`,
+        progressiveKey: `${randomUUID()}/progressive.m4a`,
+        waveformKey: `${randomUUID()}/waveform.json`,
+        artworkKey: `${randomUUID()}/cover-600.jpg`,
+        codec: 'flac',
+        bitRate: 1_000_000,
+        channels: 2,
+        sampleRate: 44_100,
+        tagTitle: `Track ${i}`,
+        tagArtist: 'Bench',
+      }),
+    );
+  }
+  return ids;
+}
+
+/** Plays from distinct listeners (1–5 per track) through the API, then the rollup that fills trending. */
+export async function seedPlays(
+  app: FastifyInstance,
+  connections: MusicConnections,
+  config: Readonly<MusicConfig>,
+  trackIds: string[],
+): Promise<void> {
+  let listener = 0;
+  for (const [i, id] of trackIds.entries()) {
+    for (let p = 0; p <= i % 5; p++) {
+      listener++;
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/v1/analytics/plays',
+        payload: { track_id: id },
+        remoteAddress: `10.0.${Math.floor(listener / 250)}.${listener % 250}`,
+      });
+      if (res.statusCode !== 202) throw new Error(`play: ${res.statusCode} ${res.body}`);
+    }
+  }
+  await runAnalyticsRollup(config, connections);
+}
