@@ -168,6 +168,7 @@ async function main(): Promise<void> {
       JWT_SECRET: randomBytes(32).toString('hex'),
       SECURE_LINK_SECRET: randomBytes(32).toString('hex'),
       IP_HASH_SALT: randomBytes(16).toString('hex'),
+      CLIENT_KEY_SECRET: randomBytes(32).toString('hex'),
     });
     const resources = createMusicConnections(config);
     await ensureObjectStores(resources.stores);
@@ -186,6 +187,7 @@ async function main(): Promise<void> {
         JWT_SECRET: config.jwt.secret,
         SECURE_LINK_SECRET: config.secureLink.secret,
         IP_HASH_SALT: config.ipHashSalt,
+        CLIENT_KEY_SECRET: config.clientKeySecret,
         WORKER_PORT: '0',
         WORKER_SCHEDULES: 'off',
         // Like the bare commands: niceness 0 and the default concurrency (one job per media queue).

@@ -11,7 +11,8 @@ import { promisify } from 'node:util';
 import type { MusicConfig } from '../../src/music/config.js';
 import type { MediaJobData } from '../../src/music/jobs/queues.js';
 import type { MusicConnections } from '../../src/music/connections.js';
-import { TEST_JWT_SECRET, TEST_SECURE_LINK_SECRET } from './music-app.js';
+import { TEST_JWT_SECRET, TEST_SECURE_LINK_SECRET, type MusicTestApp } from './music-app.js';
+import { PASSWORD, signupUser } from './music-domain.js';
 
 export const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -74,6 +75,18 @@ export async function createVersionRows(
     data: { trackId: track.id, number: 1, assetId: asset.id },
   });
   return { versionId: version.id, trackId: track.id, assetId: asset.id, sourceKey };
+}
+
+/** A new account with `role`, logged in again after the change so its token carries the role. */
+export async function tokenWithRole(t: MusicTestApp, role: 'user' | 'admin'): Promise<string> {
+  const user = await signupUser(t.app, role);
+  await t.connections.prisma.user.update({ where: { id: user.id }, data: { role } });
+  const login = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/login',
+    payload: { login: user.handle, password: PASSWORD },
+  });
+  return login.json<{ token: string }>().token;
 }
 
 export interface WorkerProcess {
