@@ -76,53 +76,58 @@ describe('failed versions and POST /api/v1/admin/jobs/retry', () => {
     expect(none.json()).toEqual({ queue: 'analytics-rollup', retried: 0, job_ids: [] });
   });
 
-  it('fails a corrupt original without retries, then re-runs it after the asset is replaced', async () => {
-    worker = await startWorkerProcess(t.config);
-    const sourceKey = `corrupt/${randomBytes(4).toString('hex')}.mp3`;
-    await t.connections.stores.originals.put(sourceKey, randomBytes(64 * 1024));
-    const data = await createVersionRows(t.connections, sourceKey);
-    const parentId = versionJobId('version-finalize', data.versionId);
-    const failed = flow.outcome('version-finalize', parentId);
-    const children = MEDIA_QUEUES.map((q) => flow.outcome(q, versionJobId(q, data.versionId)));
-    await flow.starter.start(data);
-    expect(await failed).toMatch(/^failed/);
-    // The parent fails with the first child; the others still run on the corrupt copy. All must
-    // have ended before the original is replaced, or one would fail the retried flow again.
-    for (const child of children) expect(await child).toMatch(/^failed: .*not audio/);
+  // Two flows and a worker start: minutes on a loaded machine.
+  it(
+    'fails a corrupt original without retries, then re-runs it after the asset is replaced',
+    { timeout: 300_000 },
+    async () => {
+      worker = await startWorkerProcess(t.config);
+      const sourceKey = `corrupt/${randomBytes(4).toString('hex')}.mp3`;
+      await t.connections.stores.originals.put(sourceKey, randomBytes(64 * 1024));
+      const data = await createVersionRows(t.connections, sourceKey);
+      const parentId = versionJobId('version-finalize', data.versionId);
+      const failed = flow.outcome('version-finalize', parentId);
+      const children = MEDIA_QUEUES.map((q) => flow.outcome(q, versionJobId(q, data.versionId)));
+      await flow.starter.start(data);
+      expect(await failed).toMatch(/^failed/);
+      // The parent fails with the first child; the others still run on the corrupt copy. All must
+      // have ended before the original is replaced, or one would fail the retried flow again.
+      for (const child of children) expect(await child).toMatch(/^failed: .*not audio/);
 
-    const version = await t.connections.prisma.trackVersion.findUniqueOrThrow({
-      where: { id: data.versionId },
-    });
-    expect(version.status).toBe('failed');
-    expect(version.error).toMatch(/^(transcode|waveform|artwork-extract|loudness): the file is not audio/);
-    for (const name of MEDIA_QUEUES) {
-      const queue = new Queue(name, { connection: flow.bull, prefix: t.config.queuePrefix });
-      const job = (await queue.getJob(versionJobId(name, data.versionId)))!;
-      // Unrecoverable: failed in its one and only attempt.
-      expect(job.attemptsMade).toBe(1);
-      await queue.close();
-    }
+      const version = await t.connections.prisma.trackVersion.findUniqueOrThrow({
+        where: { id: data.versionId },
+      });
+      expect(version.status).toBe('failed');
+      expect(version.error).toMatch(/^(transcode|waveform|artwork-extract|loudness): the file is not audio/);
+      for (const name of MEDIA_QUEUES) {
+        const queue = new Queue(name, { connection: flow.bull, prefix: t.config.queuePrefix });
+        const job = (await queue.getJob(versionJobId(name, data.versionId)))!;
+        // Unrecoverable: failed in its one and only attempt.
+        expect(job.attemptsMade).toBe(1);
+        await queue.close();
+      }
 
-    // The owner replaces the original with real audio; an operator retries.
-    const good = join(dir, 'good.flac');
-    await generateAudio(good, { seconds: 2 });
-    await t.connections.stores.originals.put(sourceKey, await readFile(good));
-    const ready = flow.outcome('version-finalize', parentId);
-    const res = await retry({ queue: 'transcode', limit: 10 }, adminToken);
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({
-      queue: 'transcode',
-      retried: 1,
-      job_ids: [versionJobId('transcode', data.versionId)],
-    });
-    expect(await ready).toBe('completed');
-    const after = await t.connections.prisma.trackVersion.findUniqueOrThrow({
-      where: { id: data.versionId },
-    });
-    expect(after.status).toBe('ready');
-    expect(after.error).toBeNull();
-    expect(after.hlsKey).toBe(`${data.versionId}/master.m3u8`);
-  });
+      // The owner replaces the original with real audio; an operator retries.
+      const good = join(dir, 'good.flac');
+      await generateAudio(good, { seconds: 2 });
+      await t.connections.stores.originals.put(sourceKey, await readFile(good));
+      const ready = flow.outcome('version-finalize', parentId);
+      const res = await retry({ queue: 'transcode', limit: 10 }, adminToken);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({
+        queue: 'transcode',
+        retried: 1,
+        job_ids: [versionJobId('transcode', data.versionId)],
+      });
+      expect(await ready).toBe('completed');
+      const after = await t.connections.prisma.trackVersion.findUniqueOrThrow({
+        where: { id: data.versionId },
+      });
+      expect(after.status).toBe('ready');
+      expect(after.error).toBeNull();
+      expect(after.hlsKey).toBe(`${data.versionId}/master.m3u8`);
+    },
+  );
 });
 
 describe('POST /api/v1/admin/jobs/retry while Redis stops answering', () => {
