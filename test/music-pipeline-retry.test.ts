@@ -7,7 +7,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEDIA_QUEUES, versionJobId } from '../src/music/jobs/queues.js';
 import { openFlowEvents, type FlowEvents } from './helpers/flow-events.js';
@@ -16,6 +15,7 @@ import {
   createVersionRows,
   generateAudio,
   startWorkerProcess,
+  retryFailedJobs,
   stopWorkerProcess,
   tokenWithRole,
   type WorkerProcess,
@@ -99,21 +99,20 @@ describe('failed versions and POST /api/v1/admin/jobs/retry', () => {
       });
       expect(version.status).toBe('failed');
       expect(version.error).toMatch(/^(transcode|waveform|artwork-extract|loudness): the file is not audio/);
-      for (const name of MEDIA_QUEUES) {
-        const queue = new Queue(name, { connection: flow.bull, prefix: t.config.queuePrefix });
-        const job = (await queue.getJob(versionJobId(name, data.versionId)))!;
-        // Unrecoverable: failed in its one and only attempt.
-        expect(job.attemptsMade).toBe(1);
-        await queue.close();
-      }
+      // Unrecoverable: each failed in its one and only attempt.
+      for (const name of MEDIA_QUEUES)
+        expect(await flow.inspect(name, versionJobId(name, data.versionId))).toMatchObject({
+          state: 'failed',
+          attemptsMade: 1,
+        });
 
       // The owner replaces the original with real audio; an operator retries.
       const good = join(dir, 'good.flac');
       await generateAudio(good, { seconds: 2 });
       await t.connections.stores.originals.put(sourceKey, await readFile(good));
       const ready = flow.outcome('version-finalize', parentId);
-      const res = await retry({ queue: 'transcode', limit: 10 }, adminToken);
-      expect(res.statusCode).toBe(200);
+      const res = await retryFailedJobs(t, adminToken, { queue: 'transcode', limit: 10 });
+      expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toEqual({
         queue: 'transcode',
         retried: 1,

@@ -9,6 +9,12 @@ import { BullVersionFlowStarter } from '../../src/music/jobs/flow.js';
 import { versionJobId, type QueueName } from '../../src/music/jobs/queues.js';
 import type { MusicConfig } from '../../src/music/config.js';
 
+export interface JobSnapshot {
+  state: string;
+  attemptsMade: number;
+  attemptsStarted: number;
+}
+
 export interface FlowEvents {
   /** ioredis with maxRetriesPerRequest: null, as BullMQ needs. */
   bull: Redis;
@@ -21,8 +27,8 @@ export interface FlowEvents {
   finalized(versionId: string): Promise<void>;
   /** The job's next progress report. */
   progressed(queue: QueueName, jobId: string): Promise<void>;
-  /** The job's current state (opens and closes a Queue). */
-  state(queue: QueueName, jobId: string): Promise<string>;
+  /** The job's state and attempts now; undefined when there is no such job. */
+  inspect(queue: QueueName, jobId: string): Promise<JobSnapshot | undefined>;
   close(): Promise<void>;
 }
 
@@ -79,13 +85,17 @@ export async function openFlowEvents(
       e.on('progress', on);
     });
 
-  const state = async (queue: QueueName, jobId: string): Promise<string> => {
-    const q = new Queue(queue, { connection: bull, prefix });
-    try {
-      return await q.getJobState(jobId);
-    } finally {
-      await q.close();
-    }
+  const queues = new Map<QueueName, Queue>();
+  const inspect = async (queue: QueueName, jobId: string): Promise<JobSnapshot | undefined> => {
+    let q = queues.get(queue);
+    if (!q) queues.set(queue, (q = new Queue(queue, { connection: bull, prefix })));
+    const job = await q.getJob(jobId);
+    if (!job) return undefined;
+    return {
+      state: await job.getState(),
+      attemptsMade: job.attemptsMade,
+      attemptsStarted: job.attemptsStarted,
+    };
   };
 
   return {
@@ -95,9 +105,9 @@ export async function openFlowEvents(
     completed,
     finalized: (versionId) => completed('version-finalize', versionJobId('version-finalize', versionId)),
     progressed,
-    state,
+    inspect,
     close: async () => {
-      await Promise.all([...events.values()].map((e) => e.close()));
+      await Promise.all([...events.values(), ...queues.values()].map((e) => e.close()));
       // QueueEvents leaves a connection it was given open.
       for (const c of connections) c.disconnect();
       await starter.close();
