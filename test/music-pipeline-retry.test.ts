@@ -7,8 +7,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEDIA_QUEUES, versionJobId } from '../src/music/jobs/queues.js';
+import { BullJobQueueRepository } from '../src/music/repositories/job-queue-repository.js';
 import { openFlowEvents, type FlowEvents } from './helpers/flow-events.js';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
 import {
@@ -158,5 +160,42 @@ describe('POST /api/v1/admin/jobs/retry while Redis stops answering', () => {
     expect(res.headers['retry-after']).toBe('5');
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(res.json()).toMatchObject({ status: 503, code: 'unavailable' });
+  });
+});
+
+describe('BullJobQueueRepository.retry', () => {
+  let t: MusicTestApp;
+  let flow: FlowEvents;
+
+  beforeAll(async () => {
+    t = await createMusicTestApp({ RATE_LIMITS: 'off' });
+    flow = await openFlowEvents(t.config, ['upload-cleanup']);
+  });
+
+  afterAll(async () => {
+    await flow?.close();
+    await t?.close();
+  });
+
+  it('retries the failed jobs it is given and skips any that is no longer failed', async () => {
+    const prefix = t.config.queuePrefix;
+    const queue = new Queue('upload-cleanup', { connection: flow.bull, prefix });
+    const failing = new Worker('upload-cleanup', () => Promise.reject(new UnrecoverableError('refused')), {
+      connection: flow.bull.duplicate(),
+      prefix,
+    });
+    const failed = ['a', 'b'].map((id) => flow.outcome('upload-cleanup', id));
+    await Promise.all(['a', 'b'].map((jobId) => queue.add('cleanup', {}, { jobId })));
+    expect(await Promise.all(failed)).toEqual(['failed: refused', 'failed: refused']);
+    await failing.close();
+    await (await queue.getJob('b'))!.remove(); // gone before its turn
+    await queue.add('cleanup', {}, { jobId: 'c' }); // waiting: never failed
+    const repository = new BullJobQueueRepository(flow.bull, { prefix });
+    expect(await repository.retry('upload-cleanup', ['a', 'b', 'c', 'missing'])).toEqual(['a']);
+    expect(await queue.getJobState('a')).toBe('waiting');
+    // Retried by someone else meanwhile: skipped, not an error.
+    expect(await repository.retry('upload-cleanup', ['a'])).toEqual([]);
+    await repository.close();
+    await queue.close();
   });
 });
