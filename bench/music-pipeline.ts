@@ -24,13 +24,11 @@ import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { Queue, QueueEvents } from 'bullmq';
-import { Redis } from 'ioredis';
-import { BullVersionFlowStarter } from '../src/music/jobs/flow.js';
+import { Queue } from 'bullmq';
 import { MEDIA_QUEUES, versionJobId } from '../src/music/jobs/queues.js';
 import { artworkArgs } from '../src/music/media/artwork-args.js';
 import { chooseLadder, progressiveRendition } from '../src/music/media/ladder.js';
@@ -42,6 +40,7 @@ import { FfmpegRunner } from '../src/music/repositories/ffmpeg-runner.js';
 import { computeWaveform } from '../workers/music/waveform.js';
 import { benchMusicConfig, benchMusicConnections } from './lib/music-app.js';
 import { withBenchDatabase } from './lib/music-database.js';
+import { openFlowEvents } from '../test/helpers/flow-events.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const TRACK_SECONDS = 180;
@@ -106,6 +105,7 @@ async function measured(pid: number | 'self', fn: () => Promise<unknown>): Promi
 }
 
 async function main(): Promise<void> {
+  const loadStart = loadavg();
   const work = await mkdtemp(join(tmpdir(), 'music-bench-pipeline-'));
   const source = join(work, 'track.flac');
   await run('ffmpeg', [
@@ -170,16 +170,7 @@ async function main(): Promise<void> {
         (l) => l.includes('music-worker listening') && resolve(),
       ),
     );
-    const bull = new Redis(config.cacheUrl, { maxRetriesPerRequest: null });
-    // QueueEvents treats a connection it is given as shared and leaves it open: closed below,
-    // or it keeps the process alive after the results are written.
-    const eventsConnection = bull.duplicate();
-    const events = new QueueEvents('version-finalize', {
-      connection: eventsConnection,
-      prefix: config.queuePrefix,
-    });
-    await events.waitUntilReady();
-    const starter = new BullVersionFlowStarter(bull, { prefix: config.queuePrefix });
+    const flow = await openFlowEvents(config);
     const user = await resources.prisma.user.create({
       data: {
         handle: `bench_${randomBytes(3).toString('hex')}`,
@@ -205,38 +196,38 @@ async function main(): Promise<void> {
       const version = await resources.prisma.trackVersion.create({
         data: { trackId: track.id, number: round + 1, assetId: asset.id },
       });
-      const id = versionJobId('version-finalize', version.id);
-      const done = new Promise<void>((resolve, reject) => {
-        events.on('completed', ({ jobId }) => jobId === id && resolve());
-        events.on('failed', ({ jobId, failedReason }) => jobId === id && reject(new Error(failedReason)));
-      });
-      await starter.start({ versionId: version.id, trackId: track.id, assetId: asset.id, sourceKey });
+      const done = flow.finalized(version.id);
+      await flow.starter.start({ versionId: version.id, trackId: track.id, assetId: asset.id, sourceKey });
       await done;
-      // Where the wall time went (stderr only): each job's wait and run, from BullMQ's timestamps.
+      // Where the wall time went (stderr only): each job's wait, run and phases (its returnvalue).
       for (const name of [...MEDIA_QUEUES, 'version-finalize'] as const) {
-        const queue = new Queue(name, { connection: bull, prefix: config.queuePrefix });
+        const queue = new Queue(name, { connection: flow.bull, prefix: config.queuePrefix });
         const job = await queue.getJob(versionJobId(name, version.id));
-        if (job?.processedOn && job.finishedOn)
+        if (job?.processedOn && job.finishedOn) {
+          const timings = (job.returnvalue as { timings?: Record<string, number> } | null)?.timings ?? {};
+          const phases = Object.entries(timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(2)}`);
           process.stderr.write(
-            `round ${round} ${name}: waited ${((job.processedOn - job.timestamp) / 1000).toFixed(2)} s, ran ${((job.finishedOn - job.processedOn) / 1000).toFixed(2)} s\n`,
+            `round ${round} ${name}: waited ${((job.processedOn - job.timestamp) / 1000).toFixed(2)} s, ran ${((job.finishedOn - job.processedOn) / 1000).toFixed(2)} s${phases.length ? ` (${phases.join(', ')})` : ''}\n`,
           );
+        }
         await queue.close();
       }
     };
+    // Alternating, and which side goes first alternates too, so drift in the machine's load
+    // hits both alike.
+    for (let r = 0; r < ROUNDS; r++) {
+      const runBare = async () => bareRuns.push(await measured('self', bare));
+      const runPipeline = async () => pipelineRuns.push(await measured(worker.pid!, () => pipeline(r)));
+      for (const step of r % 2 === 0 ? [runBare, runPipeline] : [runPipeline, runBare]) await step();
+    }
     // The worker's own idle cost (BullMQ timers, Redis and Prisma keep-alives), per second: part
-    // of the pipeline's CPU, but a rate over wall time, not a cost per track.
+    // of the pipeline's CPU, but a rate over wall time, not a cost per track. Measured after the
+    // rounds, when start-up work is long done.
     const idle = await measured(worker.pid!, () => sleep(IDLE_WINDOW_MS));
     idleCpuPerSecond = idle.cpu / idle.wall;
-    for (let r = 0; r < ROUNDS; r++) {
-      bareRuns.push(await measured('self', bare));
-      pipelineRuns.push(await measured(worker.pid!, () => pipeline(r)));
-    }
     worker.kill('SIGTERM');
     await new Promise((resolve) => worker.once('exit', resolve));
-    await events.close();
-    eventsConnection.disconnect();
-    await starter.close();
-    bull.disconnect();
+    await flow.close();
     await resources.close();
   });
 
@@ -267,29 +258,43 @@ async function main(): Promise<void> {
   });
   const pm = pick(pipelineRuns);
   const bm = pick(bareRuns);
-  const p = pm.wall;
-  const b = bm.wall;
+  // Each round's pipeline against the bare run beside it; the headline is the median of those.
+  const wallRatios = pipelineRuns.map((m, i) => m.wall / bareRuns[i]!.wall);
+  const cpuRatios = pipelineRuns.map((m, i) => m.cpu / bareRuns[i]!.cpu);
+  const wallRatio = median(wallRatios);
+  const cpuRatio = median(cpuRatios);
   const mb = (n: number): string => (n / 1e6).toFixed(1);
-  const row = (name: string, m: Measured, base: Measured): string =>
-    `| ${name} | ${m.wall.toFixed(2)} | ${(TRACK_SECONDS / m.wall).toFixed(1)} | ${(m.wall / base.wall).toFixed(2)} | ${m.cpu.toFixed(2)} | ${(m.cpu / base.cpu).toFixed(2)} | ${m.selfCpu.toFixed(2)} | ${mb(m.readBytes)} | ${mb(m.writtenBytes)} |`;
+  const row = (name: string, m: Measured): string =>
+    `| ${name} | ${m.wall.toFixed(2)} | ${(TRACK_SECONDS / m.wall).toFixed(1)} | ${m.cpu.toFixed(2)} | ${m.selfCpu.toFixed(2)} | ${mb(m.readBytes)} | ${mb(m.writtenBytes)} |`;
+  const rounds = pipelineRuns.map(
+    (m, i) =>
+      `| ${i} | ${bareRuns[i]!.wall.toFixed(2)} | ${m.wall.toFixed(2)} | ${wallRatios[i]!.toFixed(2)} | ${bareRuns[i]!.cpu.toFixed(2)} | ${m.cpu.toFixed(2)} | ${cpuRatios[i]!.toFixed(2)} |`,
+  );
+  const waveformRatios = peaksTimes.map((w, i) => w / decodeTimes[i]!);
   const w = median(peaksTimes);
   const d = median(decodeTimes);
+  const load = (l: number[]): string => l.map((x) => x.toFixed(1)).join(', ');
+  const met = (x: number): string => (x <= 1.1 ? 'met' : 'not met');
   const markdown = [
     '## music-pipeline',
     '',
-    `Generated ${TRACK_SECONDS} s stereo FLAC track (${mb(bytes.length)} MB) with a cover; ${ROUNDS} alternating rounds (median). Pipeline: enqueue to \`ready\` through a music-worker process (PostgreSQL, Redis, filesystem store, default concurrency: the four media jobs at once, ffmpeg niceness 0). Bare: the same four ffmpeg commands from the same builders, four at once, niceness 0, on a local file. CPU = user+sys of the process and its ffmpeg/ffprobe children (/proc/<pid>/stat), which a shared machine distorts far less than wall time; read/written = /proc/<pid>/io rchar/wchar (children included). Compare ratios, not seconds.`,
+    `Generated ${TRACK_SECONDS} s stereo FLAC track (${mb(bytes.length)} MB) with a cover; ${ROUNDS} rounds, bare and pipeline alternating (which goes first alternates too). Pipeline: enqueue to \`ready\` through a music-worker process (PostgreSQL, Redis, filesystem store, default concurrency: the four media jobs at once, ffmpeg niceness 0). Bare: the same four ffmpeg commands from the same builders, four at once, niceness 0, on a local file. CPU = user+sys of the process and its ffmpeg/ffprobe children (/proc/<pid>/stat), which a shared machine distorts far less than wall time; read/written = /proc/<pid>/io rchar/wchar (children included). Compare ratios, not seconds. Load average (1, 5, 15 min) at the start: ${load(loadStart)}; at the end: ${load(loadavg())} on ${cpus().length} cores.`,
     '',
-    '| scenario | wall s | × real time | wall ratio | CPU s | CPU ratio | of which node s | read MB | written MB |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    row('bare ffmpeg, 4 commands at once (baseline)', bm, bm),
-    row('pipeline, enqueue to ready', pm, bm),
+    '| round | bare wall s | pipeline wall s | wall ratio | bare CPU s | pipeline CPU s | CPU ratio |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rounds,
     '',
-    `Pipeline / bare: wall **${(p / b).toFixed(2)}**, CPU **${(pm.cpu / bm.cpu).toFixed(2)}** (target <= 1.1: ${pm.cpu / bm.cpu <= 1.1 ? 'met' : 'not met'} on CPU, ${p / b <= 1.1 ? 'met' : 'not met'} on wall). The idle worker process used ${(idleCpuPerSecond * 1000).toFixed(1)} ms of CPU per second of wall time (measured over ${IDLE_WINDOW_MS / 1000} s before the rounds), i.e. ${(idleCpuPerSecond * p).toFixed(2)} s of the pipeline's CPU at this wall time; without it the CPU ratio is ${((pm.cpu - idleCpuPerSecond * p) / bm.cpu).toFixed(2)}.`,
+    '| scenario (median of the rounds) | wall s | × real time | CPU s | of which node s | read MB | written MB |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    row('bare ffmpeg, 4 commands at once (baseline)', bm),
+    row('pipeline, enqueue to ready', pm),
+    '',
+    `Pipeline / bare, median of the rounds' ratios: wall **${wallRatio.toFixed(2)}** (range ${Math.min(...wallRatios).toFixed(2)}–${Math.max(...wallRatios).toFixed(2)}), CPU **${cpuRatio.toFixed(2)}** (range ${Math.min(...cpuRatios).toFixed(2)}–${Math.max(...cpuRatios).toFixed(2)}); target <= 1.1: ${met(wallRatio)} on wall, ${met(cpuRatio)} on CPU. The pipeline runs at ${(TRACK_SECONDS / pm.wall).toFixed(1)}× real time. The idle worker process used ${(idleCpuPerSecond * 1000).toFixed(1)} ms of CPU per second of wall time (${IDLE_WINDOW_MS / 1000} s after the rounds), i.e. ${(idleCpuPerSecond * pm.wall).toFixed(2)} s of the pipeline's CPU at this wall time.`,
     '',
     '| waveform | wall s | seconds of audio per second | ratio to decode alone |',
     '| --- | ---: | ---: | ---: |',
     `| ffmpeg decode to s16le alone (baseline) | ${d.toFixed(2)} | ${(TRACK_SECONDS / d).toFixed(0)} | 1.00 |`,
-    `| peaks from the PCM stream (both zoom levels' source) | ${w.toFixed(2)} | ${(TRACK_SECONDS / w).toFixed(0)} | ${(w / d).toFixed(2)} |`,
+    `| peaks from the PCM stream (both zoom levels' source) | ${w.toFixed(2)} | ${(TRACK_SECONDS / w).toFixed(0)} | ${median(waveformRatios).toFixed(2)} |`,
     '',
   ].join('\n');
   await writeFile(join(ROOT, 'bench', 'results', 'music-pipeline.md'), markdown);

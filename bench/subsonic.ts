@@ -32,6 +32,7 @@ import { PrismaUserRepository } from '../src/music/repositories/user-repository.
 import { ClientKeyCrypto } from '../src/music/subsonic/client-key-crypto.js';
 import { ClientKeyRepository } from '../src/music/subsonic/client-key-repository.js';
 import { ClientKeyService } from '../src/music/subsonic/client-key-service.js';
+import { generateAudio } from '../test/helpers/generated-audio.js';
 import { load, ratio, table, type LoadResult } from './lib/autocannon.js';
 
 const run = promisify(execFile);
@@ -248,21 +249,9 @@ async function supysonic(size: number): Promise<LoadResult[] | string> {
   const music = join(dir, 'music');
   await mkdir(music);
   const template = join(dir, 'template.mp3');
-  await run('ffmpeg', [
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'anullsrc=r=22050:cl=mono',
-    '-t',
-    '0.2',
-    '-c:a',
-    'libmp3lame',
-    '-b:a',
-    '32k',
-    template,
-  ]);
+  // 0.2 s of mono silence, 32 kb/s MP3.
+  const silence = { seconds: 0.2, sineSeconds: 0, channels: 1, sampleRate: 22050 } as const;
+  await generateAudio(template, { ...silence, codec: 'libmp3lame', bitRate: '32k' });
   const script = [
     'import shutil, sys, os',
     'from mutagen.easyid3 import EasyID3',

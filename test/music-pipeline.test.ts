@@ -4,22 +4,18 @@
  * and every output is checked through the running API (signed HLS, waveforms, images).
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { QueueEvents } from 'bullmq';
-import { Redis } from 'ioredis';
 import WaveformData, { type JsonWaveformData } from 'waveform-data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BullVersionFlowStarter } from '../src/music/jobs/flow.js';
-import { versionJobId } from '../src/music/jobs/queues.js';
 import { signedUrl } from '../src/music/services/secure-link.js';
-import { createMusicTestApp, TEST_SECURE_LINK_SECRET, type MusicTestApp } from './helpers/music-app.js';
+import type { FlowEvents } from './helpers/flow-events.js';
+import { TEST_SECURE_LINK_SECRET, type MusicTestApp } from './helpers/music-app.js';
 import {
   createVersionRows,
   generateAudio,
   run,
-  startWorkerProcess,
+  startPipelineApp,
   stopWorkerProcess,
   type WorkerProcess,
 } from './helpers/music-worker.js';
@@ -54,31 +50,17 @@ describe('media pipeline: one flow per version', () => {
   let t: MusicTestApp;
   let base: string;
   let worker: WorkerProcess;
-  let bull: Redis;
-  let events: QueueEvents;
-  let starter: BullVersionFlowStarter;
+  let flow: FlowEvents;
   let dir: string;
 
   beforeAll(async () => {
-    t = await createMusicTestApp({ RATE_LIMITS: 'off' });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    bull = new Redis(t.config.cacheUrl, { maxRetriesPerRequest: null });
-    events = new QueueEvents('version-finalize', {
-      connection: bull.duplicate(),
-      prefix: t.config.queuePrefix,
-    });
-    await events.waitUntilReady();
-    starter = new BullVersionFlowStarter(bull, { prefix: t.config.queuePrefix });
-    worker = await startWorkerProcess(t.config);
+    ({ t, base, flow, worker } = await startPipelineApp());
     dir = await mkdtemp(join(tmpdir(), 'pipeline-'));
   });
 
   afterAll(async () => {
     if (worker) expect(await stopWorkerProcess(worker)).toBe(0);
-    await events?.close();
-    await starter?.close();
-    bull?.disconnect();
+    await flow?.close();
     await t?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
@@ -87,12 +69,8 @@ describe('media pipeline: one flow per version', () => {
     const sourceKey = `originals-test/${Date.now()}-${Math.random().toString(36).slice(2)}.flac`;
     await t.connections.stores.originals.put(sourceKey, await readFile(sourcePath));
     const data = await createVersionRows(t.connections, sourceKey);
-    const done = new Promise<void>((resolve, reject) => {
-      const id = versionJobId('version-finalize', data.versionId);
-      events.on('completed', ({ jobId }) => jobId === id && resolve());
-      events.on('failed', ({ jobId, failedReason }) => jobId === id && reject(new Error(failedReason)));
-    });
-    await starter.start(data);
+    const done = flow.finalized(data.versionId);
+    await flow.starter.start(data);
     await done;
     return data;
   }

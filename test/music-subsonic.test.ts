@@ -7,20 +7,18 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { QueueEvents } from 'bullmq';
 import { XMLParser } from 'fast-xml-parser';
-import { Redis } from 'ioredis';
 import { SubsonicAPI } from 'subsonic-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { versionJobId } from '../src/music/jobs/queues.js';
+import type { FlowEvents } from './helpers/flow-events.js';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
 import { s3StoreEnv, uniqueSuffix } from './helpers/music-env.js';
 import { PASSWORD, signupUser, uploadViaApi, type TestUser } from './helpers/music-domain.js';
-import { startWorkerProcess, stopWorkerProcess, type WorkerProcess } from './helpers/music-worker.js';
+import { startPipelineApp, stopWorkerProcess, type WorkerProcess } from './helpers/music-worker.js';
 
 const run = promisify(execFile);
 
@@ -117,8 +115,7 @@ describe('OpenSubsonic API', () => {
   let t: MusicTestApp;
   let base: string;
   let worker: WorkerProcess;
-  let bull: Redis;
-  let events: QueueEvents;
+  let flow: FlowEvents;
   let dir: string;
   let owner: TestUser;
   let other: TestUser;
@@ -145,11 +142,7 @@ describe('OpenSubsonic API', () => {
     expect(added.statusCode, added.body).toBe(202);
     const id = versionJobId('version-finalize', added.json().id as string);
     await new Promise<void>((resolve, reject) => {
-      const onDone = ({ jobId }: { jobId: string }) => jobId === id && resolve();
-      const onFail = ({ jobId, failedReason }: { jobId: string; failedReason: string }) =>
-        jobId === id && reject(new Error(failedReason));
-      events.on('completed', onDone);
-      events.on('failed', onFail);
+      flow.completed('version-finalize', id).then(resolve, reject);
       // Finished before we listened: read the state once.
       void call('GET', `/api/v1/tracks/${trackId}`, who).then((r) => {
         if (r.json().current_version?.status === 'ready') resolve();
@@ -173,16 +166,7 @@ describe('OpenSubsonic API', () => {
 
   beforeAll(async () => {
     const store = s3StoreEnv(`sub${uniqueSuffix()}-`);
-    t = await createMusicTestApp({ RATE_LIMITS: 'off', ...store });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    bull = new Redis(t.config.cacheUrl, { maxRetriesPerRequest: null });
-    events = new QueueEvents('version-finalize', {
-      connection: bull.duplicate(),
-      prefix: t.config.queuePrefix,
-    });
-    await events.waitUntilReady();
-    worker = await startWorkerProcess(t.config, store);
+    ({ t, base, flow, worker } = await startPipelineApp({ RATE_LIMITS: 'off', ...store }, store));
     dir = await mkdtemp(join(tmpdir(), 'subsonic-'));
     owner = await signupUser(t.app, 'sub');
     other = await signupUser(t.app, 'oth');
@@ -207,8 +191,7 @@ describe('OpenSubsonic API', () => {
 
   afterAll(async () => {
     if (worker) expect(await stopWorkerProcess(worker)).toBe(0);
-    await events?.close();
-    bull?.disconnect();
+    await flow?.close();
     await t?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });

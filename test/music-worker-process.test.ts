@@ -8,20 +8,12 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Queue, QueueEvents } from 'bullmq';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BullVersionFlowStarter } from '../src/music/jobs/flow.js';
 import { versionJobId, type MediaJobData } from '../src/music/jobs/queues.js';
 import { parseMediaPlaylist } from '../src/music/media/hls-master.js';
+import { openFlowEvents, type FlowEvents } from './helpers/flow-events.js';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
-import {
-  createVersionRows,
-  run,
-  startWorkerProcess,
-  stopWorkerProcess,
-  type WorkerProcess,
-} from './helpers/music-worker.js';
+import { createVersionRows, generateAudio, WorkerFleet } from './helpers/music-worker.js';
 
 // The worker about to be killed holds 3 s locks, so its jobs are soon seen as stalled; the
 // workers that take over check often but hold long locks themselves, so a starved machine
@@ -32,44 +24,25 @@ const SHUTDOWN_MS = 3000;
 
 describe('music-worker process signals', () => {
   let t: MusicTestApp;
-  let bull: Redis;
-  let finalizeEvents: QueueEvents;
-  let transcodeEvents: QueueEvents;
-  let starter: BullVersionFlowStarter;
+  let flow: FlowEvents;
   let dir: string;
   let source: Buffer;
-  const workers: WorkerProcess[] = [];
+  let fleet: WorkerFleet;
 
   beforeAll(async () => {
     t = await createMusicTestApp({ RATE_LIMITS: 'off' });
-    bull = new Redis(t.config.cacheUrl, { maxRetriesPerRequest: null });
-    const prefix = t.config.queuePrefix;
-    finalizeEvents = new QueueEvents('version-finalize', { connection: bull.duplicate(), prefix });
-    transcodeEvents = new QueueEvents('transcode', { connection: bull.duplicate(), prefix });
-    await Promise.all([finalizeEvents.waitUntilReady(), transcodeEvents.waitUntilReady()]);
-    starter = new BullVersionFlowStarter(bull, { prefix });
+    flow = await openFlowEvents(t.config, ['transcode', 'version-finalize']);
+    fleet = new WorkerFleet(t.config, FAST_STALL);
     dir = await mkdtemp(join(tmpdir(), 'worker-signals-'));
     // Long enough that the transcode is still running when the first progress is reported.
     const path = join(dir, 'long.flac');
-    await run('ffmpeg', [
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=frequency=440:duration=90:sample_rate=44100',
-      '-ac',
-      '2',
-      path,
-    ]);
+    await generateAudio(path, { seconds: 90 });
     source = await readFile(path);
   });
 
   afterAll(async () => {
-    for (const w of workers) await stopWorkerProcess(w, 'SIGKILL');
-    await Promise.all([finalizeEvents?.close(), transcodeEvents?.close()]);
-    await starter?.close();
-    bull?.disconnect();
+    await fleet?.stopAll('SIGKILL');
+    await flow?.close();
     await t?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
@@ -78,32 +51,6 @@ describe('music-worker process signals', () => {
     const sourceKey = `long/${Date.now()}-${Math.random().toString(36).slice(2)}.flac`;
     await t.connections.stores.originals.put(sourceKey, source);
     return createVersionRows(t.connections, sourceKey);
-  }
-
-  const firstProgress = (jobId: string): Promise<void> =>
-    new Promise((resolve) => {
-      const on = ({ jobId: id }: { jobId: string }): void => {
-        if (id !== jobId) return;
-        transcodeEvents.off('progress', on);
-        resolve();
-      };
-      transcodeEvents.on('progress', on);
-    });
-
-  const finalized = (versionId: string): Promise<void> =>
-    new Promise((resolve, reject) => {
-      const id = versionJobId('version-finalize', versionId);
-      finalizeEvents.on('completed', ({ jobId }) => jobId === id && resolve());
-      finalizeEvents.on(
-        'failed',
-        ({ jobId, failedReason }) => jobId === id && reject(new Error(failedReason)),
-      );
-    });
-
-  async function launch(env: Record<string, string> = {}): Promise<WorkerProcess> {
-    const w = await startWorkerProcess(t.config, { ...FAST_STALL, ...env });
-    workers.push(w);
-    return w;
   }
 
   /** Every playlist, init section and segment the master names is in the store. */
@@ -131,34 +78,28 @@ describe('music-worker process signals', () => {
       const data = await startVersion();
       const transcodeId = versionJobId('transcode', data.versionId);
       let completions = 0;
-      transcodeEvents.on('completed', ({ jobId }) => {
-        if (jobId === transcodeId) completions++;
-      });
-      const first = await launch();
-      const progressed = firstProgress(transcodeId);
-      const done = finalized(data.versionId);
-      await starter.start(data);
+      void flow.completed('transcode', transcodeId).then(() => completions++);
+      const first = await fleet.launch();
+      const progressed = flow.progressed('transcode', transcodeId);
+      const done = flow.finalized(data.versionId);
+      await flow.starter.start(data);
       await progressed;
-      first.child.kill('SIGKILL');
-      expect(await first.exited).toBe('SIGKILL');
-      workers.splice(workers.indexOf(first), 1);
+      expect(await fleet.stop(first, 'SIGKILL')).toBe('SIGKILL');
       // The killed attempt was inside ffmpeg: its output never reached the store.
       expect(await t.connections.stores.transcodes.list(`${data.versionId}/`)).toEqual([]);
 
-      await launch(TAKE_OVER);
+      await fleet.launch(TAKE_OVER);
       await done;
       expect(completions).toBe(1);
-      const queue = new Queue('transcode', { connection: bull, prefix: t.config.queuePrefix });
-      const job = (await queue.getJob(transcodeId))!;
-      expect(await job.getState()).toBe('completed');
-      expect(job.attemptsStarted).toBeGreaterThanOrEqual(2); // started again after the kill
-      await queue.close();
+      const job = await flow.inspect('transcode', transcodeId);
+      expect(job?.state).toBe('completed');
+      expect(job?.attemptsStarted).toBeGreaterThanOrEqual(2); // started again after the kill
       await expectCompleteHls(data.versionId);
       const version = await t.connections.prisma.trackVersion.findUniqueOrThrow({
         where: { id: data.versionId },
       });
       expect(version.status).toBe('ready');
-      for (const w of workers.splice(0)) expect(await stopWorkerProcess(w)).toBe(0);
+      expect(await fleet.stopAll()).toEqual([0]);
     },
   );
 
@@ -171,27 +112,24 @@ describe('music-worker process signals', () => {
       // The default 30 s lock, not FAST_STALL: hand-back (moveToWait) needs the job's lock, and a
       // 3 s lock can lapse on a starved machine before the cancelled job is moved, which left it
       // `active` until a stall check. This test is about the hand-back, not stall recovery.
-      const worker = await launch({
+      const worker = await fleet.launch({
         WORKER_SHUTDOWN_MS: String(SHUTDOWN_MS),
         WORKER_LOCK_MS: '30000',
         WORKER_STALLED_INTERVAL_MS: '30000',
       });
-      const progressed = firstProgress(transcodeId);
-      const done = finalized(data.versionId);
-      await starter.start(data);
+      const progressed = flow.progressed('transcode', transcodeId);
+      const done = flow.finalized(data.versionId);
+      await flow.starter.start(data);
       await progressed;
       const started = Date.now();
-      expect(await stopWorkerProcess(worker, 'SIGTERM')).toBe(0);
+      expect(await fleet.stop(worker, 'SIGTERM')).toBe(0);
       // The bound for running jobs plus the connection close (see src/main/music-worker.ts).
       expect(Date.now() - started).toBeLessThan(SHUTDOWN_MS + 10_000);
-      workers.splice(workers.indexOf(worker), 1);
-      const queue = new Queue('transcode', { connection: bull, prefix: t.config.queuePrefix });
-      const state = await (await queue.getJob(transcodeId))!.getState();
+      const state = (await flow.inspect('transcode', transcodeId))?.state;
       expect(['completed', 'waiting', 'prioritized'], worker.lines.slice(-15).join('\n')).toContain(state);
       expect(worker.lines.some((l) => l.includes('could not hand the job back'))).toBe(false);
-      await queue.close();
 
-      await launch(TAKE_OVER);
+      await fleet.launch(TAKE_OVER);
       await done;
       await expectCompleteHls(data.versionId);
     },

@@ -7,19 +7,17 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Queue, QueueEvents } from 'bullmq';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BullVersionFlowStarter } from '../src/music/jobs/flow.js';
 import { versionJobId } from '../src/music/jobs/queues.js';
 import { STALLED_TOO_OFTEN } from '../workers/music/version-failure.js';
+import { openFlowEvents, type FlowEvents } from './helpers/flow-events.js';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
 import {
   createVersionRows,
-  run,
-  startWorkerProcess,
-  stopWorkerProcess,
-  type WorkerProcess,
+  generateAudio,
+  retryFailedJobs,
+  tokenWithRole,
+  WorkerFleet,
 } from './helpers/music-worker.js';
 
 // Workers that will be killed hold 3 s locks (their jobs are soon seen as stalled); the one
@@ -29,110 +27,57 @@ const SURVIVOR = { WORKER_LOCK_MS: '30000', WORKER_STALLED_INTERVAL_MS: '2000' }
 
 describe('a job whose worker dies twice', () => {
   let t: MusicTestApp;
-  let bull: Redis;
-  let transcodeEvents: QueueEvents;
-  let finalizeEvents: QueueEvents;
-  let starter: BullVersionFlowStarter;
+  let flow: FlowEvents;
   let dir: string;
   let adminToken: string;
-  const workers: WorkerProcess[] = [];
+  let fleet: WorkerFleet;
 
   beforeAll(async () => {
     t = await createMusicTestApp({ RATE_LIMITS: 'off' });
-    bull = new Redis(t.config.cacheUrl, { maxRetriesPerRequest: null });
-    const prefix = t.config.queuePrefix;
-    transcodeEvents = new QueueEvents('transcode', { connection: bull.duplicate(), prefix });
-    finalizeEvents = new QueueEvents('version-finalize', { connection: bull.duplicate(), prefix });
-    await Promise.all([transcodeEvents.waitUntilReady(), finalizeEvents.waitUntilReady()]);
-    starter = new BullVersionFlowStarter(bull, { prefix });
+    flow = await openFlowEvents(t.config, ['transcode', 'version-finalize']);
+    fleet = new WorkerFleet(t.config);
     dir = await mkdtemp(join(tmpdir(), 'worker-stall-'));
-    const handle = `admin_${randomBytes(3).toString('hex')}`;
-    const password = 'a long enough password 123';
-    const signup = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/auth/signup',
-      payload: { handle, email: `${handle}@example.org`, password },
-    });
-    expect(signup.statusCode).toBe(201);
-    await t.connections.prisma.user.update({ where: { handle }, data: { role: 'admin' } });
-    const login = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/auth/login',
-      payload: { login: handle, password },
-    });
-    adminToken = login.json<{ token: string }>().token;
+    adminToken = await tokenWithRole(t, 'admin');
   });
 
   afterAll(async () => {
-    for (const w of workers) await stopWorkerProcess(w, 'SIGKILL');
-    await Promise.all([transcodeEvents?.close(), finalizeEvents?.close()]);
-    await starter?.close();
-    bull?.disconnect();
+    await fleet?.stopAll('SIGKILL');
+    await flow?.close();
     await t?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
-
-  const nextProgress = (jobId: string): Promise<void> =>
-    new Promise((resolve) => {
-      const on = ({ jobId: id }: { jobId: string }): void => {
-        if (id !== jobId) return;
-        transcodeEvents.off('progress', on);
-        resolve();
-      };
-      transcodeEvents.on('progress', on);
-    });
-
-  async function launch(env: Record<string, string>): Promise<WorkerProcess> {
-    const w = await startWorkerProcess(t.config, env);
-    workers.push(w);
-    return w;
-  }
-
-  async function kill(w: WorkerProcess): Promise<void> {
-    w.child.kill('SIGKILL');
-    expect(await w.exited).toBe('SIGKILL');
-    workers.splice(workers.indexOf(w), 1);
-  }
 
   it(
     'fails the version with a readable reason, and the admin retry makes it ready',
     { timeout: 400_000 },
     async () => {
       const path = join(dir, 'long.flac');
-      await run('ffmpeg', [
-        ...['-v', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=90:sample_rate=44100'],
-        ...['-ac', '2', path],
-      ]);
+      await generateAudio(path, { seconds: 90 });
       const sourceKey = `stall/${randomBytes(4).toString('hex')}.flac`;
       await t.connections.stores.originals.put(sourceKey, await readFile(path));
       const data = await createVersionRows(t.connections, sourceKey);
       const transcodeId = versionJobId('transcode', data.versionId);
-      const transcodeFailed = new Promise<string>((resolve) =>
-        transcodeEvents.on(
-          'failed',
-          ({ jobId, failedReason }) => jobId === transcodeId && resolve(failedReason),
-        ),
-      );
+      const transcodeFailed = flow.outcome('transcode', transcodeId);
 
       // First death: the job goes back to the queue (stalled once).
-      const first = await launch(DOOMED);
-      const firstRun = nextProgress(transcodeId);
-      await starter.start(data);
+      const first = await fleet.launch(DOOMED);
+      const firstRun = flow.progressed('transcode', transcodeId);
+      await flow.starter.start(data);
       await firstRun;
-      await kill(first);
+      expect(await fleet.stop(first, 'SIGKILL')).toBe('SIGKILL');
 
       // Second death, after the next worker took the job over and was transcoding it.
-      const secondRun = nextProgress(transcodeId);
-      const second = await launch(DOOMED);
+      const secondRun = flow.progressed('transcode', transcodeId);
+      const second = await fleet.launch(DOOMED);
       await secondRun;
-      await kill(second);
+      expect(await fleet.stop(second, 'SIGKILL')).toBe('SIGKILL');
 
       // The third worker finds it stalled a second time: BullMQ fails it without running it.
-      const third = await launch(SURVIVOR);
+      const third = await fleet.launch(SURVIVOR);
       const marked = (line: string): boolean =>
         line.includes('"version failed"') && line.includes(transcodeId);
       const markedLine = third.lines.find(marked) ?? (await third.nextLine(marked));
-      expect(await transcodeFailed).toBe(STALLED_TOO_OFTEN);
+      expect(await transcodeFailed).toBe(`failed: ${STALLED_TOO_OFTEN}`);
       expect(markedLine).toContain('stopped twice');
 
       const failed = await t.connections.prisma.trackVersion.findUniqueOrThrow({
@@ -145,20 +90,8 @@ describe('a job whose worker dies twice', () => {
       );
 
       // The admin retry route re-runs it; the surviving worker completes the version.
-      const finalizeId = versionJobId('version-finalize', data.versionId);
-      const finalized = new Promise<void>((resolve, reject) => {
-        finalizeEvents.on('completed', ({ jobId }) => jobId === finalizeId && resolve());
-        finalizeEvents.on(
-          'failed',
-          ({ jobId, failedReason }) => jobId === finalizeId && reject(new Error(failedReason)),
-        );
-      });
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/v1/admin/jobs/retry',
-        payload: { queue: 'transcode', limit: 10 },
-        headers: { authorization: `Bearer ${adminToken}` },
-      });
+      const finalized = flow.finalized(data.versionId);
+      const res = await retryFailedJobs(t, adminToken, { queue: 'transcode', limit: 10 });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ queue: 'transcode', retried: 1, job_ids: [transcodeId] });
       await finalized;
@@ -167,11 +100,8 @@ describe('a job whose worker dies twice', () => {
       });
       expect(ready.status).toBe('ready');
       expect(ready.error).toBeNull();
-      const queue = new Queue('transcode', { connection: bull, prefix: t.config.queuePrefix });
-      expect(await (await queue.getJob(transcodeId))!.getState()).toBe('completed');
-      await queue.close();
-      expect(await stopWorkerProcess(third)).toBe(0);
-      workers.splice(workers.indexOf(third), 1);
+      expect((await flow.inspect('transcode', transcodeId))?.state).toBe('completed');
+      expect(await fleet.stop(third)).toBe(0);
     },
   );
 });

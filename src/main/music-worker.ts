@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
+import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import { ConfigError } from '../core/env.js';
 import { installGracefulShutdown } from '../core/shutdown.js';
@@ -38,6 +39,21 @@ function configs() {
     throw err;
   }
 }
+
+/**
+ * Prisma loads its query compiler (WebAssembly) on the first query: hundreds of ms of CPU that
+ * would otherwise land inside the first job. A database that is down now is not fatal here:
+ * jobs retry, and health reports the queues.
+ */
+async function warmUp(versions: PrismaVersionProcessingRepository, log: FastifyBaseLogger): Promise<void> {
+  try {
+    await versions.find(NIL_UUID);
+  } catch (err) {
+    log.warn({ err: (err as Error).message }, 'database not reachable at start-up; jobs will retry');
+  }
+}
+
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
 async function main(): Promise<void> {
   const { music, worker } = configs();
@@ -111,6 +127,7 @@ async function main(): Promise<void> {
       await queue.close();
     }
   }
+  await warmUp(versions, app.log);
   pool.start();
   await app.listen({ port: worker.port, host: worker.host });
   const address = app.server.address();

@@ -2,45 +2,25 @@
  * Helpers for the media pipeline tests: generated audio (nothing downloaded), the rows of a
  * version created directly through Prisma, and the music-worker started as a real process.
  */
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { promisify } from 'node:util';
+import type { AddressInfo } from 'node:net';
+import { setTimeout } from 'node:timers/promises';
+import type { LightMyRequestResponse } from 'fastify';
 import type { MusicConfig } from '../../src/music/config.js';
 import type { MediaJobData } from '../../src/music/jobs/queues.js';
 import type { MusicConnections } from '../../src/music/connections.js';
+import { openFlowEvents, type FlowEvents } from './flow-events.js';
 import { startLoggedProcess, stopLoggedProcess, type LoggedProcess } from './logged-process.js';
-import { TEST_JWT_SECRET, TEST_SECURE_LINK_SECRET } from './music-app.js';
+import {
+  createMusicTestApp,
+  TEST_JWT_SECRET,
+  TEST_SECURE_LINK_SECRET,
+  type MusicTestApp,
+} from './music-app.js';
+import { PASSWORD, signupUser } from './music-domain.js';
 
-export const run = promisify(execFile);
-
-/**
- * A stereo 1 kHz sine at -20 dBFS (amplitude 0.1) for `sineSeconds`, then silence up to
- * `seconds`, optionally with an attached 800x600 cover picture.
- */
-export async function generateAudio(
-  path: string,
-  options: { seconds: number; sineSeconds?: number; cover?: boolean; codec?: string; channels?: 1 | 2 },
-): Promise<void> {
-  const sine = options.sineSeconds ?? options.seconds;
-  const expr = `if(lt(t,${sine}),0.1*sin(2*PI*1000*t),0)`;
-  const channels = options.channels ?? 2;
-  const args = [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `aevalsrc='${Array(channels).fill(expr).join('|')}':s=44100:d=${options.seconds}`,
-  ];
-  if (options.cover) args.push('-f', 'lavfi', '-i', 'color=c=blue:s=800x600:d=1');
-  args.push('-map', '0:a');
-  if (options.cover)
-    args.push('-map', '1:v', '-frames:v', '1', '-c:v', 'mjpeg', '-disposition:v', 'attached_pic');
-  args.push('-c:a', options.codec ?? 'flac', path);
-  await run('ffmpeg', args);
-}
+export { generateAudio, run } from './generated-audio.js';
 
 /** A user, a track, an uploaded asset and a pending version, inserted directly. */
 export async function createVersionRows(
@@ -72,6 +52,18 @@ export async function createVersionRows(
     data: { trackId: track.id, number: 1, assetId: asset.id },
   });
   return { versionId: version.id, trackId: track.id, assetId: asset.id, sourceKey };
+}
+
+/** A new account with `role`, logged in again after the change so its token carries the role. */
+export async function tokenWithRole(t: MusicTestApp, role: 'user' | 'admin'): Promise<string> {
+  const user = await signupUser(t.app, role);
+  await t.connections.prisma.user.update({ where: { id: user.id }, data: { role } });
+  const login = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/login',
+    payload: { login: user.handle, password: PASSWORD },
+  });
+  return login.json<{ token: string }>().token;
 }
 
 export interface WorkerProcess extends LoggedProcess {
@@ -111,3 +103,73 @@ export async function startWorkerProcess(
 export const stopWorkerProcess = stopLoggedProcess;
 
 export { once };
+
+/** The worker processes one test file starts; whatever is still running is killed by stopAll. */
+export class WorkerFleet {
+  private readonly running = new Set<WorkerProcess>();
+
+  constructor(
+    private readonly config: MusicConfig,
+    /** Environment every worker of this fleet gets (each launch may add more). */
+    private readonly env: Record<string, string> = {},
+  ) {}
+
+  async launch(env: Record<string, string> = {}): Promise<WorkerProcess> {
+    const w = await startWorkerProcess(this.config, { ...this.env, ...env });
+    this.running.add(w);
+    return w;
+  }
+
+  /** Sends the signal and resolves with the exit code or signal name. */
+  stop(w: WorkerProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | string> {
+    this.running.delete(w);
+    return stopWorkerProcess(w, signal);
+  }
+
+  /** Stops every worker still running; their exit codes (or signal names). */
+  stopAll(signal: NodeJS.Signals = 'SIGTERM'): Promise<(number | string)[]> {
+    return Promise.all([...this.running].map((w) => this.stop(w, signal)));
+  }
+}
+
+export interface PipelineApp {
+  t: MusicTestApp;
+  /** http://127.0.0.1:<port> of the listening app. */
+  base: string;
+  flow: FlowEvents;
+  worker: WorkerProcess;
+}
+
+/** A test app listening on a free port, the flow's events, and one music-worker process. */
+export async function startPipelineApp(
+  env: Record<string, string> = { RATE_LIMITS: 'off' },
+  workerEnv: Record<string, string> = {},
+): Promise<PipelineApp> {
+  const t = await createMusicTestApp(env);
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  const flow = await openFlowEvents(t.config);
+  const worker = await startWorkerProcess(t.config, workerEnv);
+  return { t, base, flow, worker };
+}
+
+/**
+ * POST /api/v1/admin/jobs/retry as an operator's client sends it: a 503 (Redis not answering in
+ * time, e.g. a starved machine) is sent again after its Retry-After, a few times.
+ */
+export async function retryFailedJobs(
+  t: MusicTestApp,
+  token: string,
+  payload: { queue: string; limit: number },
+): Promise<LightMyRequestResponse> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/jobs/retry',
+      payload,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    if (res.statusCode !== 503 || attempt === 5) return res;
+    await setTimeout(Number(res.headers['retry-after']) * 1000);
+  }
+}

@@ -9,20 +9,26 @@ import { publish } from './publish.js';
 
 export function artworkProcessor(deps: ProcessorDeps) {
   return (job: Job<MediaJobData>, token: string | undefined, signal: AbortSignal | undefined) =>
-    runMediaJob(deps, job, token, signal, async ({ inputPath, workDir, probe }) => {
+    runMediaJob(deps, job, token, signal, async ({ inputPath, workDir, probe, phase }) => {
       if (probe.coverStreamIndex === undefined) {
         await deps.versions.saveOutputs(job.data.versionId, { artworkKey: null });
         return { artworkKey: null };
       }
-      await deps.runner.ffmpeg(artworkArgs(inputPath, probe.coverStreamIndex), {
-        cwd: workDir,
-        timeoutMs: 60_000,
-        signal,
-      });
+      await phase(
+        'ffmpeg',
+        deps.runner.ffmpeg(artworkArgs(inputPath, probe.coverStreamIndex), {
+          cwd: workDir,
+          timeoutMs: 60_000,
+          signal,
+        }),
+      );
       const files = ARTWORK_SIZES.map((s) => ({ name: artworkFile(s), path: join(workDir, artworkFile(s)) }));
-      await publish(deps.stores.images, job.data.versionId, files, artworkFile(ARTWORK_SIZES[0]));
+      await phase(
+        'publish',
+        publish(deps.stores.images, job.data.versionId, files, artworkFile(ARTWORK_SIZES[0])),
+      );
       const artworkKey = `${job.data.versionId}/${artworkFile(ARTWORK_SIZES[0])}`;
-      await deps.versions.saveOutputs(job.data.versionId, { artworkKey });
+      await phase('save', deps.versions.saveOutputs(job.data.versionId, { artworkKey }));
       return { artworkKey };
     });
 }

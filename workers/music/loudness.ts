@@ -8,12 +8,15 @@ import { runMediaJob } from './media-job.js';
 
 export function loudnessProcessor(deps: ProcessorDeps) {
   return (job: Job<MediaJobData>, token: string | undefined, signal: AbortSignal | undefined) =>
-    runMediaJob(deps, job, token, signal, async ({ inputPath, probe, progress }) => {
-      const { stderr } = await deps.runner.ffmpeg(loudnessArgs(inputPath), {
-        timeoutMs: ffmpegTimeoutMs(probe.durationMs),
-        signal,
-        onProgress: progress,
-      });
+    runMediaJob(deps, job, token, signal, async ({ inputPath, probe, progress, phase }) => {
+      const { stderr } = await phase(
+        'ffmpeg',
+        deps.runner.ffmpeg(loudnessArgs(inputPath), {
+          timeoutMs: ffmpegTimeoutMs(probe.durationMs),
+          signal,
+          onProgress: progress,
+        }),
+      );
       const loudness = parseEbur128Summary(stderr);
       if (!loudness) throw new UnrecoverableError('ffmpeg ebur128 printed no loudness summary');
       const outputs = {
@@ -22,7 +25,7 @@ export function loudnessProcessor(deps: ProcessorDeps) {
         truePeak: loudness.truePeak,
         replayGain: loudness.replayGain,
       };
-      await deps.versions.saveOutputs(job.data.versionId, outputs);
+      await phase('save', deps.versions.saveOutputs(job.data.versionId, outputs));
       return outputs;
     });
 }

@@ -23,26 +23,38 @@ export interface MediaInput {
   signal: AbortSignal | undefined;
   /** Reports ffmpeg's `time=` against the duration as the job's progress (throttled). */
   progress: (seconds: number) => void;
+  /** Awaits `step` and records its wall time under `name` in the job's `timings`. */
+  phase: <T>(name: string, step: Promise<T>) => Promise<T>;
 }
+
+/** Wall milliseconds per phase of a job, returned with its result (where the time went). */
+export type JobTimings = Record<string, number>;
 
 export const SHUTDOWN_REASON = 'worker shutting down';
 const PROGRESS_INTERVAL_MS = 1000;
 
-export async function runMediaJob<R>(
+export async function runMediaJob<R extends object>(
   deps: ProcessorDeps,
   job: Job<MediaJobData>,
   token: string | undefined,
   signal: AbortSignal | undefined,
   work: (input: MediaInput) => Promise<R>,
-): Promise<R> {
+): Promise<R & { timings: JobTimings }> {
   const { versionId } = job.data;
+  const timings: JobTimings = {};
+  const phase = async <T>(name: string, step: Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await step;
+    } finally {
+      timings[name] = Math.round((timings[name] ?? 0) + performance.now() - started);
+    }
+  };
   const workDir = await mkdtemp(join(deps.tmpDir, `${job.queueName}-`));
   let original: OriginalLease | undefined;
   try {
-    const version = await deps.versions.find(versionId);
-    if (!version) throw new UnrecoverableError(`version ${versionId} does not exist`);
-    await deps.versions.markProcessing(versionId);
-    original = await deps.originals.acquire(job.data.sourceKey, signal);
+    await phase('version', startVersion(deps, versionId));
+    original = await phase('original', deps.originals.acquire(job.data.sourceKey, signal));
     const { path: inputPath, probe } = original;
     let lastReported = -1;
     let lastReportedAt = 0;
@@ -54,7 +66,8 @@ export async function runMediaJob<R>(
       lastReportedAt = Date.now();
       job.updateProgress(percent).catch(() => undefined);
     };
-    return await work({ inputPath, workDir, probe, signal, progress });
+    const result = await work({ inputPath, workDir, probe, signal, progress, phase });
+    return { ...result, timings };
   } catch (err) {
     if (signal?.aborted && token !== undefined) {
       // Handed back: another worker (or this one after a restart) takes it from the start.
@@ -69,6 +82,12 @@ export async function runMediaJob<R>(
     original?.release();
     await rm(workDir, { recursive: true, force: true });
   }
+}
+
+async function startVersion(deps: ProcessorDeps, versionId: string): Promise<void> {
+  const version = await deps.versions.find(versionId);
+  if (!version) throw new UnrecoverableError(`version ${versionId} does not exist`);
+  await deps.versions.markProcessing(versionId);
 }
 
 /**

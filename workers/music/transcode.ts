@@ -15,16 +15,19 @@ export const MASTER_PLAYLIST = 'master.m3u8';
 
 export function transcodeProcessor(deps: ProcessorDeps) {
   return (job: Job<MediaJobData>, token: string | undefined, signal: AbortSignal | undefined) =>
-    runMediaJob(deps, job, token, signal, async ({ inputPath, workDir, probe, progress }) => {
+    runMediaJob(deps, job, token, signal, async ({ inputPath, workDir, probe, progress, phase }) => {
       const ladder = chooseLadder(probe);
       const out = join(workDir, 'out');
       await mkdir(out);
-      await deps.runner.ffmpeg(transcodeArgs(inputPath, ladder, progressiveRendition(ladder)), {
-        cwd: out,
-        timeoutMs: ffmpegTimeoutMs(probe.durationMs),
-        signal,
-        onProgress: progress,
-      });
+      await phase(
+        'ffmpeg',
+        deps.runner.ffmpeg(transcodeArgs(inputPath, ladder, progressiveRendition(ladder)), {
+          cwd: out,
+          timeoutMs: ffmpegTimeoutMs(probe.durationMs),
+          signal,
+          onProgress: progress,
+        }),
+      );
       const variants: VariantStats[] = [];
       for (const rendition of ladder) {
         const dir = join(out, rendition.name);
@@ -39,13 +42,13 @@ export function transcodeProcessor(deps: ProcessorDeps) {
       }
       await writeFile(join(out, MASTER_PLAYLIST), masterPlaylist(variants));
       const files = await listFiles(out);
-      await publish(deps.stores.transcodes, job.data.versionId, files, MASTER_PLAYLIST);
+      await phase('publish', publish(deps.stores.transcodes, job.data.versionId, files, MASTER_PLAYLIST));
       const outputs = {
         durationMs: probe.durationMs,
         hlsKey: `${job.data.versionId}/${MASTER_PLAYLIST}`,
         progressiveKey: `${job.data.versionId}/${PROGRESSIVE_FILE}`,
       };
-      await deps.versions.saveOutputs(job.data.versionId, outputs);
+      await phase('save', deps.versions.saveOutputs(job.data.versionId, outputs));
       return { ...outputs, renditions: ladder.map((r) => r.name) };
     });
 }

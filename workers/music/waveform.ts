@@ -39,12 +39,15 @@ export async function computeWaveform(
 
 export function waveformProcessor(deps: ProcessorDeps) {
   return (job: Job<MediaJobData>, token: string | undefined, signal: AbortSignal | undefined) =>
-    runMediaJob(deps, job, token, signal, async ({ inputPath, workDir, probe, progress }) => {
-      const fine = await computeWaveform(deps.runner, inputPath, probe.sampleRate, {
-        timeoutMs: ffmpegTimeoutMs(probe.durationMs),
-        signal,
-        onProgress: progress,
-      });
+    runMediaJob(deps, job, token, signal, async ({ inputPath, workDir, probe, progress, phase }) => {
+      const fine = await phase(
+        'ffmpeg',
+        computeWaveform(deps.runner, inputPath, probe.sampleRate, {
+          timeoutMs: ffmpegTimeoutMs(probe.durationMs),
+          signal,
+          onProgress: progress,
+        }),
+      );
       const overview = rescaleWaveform(fine, WAVEFORM_OVERVIEW_SAMPLES_PER_PIXEL);
       const files = [
         { name: 'waveform.json', body: waveformJson(fine) },
@@ -53,14 +56,10 @@ export function waveformProcessor(deps: ProcessorDeps) {
         { name: `waveform-${WAVEFORM_OVERVIEW_SAMPLES_PER_PIXEL}.dat`, body: waveformDat(overview) },
       ];
       for (const f of files) await writeFile(join(workDir, f.name), f.body);
-      await publish(
-        deps.stores.waveforms,
-        job.data.versionId,
-        files.map((f) => ({ name: f.name, path: join(workDir, f.name) })),
-        'waveform.json',
-      );
+      const outputs = files.map((f) => ({ name: f.name, path: join(workDir, f.name) }));
+      await phase('publish', publish(deps.stores.waveforms, job.data.versionId, outputs, 'waveform.json'));
       const waveformKey = `${job.data.versionId}/waveform.json`;
-      await deps.versions.saveOutputs(job.data.versionId, { waveformKey });
+      await phase('save', deps.versions.saveOutputs(job.data.versionId, { waveformKey }));
       return { waveformKey, pixels: fine.data.length / 2 };
     });
 }

@@ -1,11 +1,35 @@
 /**
  * BullMQ queues seen from outside a worker: job counts for health and metrics, and retrying
- * failed jobs. One Queue object per name, sharing one Redis connection.
+ * failed jobs. One Queue object per name, sharing one Redis connection. Redis failing or not
+ * answering in time (the HTTP services bound every command, src/core/redis.ts) is an
+ * `unavailable` AppError: 503 with Retry-After, never a 500.
  */
-import { Queue } from 'bullmq';
+import { Queue, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { AppError } from '../../core/errors.js';
 import { BORROWED_CONNECTION_OPTIONS, closeBorrowed } from '../jobs/borrowed-connection.js';
 import { QUEUE_NAMES, type QueueName, type QueueNaming } from '../jobs/queues.js';
+
+export function queuesUnavailable(cause: unknown): AppError {
+  const error = new AppError(
+    'unavailable',
+    'The job queues (Redis) are not answering; retry in a few seconds.',
+    {
+      headers: { 'retry-after': '5' },
+    },
+  );
+  error.cause = cause;
+  return error;
+}
+
+/** Runs one Redis/BullMQ step; its failure is the queues being unavailable. */
+async function redisStep<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    throw err instanceof AppError ? err : queuesUnavailable(err);
+  }
+}
 
 export interface QueueCounts {
   /** Not started yet: waiting, prioritized or delayed (a retry's backoff). */
@@ -24,7 +48,10 @@ export interface JobQueueRepository {
   counts(): Promise<Record<QueueName, QueueCounts>>;
   /** Up to `limit` failed jobs, oldest failure first. */
   listFailed(queue: QueueName, limit: number): Promise<FailedJob[]>;
-  /** Moves those still failed back to waiting; the ids it moved. */
+  /**
+   * Moves those still failed back to waiting; the ids it moved. A job that is no longer failed
+   * (retried by someone else, removed, or never failed) is skipped, whenever that happened.
+   */
   retry(queue: QueueName, ids: readonly string[]): Promise<string[]>;
   close(): Promise<void>;
 }
@@ -45,7 +72,11 @@ export class BullJobQueueRepository implements JobQueueRepository {
     this.queues = queues;
   }
 
-  async counts(): Promise<Record<QueueName, QueueCounts>> {
+  counts(): Promise<Record<QueueName, QueueCounts>> {
+    return redisStep(() => this.readCounts());
+  }
+
+  private async readCounts(): Promise<Record<QueueName, QueueCounts>> {
     const entries = await Promise.all(
       QUEUE_NAMES.map(async (name) => {
         const c = await this.queues[name].getJobCounts(
@@ -70,23 +101,36 @@ export class BullJobQueueRepository implements JobQueueRepository {
   }
 
   async listFailed(queue: QueueName, limit: number): Promise<FailedJob[]> {
-    // getFailed lists newest first; the oldest failures are retried first.
-    const failed = (await this.queues[queue].getFailed(0, -1)).reverse().slice(0, limit);
+    // Oldest failure first, and only `limit` of them read (up to 5000 failed jobs are kept).
+    const failed = await redisStep(() => this.queues[queue].getJobs(['failed'], 0, limit - 1, true));
     return failed.flatMap((job) => (job.id === undefined ? [] : [{ id: job.id, data: job.data as unknown }]));
   }
 
   async retry(queue: QueueName, ids: readonly string[]): Promise<string[]> {
     const retried: string[] = [];
     for (const id of ids) {
-      const job = await this.queues[queue].getJob(id);
-      if (!job || !(await job.isFailed())) continue;
-      await job.retry('failed', { resetAttemptsMade: true });
-      retried.push(id);
+      const job = await redisStep(() => this.queues[queue].getJob(id));
+      if (job && (await redisStep(() => retryIfFailed(job)))) retried.push(id);
     }
     return retried;
   }
 
   async close(): Promise<void> {
     await closeBorrowed(Object.values(this.queues), this.connection);
+  }
+}
+
+/**
+ * BullMQ's retry refuses (throws) when the job is not in `failed` at that instant: checking
+ * first would leave a window in which another retry, or a removal, turns that into an error.
+ * So try, and on refusal look again: a job no longer failed is skipped, anything else is thrown.
+ */
+async function retryIfFailed(job: Job): Promise<boolean> {
+  try {
+    await job.retry('failed', { resetAttemptsMade: true });
+    return true;
+  } catch (err) {
+    if (!(await job.isFailed())) return false;
+    throw err;
   }
 }

@@ -14,6 +14,8 @@ export interface RetryResult {
   job_ids: string[];
 }
 
+export const INTERRUPTED = 'admin retry: interrupted (the job queues did not answer); send the retry again';
+
 export function isQueueName(name: string): name is QueueName {
   return (QUEUE_NAMES as readonly string[]).includes(name);
 }
@@ -44,17 +46,25 @@ export class JobAdminService {
       : [];
     // Reopened before the jobs run again, so a new permanent failure is recorded, not undone.
     for (const id of versionIds) await this.versions.reopen(id);
-    const ids = await this.queues.retry(
-      queue,
-      failed.map((j) => j.id),
-    );
-    // The version's flow: its other failed media jobs run again too, then the parent waits for
-    // them all again (a parent failed by a child would otherwise never finalize the version).
-    for (const versionId of versionIds) {
-      for (const other of MEDIA_QUEUES) {
-        if (other !== queue) await this.queues.retry(other, [versionJobId(other, versionId)]);
+    let ids: string[];
+    try {
+      ids = await this.queues.retry(
+        queue,
+        failed.map((j) => j.id),
+      );
+      // The version's flow: its other failed media jobs run again too, then the parent waits for
+      // them all again (a parent failed by a child would otherwise never finalize the version).
+      for (const versionId of versionIds) {
+        for (const other of MEDIA_QUEUES) {
+          if (other !== queue) await this.queues.retry(other, [versionJobId(other, versionId)]);
+        }
+        await this.queues.retry('version-finalize', [versionJobId('version-finalize', versionId)]);
       }
-      await this.queues.retry('version-finalize', [versionJobId('version-finalize', versionId)]);
+    } catch (err) {
+      // Redis failed part-way: a reopened version must not look busy with nothing running.
+      // (One whose jobs were already requeued still becomes ready when they succeed.)
+      for (const id of versionIds) await this.versions.markFailed(id, INTERRUPTED).catch(() => undefined);
+      throw err;
     }
     return { queue, retried: ids.length, job_ids: ids };
   }
