@@ -4,7 +4,7 @@
  * every offender, so an operator fixes them all in one go.
  */
 import { randomBytes } from 'node:crypto';
-import type { Static, TObject } from '@sinclair/typebox';
+import type { Static, TObject } from 'typebox';
 import { Ajv } from 'ajv';
 
 export class ConfigError extends Error {

@@ -4,7 +4,7 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsImport from 'ajv-formats';
-import type { TSchema, Static } from '@sinclair/typebox';
+import type { TSchema, Static } from 'typebox';
 import { invalidInput, pointerToken, type FieldError } from './errors.js';
 
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;

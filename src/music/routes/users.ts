@@ -1,6 +1,6 @@
 /** GET/PATCH /api/v1/me (own account; also GET /api/v1/users/me) and GET /api/v1/users/:handle. */
 import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
+import type { Static } from 'typebox';
 import { caller, type AuthHooks } from '../auth-hook.js';
 import { HandleParams, ProfileQuery, UpdateMeBody } from '../schemas/users.js';
 import type { AuthService } from '../services/auth-service.js';
