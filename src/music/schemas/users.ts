@@ -15,8 +15,6 @@ export const PageQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const ProfileQuery = PageQuery;
-
 export const UpdateMeBody = Type.Object(
   {
     display_name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: LINE_PATTERN })),
