@@ -87,6 +87,8 @@ check: node deps client-build
 	npx tsc --noEmit -p web/tsconfig.json
 	cd $(CLIENT) && npx tsc --noEmit -p tsconfig.json
 	npx madge --circular --extensions ts --ts-config tsconfig.json --exclude '^generated/' src workers
+	# Unused files, exports, types and dependencies (knip.json names the entry points).
+	npx knip --no-progress
 
 bench: setup build
 	node scripts/bench-all.mjs

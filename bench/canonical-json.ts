@@ -5,7 +5,7 @@
  *   npx tsx bench/canonical-json.ts      (writes bench/results/canonical-json.md)
  */
 import canonicalize from 'canonicalize';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { canonicalJson } from '../src/core/canonical-json.js';
@@ -13,6 +13,12 @@ import { executeTool } from '../src/eval/execute.js';
 import { gateCohortBody } from './lib/gate-cohort.js';
 
 const ROUNDS = Number(process.env.BENCH_CANONICAL_ROUNDS ?? 15);
+// The row names the installed version (its exports hide package.json from require.resolve).
+const libraryVersion = (
+  JSON.parse(readFileSync(new URL('../node_modules/canonicalize/package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
+).version;
 
 const out = executeTool('gate', gateCohortBody(5000));
 if (!out.ok) throw new Error(`gate failed: ${JSON.stringify(out.problem)}`);
@@ -47,7 +53,7 @@ const md = [
   '',
   '| writer | ms per receipt |',
   '| --- | ---: |',
-  `| \`canonicalize\` 2.1.0 (baseline) | ${lib.toFixed(2)} |`,
+  `| \`canonicalize\` ${libraryVersion} (baseline) | ${lib.toFixed(2)} |`,
   `| src/core/canonical-json.ts | ${mine.toFixed(2)} |`,
   '',
   `\`canonicalize\` / ours = **${(lib / mine).toFixed(2)}**.`,

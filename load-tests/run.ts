@@ -30,6 +30,7 @@ async function reachable(what: string, url: string, variable: string): Promise<v
     const why = cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (err as Error).message;
     throw new Error(
       `cannot reach the ${what} at ${new URL(url).origin} (${why}): start it, or set ${variable}`,
+      { cause: err },
     );
   }
 }

@@ -4,7 +4,7 @@
  * every offender, so an operator fixes them all in one go.
  */
 import { randomBytes } from 'node:crypto';
-import type { Static, TObject } from '@sinclair/typebox';
+import type { Static, TObject } from 'typebox';
 import { Ajv } from 'ajv';
 
 export class ConfigError extends Error {
@@ -44,7 +44,8 @@ export function parseEnv<S extends TObject>(schema: S, env: NodeJS.ProcessEnv): 
           : SECRET_NAME.test(name)
             ? ` (got a value of ${String(value).length} characters)`
             : ` (got ${JSON.stringify(value)})`;
-      const description = (schema.properties[name] as { description?: string } | undefined)?.description;
+      const property: { description?: unknown } | undefined = schema.properties[name];
+      const description = typeof property?.description === 'string' ? property.description : undefined;
       return `${name}${shown}: ${e.message ?? 'is invalid'}${description ? ` — ${description}` : ''}`;
     });
     throw new ConfigError(problems);

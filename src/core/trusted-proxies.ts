@@ -65,7 +65,9 @@ export class TrustedProxies {
         found = await lookup(name, { all: true });
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err);
-        throw new Error(`TRUSTED_PROXIES: the host name "${name}" does not resolve (${reason})`);
+        throw new Error(`TRUSTED_PROXIES: the host name "${name}" does not resolve (${reason})`, {
+          cause: err,
+        });
       }
       for (const { address } of found) this.addAddress(address);
     }

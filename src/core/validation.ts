@@ -4,7 +4,7 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsImport from 'ajv-formats';
-import type { TSchema, Static } from '@sinclair/typebox';
+import type { TSchema, Static } from 'typebox';
 import { invalidInput, pointerToken, type FieldError } from './errors.js';
 
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
@@ -91,7 +91,8 @@ export function compileValidator<S extends TSchema>(
   validator.schema = schema;
   validator.validate = (value: unknown, what = 'request body'): Validated<Static<S>> => {
     const context: ValidationContext = { mapKeys: new Map() };
-    if (fast.call(context, value)) return { value, mapKeys: context.mapKeys };
+    // ajv has just checked `value` against `schema`; TypeBox 1.x no longer lets unknown pass as Static<S>.
+    if (fast.call(context, value)) return { value: value as Static<S>, mapKeys: context.mapKeys };
     fn(value);
     const errors = formatAjvErrors(fn.errors ?? [], value);
     const first = errors[0];

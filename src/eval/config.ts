@@ -1,6 +1,6 @@
 /** Configuration of the `eval` process, read once at start-up. */
 import os from 'node:os';
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 import { ConfigError, parseByteSize, parseEnv } from '../core/env.js';
 
 const EvalEnv = Type.Object({

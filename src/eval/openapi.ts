@@ -2,7 +2,7 @@
  * The OpenAPI 3.1.0 document, generated from the same TypeBox schemas that validate
  * requests, so the published contract cannot drift from the enforced one.
  */
-import type { TSchema } from '@sinclair/typebox';
+import type { TSchema } from 'typebox';
 import { SERVICE_VERSION } from '../core/receipt.js';
 import { LogsGateOptions } from './harness-logs/options.js';
 import { MAX_LOG_BYTES } from './harness-logs/upload.js';

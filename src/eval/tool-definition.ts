@@ -2,7 +2,7 @@
  * What a verifier tool is, for the registry: everything the routes, the pool, the catalog,
  * the examples, OpenAPI and stats need to know, and nothing that does I/O.
  */
-import type { TSchema } from '@sinclair/typebox';
+import type { TSchema } from 'typebox';
 import type { AnyReceiptBody } from '../core/receipt.js';
 
 export interface ToolDefinition<Req = unknown> {

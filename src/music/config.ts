@@ -8,7 +8,7 @@
  * the entry point logs a warning.
  */
 import { resolve } from 'node:path';
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 import { ConfigError, parseByteSize, parseEnv, secretOrDev } from '../core/env.js';
 import { parseProxyEntry } from '../core/trusted-proxies.js';
 

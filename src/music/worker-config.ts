@@ -2,7 +2,7 @@
  * Settings of the music-worker process beside the shared music configuration: its health
  * port, per-queue concurrency, stall detection and shutdown bound. Read once, validated, frozen.
  */
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 import { ConfigError, parseEnv } from '../core/env.js';
 import { DEFAULT_CONCURRENCY } from './jobs/registry.js';
 import { QUEUE_NAMES, type QueueName } from './jobs/queues.js';

@@ -47,8 +47,11 @@ async function tool(name: string, args: string[]): Promise<void> {
     await run(name, args, { maxBuffer: 16 * 1024 * 1024 });
   } catch (err) {
     const e = err as { code?: string | number; stderr?: string };
+    // No cause on either error: it holds the command line, and with it the URL's password.
     if (e.code === 'ENOENT')
+      // eslint-disable-next-line preserve-caught-error
       throw new Error(`${name} is not installed (Debian: apt-get install postgresql-client)`);
+    // eslint-disable-next-line preserve-caught-error
     throw new Error(`${name} failed (exit ${e.code}): ${(e.stderr ?? '').trim().slice(0, 2000)}`);
   }
 }

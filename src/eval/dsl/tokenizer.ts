@@ -13,7 +13,6 @@ export interface Token {
 }
 
 const OPERATORS = ['=>', '==', '!=', '<=', '>=', '<', '>', '+', '-', '*'] as const;
-export type Operator = (typeof OPERATORS)[number];
 
 /** Characters people try that are not in the language, with what to write instead. */
 const MISTAKES: readonly [string, string][] = [

@@ -58,18 +58,8 @@ export function graphFromMasks(n: number, masks: ArrayLike<number>): Graph {
   return g;
 }
 
-export function cloneGraph(g: Graph): Graph {
-  return { n: g.n, adj: g.adj.slice() };
-}
-
 export function hasEdge(g: Graph, a: number, b: number): boolean {
   return ((g.adj[a]! >> b) & 1) === 1;
-}
-
-/** Flips the edge a-b in place. */
-export function toggleEdge(g: Graph, a: number, b: number): void {
-  g.adj[a]! ^= 1 << b;
-  g.adj[b]! ^= 1 << a;
 }
 
 /** Edges as [a, b] with a < b, sorted lexicographically. */

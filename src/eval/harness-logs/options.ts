@@ -1,5 +1,5 @@
 /** The options of a logs gate (the `options` part, or the CLI's flags). */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from 'typebox';
 import { Policy, RetainedProbe } from '../tools/gate/schema.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });

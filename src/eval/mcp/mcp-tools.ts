@@ -4,7 +4,7 @@
  * what the HTTP route runs, so the receipt text is byte-for-byte the HTTP body.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { TSchema } from '@sinclair/typebox';
+import type { TSchema } from 'typebox';
 import { AppError, toProblem, type Problem } from '../../core/errors.js';
 import type { ToolOutcome } from '../execute.js';
 import { TOOLS } from '../registry.js';

@@ -1,5 +1,5 @@
 /** Request schemas of the open bench (start is the report card's shape: an optional challenge). */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from 'typebox';
 import { SESSION_ID_PATTERN } from '../report-card/schemas.js';
 
 export { StartRequest as OpenBenchStartRequest } from '../report-card/schemas.js';

@@ -3,7 +3,7 @@
  * a graph: greedy colouring (the DSL's `greedy_colors`) against the chromatic number, and
  * the minimum-degree greedy independent set against the independence number.
  */
-import { F, FEATURE_COUNT } from '../graph/features.js';
+import { F } from '../graph/features.js';
 import { lowestBit, popcount, type Graph } from '../graph/graph.js';
 
 export type HeuristicId = 'greedy_colouring' | 'min_degree_mis';
@@ -54,5 +54,3 @@ export function heuristicRight(id: HeuristicId, g: Graph, values: Float64Array):
   if (id === 'greedy_colouring') return values[F.greedy_colors] === values[F.chromatic_number];
   return minDegreeGreedyMis(g) === values[F.independence_number];
 }
-
-export { FEATURE_COUNT };

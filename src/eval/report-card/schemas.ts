@@ -1,5 +1,5 @@
 /** Request schemas of the report card (and the open bench's start, which is the same shape). */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from 'typebox';
 
 /** Printable text: no control characters (tab and newline allowed where stated). */
 const NO_CONTROL = '^[^\\u0000-\\u001f\\u007f]*$';

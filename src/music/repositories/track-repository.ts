@@ -64,40 +64,8 @@ function versionFromJson(json: Record<string, unknown>): VersionRecord {
   } as VersionRecord;
 }
 
-export interface TrackRepository {
-  /** Public tracks of a user, newest first, strictly after `cursor`; at most `limit`. */
-  listPublicByOwner(
-    ownerUserId: string,
-    limit: number,
-    cursor: TrackCursor | undefined,
-  ): Promise<TrackSummary[]>;
-}
-
-export class PrismaTrackRepository implements TrackRepository {
+export class PrismaTrackRepository {
   constructor(private readonly prisma: PrismaClient) {}
-
-  listPublicByOwner(
-    ownerUserId: string,
-    limit: number,
-    cursor: TrackCursor | undefined,
-  ): Promise<TrackSummary[]> {
-    return this.prisma.track.findMany({
-      where: {
-        ownerUserId,
-        visibility: 'public',
-        ...(cursor
-          ? {
-              OR: [
-                { createdAt: { lt: cursor.createdAt } },
-                { createdAt: cursor.createdAt, id: { lt: cursor.id } },
-              ],
-            }
-          : {}),
-      },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: limit,
-    });
-  }
 
   create(track: {
     ownerUserId: string;

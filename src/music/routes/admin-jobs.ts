@@ -1,6 +1,6 @@
 /** POST /api/v1/admin/jobs/retry {queue, limit}: admin only; retries failed jobs of one queue. */
 import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
+import type { Static } from 'typebox';
 import { AppError } from '../../core/errors.js';
 import { caller, type AuthHooks } from '../auth-hook.js';
 import { RetryJobsBody } from '../schemas/admin.js';

@@ -1,6 +1,6 @@
 /** POST /api/v1/analytics/plays and GET /api/v1/trending. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Static } from '@sinclair/typebox';
+import type { Static } from 'typebox';
 import type { AuthHooks } from '../auth-hook.js';
 import { PlayBody, TrendingQuery } from '../schemas/analytics.js';
 import type { AnalyticsService } from '../services/analytics-service.js';

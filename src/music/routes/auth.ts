@@ -1,6 +1,6 @@
 /** POST /api/v1/auth/signup, /login, /logout. */
 import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
+import type { Static } from 'typebox';
 import { caller, type AuthHooks } from '../auth-hook.js';
 import { LoginBody, SignupBody } from '../schemas/auth.js';
 import type { AuthService } from '../services/auth-service.js';

@@ -1,6 +1,6 @@
 /** /api/v1/me/client-keys: keys for Subsonic clients (made, listed, revoked by their owner). */
 import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
+import type { Static } from 'typebox';
 import { caller, type AuthHooks } from '../auth-hook.js';
 import { ClientKeyParams, NewClientKeyBody } from '../schemas/client-keys.js';
 import type { ClientKeyService } from '../subsonic/client-key-service.js';

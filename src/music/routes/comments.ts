@@ -1,6 +1,6 @@
 /** /api/v1/comments: create (auth), list per track (cursor), delete (author, track owner, admin). */
 import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
+import type { Static } from 'typebox';
 import { caller, type AuthHooks } from '../auth-hook.js';
 import { CommentParams, CommentsQuery, NewCommentBody } from '../schemas/comments.js';
 import type { CommentService } from '../services/comment-service.js';

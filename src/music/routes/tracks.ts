@@ -1,6 +1,6 @@
 /** /api/v1/tracks: create, read, change, delete; versions: add (flow enqueued) and list. */
 import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
+import type { Static } from 'typebox';
 import { caller, type AuthHooks } from '../auth-hook.js';
 import { AddVersionBody, CreateTrackBody, TrackParams, UpdateTrackBody } from '../schemas/tracks.js';
 import type { TrackService } from '../services/track-service.js';

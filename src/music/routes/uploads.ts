@@ -4,7 +4,7 @@
  * content type as a raw stream (never parsed or buffered) under its own body limit.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
+import type { Static } from 'typebox';
 import { caller, type AuthHooks } from '../auth-hook.js';
 import { CompleteUploadBody, InitUploadBody, PartParams, UploadParams } from '../schemas/uploads.js';
 import { UPLOAD_LIMITS, type UploadService } from '../services/upload-service.js';

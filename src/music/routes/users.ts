@@ -1,8 +1,8 @@
 /** GET/PATCH /api/v1/me (own account; also GET /api/v1/users/me) and GET /api/v1/users/:handle. */
 import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
+import type { Static } from 'typebox';
 import { caller, type AuthHooks } from '../auth-hook.js';
-import { HandleParams, ProfileQuery, UpdateMeBody } from '../schemas/users.js';
+import { HandleParams, PageQuery, UpdateMeBody } from '../schemas/users.js';
 import type { AuthService } from '../services/auth-service.js';
 import type { UserService } from '../services/user-service.js';
 
@@ -27,9 +27,9 @@ export function registerUserRoutes(
       reply.header('cache-control', 'no-store').send(await auth.updateMe(caller(request), request.body)),
   );
 
-  app.get<{ Params: Static<typeof HandleParams>; Querystring: Static<typeof ProfileQuery> }>(
+  app.get<{ Params: Static<typeof HandleParams>; Querystring: Static<typeof PageQuery> }>(
     '/api/v1/users/:handle',
-    { schema: { params: HandleParams, querystring: ProfileQuery } },
+    { schema: { params: HandleParams, querystring: PageQuery } },
     async (request) => users.publicProfile(request.params.handle, request.query),
   );
 }

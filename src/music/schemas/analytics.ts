@@ -1,5 +1,5 @@
 /** Request bodies of /api/v1/analytics and the trending query. */
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 
 export const PlayBody = Type.Object(
   {

@@ -1,5 +1,5 @@
 /** Request bodies of /api/v1/auth/*: every bound in the schema, unknown properties refused. */
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 
 export const HANDLE_PATTERN = '^[A-Za-z0-9_]{3,30}$';
 

@@ -1,5 +1,5 @@
 /** Request bodies and parameters of /api/v1/me/client-keys. */
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 import { TEXT_PATTERN } from './text.js';
 
 export const NewClientKeyBody = Type.Object(

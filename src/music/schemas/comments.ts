@@ -1,5 +1,5 @@
 /** Request bodies and parameters of /api/v1/comments. */
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 import { TEXT_PATTERN } from './text.js';
 
 export const NewCommentBody = Type.Object(

@@ -1,5 +1,5 @@
 /** Request bodies and parameters of /api/v1/tracks. */
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 import { LINE_PATTERN, TEXT_PATTERN, UUID_PATTERN } from './text.js';
 
 const Visibility = Type.Union([Type.Literal('public'), Type.Literal('unlisted'), Type.Literal('private')]);

@@ -1,5 +1,5 @@
 /** Request bodies and parameters of /api/v1/upload/multipart/*. */
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 import { LINE_PATTERN } from './text.js';
 
 const MiB = 1024 * 1024;

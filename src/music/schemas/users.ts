@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 import { HANDLE_PATTERN } from './auth.js';
 import { LINE_PATTERN } from './text.js';
 
@@ -14,8 +14,6 @@ export const PageQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-
-export const ProfileQuery = PageQuery;
 
 export const UpdateMeBody = Type.Object(
   {

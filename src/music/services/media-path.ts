@@ -1,6 +1,6 @@
 /** Request paths under the media mounts (the normalisation itself lives in core/request-path.ts). */
 
-export { normaliseRequestPath, pathOfUrl, type NormalisedPath } from '../../core/request-path.js';
+export { normaliseRequestPath, pathOfUrl } from '../../core/request-path.js';
 
 /**
  * The object key a normalised path names inside a mount such as "/images/", or undefined

@@ -10,8 +10,6 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 
-export const DEFAULT_SIGNED_URL_TTL_SECONDS = 3600;
-
 export type SecureLinkVerdict = 'valid' | 'forbidden' | 'expired';
 
 function digest(expires: string, uri: string, secret: string): Buffer {

@@ -37,7 +37,7 @@ export async function checkReceipt(text: string): Promise<HashCheck[]> {
   try {
     receipt = JSON.parse(text);
   } catch (err) {
-    throw new Error(`not JSON: ${(err as Error).message}`);
+    throw new Error(`not JSON: ${(err as Error).message}`, { cause: err });
   }
   if (receipt === null || typeof receipt !== 'object' || Array.isArray(receipt))
     throw new Error('not a receipt: the file holds no JSON object');

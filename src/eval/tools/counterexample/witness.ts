@@ -18,12 +18,6 @@ import { edgeList, graphFromMasks, type Graph } from '../../graph/graph.js';
 import { toGraph6 } from '../../graph/graph6.js';
 import type { Claim } from './claim.js';
 
-export interface ColouringEvidence {
-  colours: number[];
-  count: number;
-  proper: boolean;
-}
-
 export interface Witness {
   n: number;
   m: number;

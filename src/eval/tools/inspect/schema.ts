@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from 'typebox';
 import { GateRequest } from '../gate/schema.js';
 import { leakageFields } from '../leakage/schema.js';
 

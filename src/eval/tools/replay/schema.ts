@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from 'typebox';
 
 export const MAX_EVENTS = 5000;
 export const MAX_NOTES = 5000;

@@ -73,11 +73,6 @@ export interface Edit {
   inserted: number;
 }
 
-/** Every heading that is a direct child of the document root, in document order. */
-export function topLevelHeadings(doc: string): HeadingInfo[] {
-  return scanHeadings(doc).headings;
-}
-
 export function scanHeadings(doc: string): HeadingScan {
   const chunks: Chunk[] = [];
   let pos = 0;

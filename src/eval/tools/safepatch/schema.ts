@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from 'typebox';
 
 export const MAX_DOCUMENT_CHARS = 200_000;
 export const MAX_OPERATIONS = 50;
