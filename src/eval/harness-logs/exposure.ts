@@ -3,7 +3,7 @@
  * argument): the leakage tool's exposure rows and tier options, as a JSON array of rows, a
  * JSON object `{exposure: [...], <tier options>}`, or JSONL with one row per line.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from 'typebox';
 import { invalidInput } from '../../core/errors.js';
 import { compileValidator } from '../../core/validation.js';
 import { leakageFields } from '../tools/leakage/schema.js';

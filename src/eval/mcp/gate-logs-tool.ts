@@ -3,7 +3,7 @@
  * given in the arguments as text or base64, each bounded by the HTTP route's per-file limit;
  * the same code and receipt as POST /api/gate/logs.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from 'typebox';
 import { createHash } from 'node:crypto';
 import { invalidInput } from '../../core/errors.js';
 import { compileValidator } from '../../core/validation.js';

@@ -105,7 +105,7 @@ export async function createQueueVerifierPool(options: QueueVerifierPoolOptions)
   const waiters = new Map<string, Waiter>();
   events.on('completed', ({ jobId, returnvalue }) => {
     const waiter = waiters.get(jobId);
-    if (waiter) waiter.resolve(returnvalue as unknown as VerifyJobResult);
+    if (waiter) waiter.resolve(returnvalue as VerifyJobResult);
   });
   events.on('failed', ({ jobId, failedReason }) => {
     const waiter = waiters.get(jobId);

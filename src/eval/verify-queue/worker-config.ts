@@ -1,6 +1,6 @@
 /** Configuration of the `verify-worker` process, read once at start-up. */
 import os from 'node:os';
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 import { parseEnv } from '../../core/env.js';
 
 const VerifyWorkerEnv = Type.Object({
