@@ -42,9 +42,13 @@ export default tseslint.config(
     },
   },
   {
-    // node:test's describe/it return promises its runner awaits.
+    // node:test's describe/it return promises its runner awaits; the `as never` casts are needed by
+    // the client's own tsc (its examples are unknown), which the root lint's type view does not share.
     files: ['clients/*/test/**/*.ts'],
-    rules: { '@typescript-eslint/no-floating-promises': 'off' },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'off',
+      '@typescript-eslint/no-unnecessary-type-assertion': 'off',
+    },
   },
   {
     // Plain Node scripts outside the TypeScript project: linted without type information.

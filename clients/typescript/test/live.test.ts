@@ -60,14 +60,14 @@ describe('types', () => {
 describe('tool methods', () => {
   it('every tool answers its example with a receipt that verifies offline', async () => {
     const receipts: Receipt[] = [
-      await client.counterexample(examples.counterexample),
-      await client.gate(examples.gate),
-      await client.healthReport(examples.health),
-      await client.inspect(examples.inspector),
-      await client.leakage(examples.leakage),
-      await client.memory(examples.memory),
-      await client.replay(examples.replay),
-      await client.safepatch(examples.safepatch),
+      await client.counterexample(examples.counterexample as never),
+      await client.gate(examples.gate as never),
+      await client.healthReport(examples.health as never),
+      await client.inspect(examples.inspector as never),
+      await client.leakage(examples.leakage as never),
+      await client.memory(examples.memory as never),
+      await client.replay(examples.replay as never),
+      await client.safepatch(examples.safepatch as never),
     ];
     assert.deepEqual(
       receipts.map((r) => r.tool),
@@ -77,7 +77,7 @@ describe('tool methods', () => {
   });
 
   it('finds every tampering: the result, an item, the verdict', async () => {
-    const receipt = await client.gate(examples.gate);
+    const receipt = await client.gate(examples.gate as never);
     const fields = (r: Receipt) => verifyReceipt(r).map((m) => m.field);
     const result = structuredClone(receipt);
     (result.result as Record<string, unknown>).tampered = true;
@@ -118,7 +118,7 @@ describe('batch', () => {
     );
     const singles = new Map<string, Receipt>();
     for (const tool of ['gate', 'replay', 'safepatch', 'memory'] as const)
-      singles.set(tool, await client.call(tool, examples[tool]));
+      singles.set(tool, await client.call(tool, examples[tool] as never));
     for (const [i, answer] of got.entries()) {
       assert.equal(answer.status, 200);
       assert.ok('receipt' in answer);
