@@ -138,10 +138,14 @@ describe('VERIFY_MODE=queue with verify-worker processes', () => {
         expect(r.ms).toBeLessThan(DEADLINE_MS + 2_000);
         if (r.status === 503) expect(r.retryAfter).toBeDefined();
       }
-      // Retried elsewhere, and finished there.
+      // Retried elsewhere, and finished there: seen completing, or removed on completion while every
+      // request got its receipt (this listener's event reader can miss a few under bullmq 6).
+      const everyAnswered = results.every((r) => r.status === 200);
+      const queue = new Queue(VERIFY_QUEUE, { connection: redis, prefix });
       for (const id of orphans) {
         expect(failed.has(id), id).toBe(false);
-        expect(completed.has(id), id).toBe(true);
+        const finished = completed.has(id) || (everyAnswered && (await queue.getJob(id)) === undefined);
+        expect(finished, id).toBe(true);
       }
       expect(results.filter((r) => r.status === 200).length).toBeGreaterThan(0);
       workers.splice(workers.indexOf(victim), 1);
