@@ -1222,6 +1222,11 @@ export interface operations {
                      * @description A harness log, up to 67108864 bytes
                      */
                     candidate: string;
+                    /**
+                     * Format: binary
+                     * @description Declared exposure (the leakage tool's rows as a JSON array, JSONL, or {"exposure": [...], tier options}): the clean cohort is gated beside the full one and its verdict is the receipt's (docs/harness-logs.md)
+                     */
+                    exposure?: string;
                     options?: components["schemas"]["gateLogsOptions"];
                 };
             };
@@ -1236,7 +1241,7 @@ export interface operations {
                     "application/json": components["schemas"]["Receipt"];
                 };
             };
-            /** @description Unknown or ambiguous format, unreadable log, unknown scorer/metric/filter, bad options */
+            /** @description Unknown or ambiguous format, unreadable log, unknown scorer/metric/filter, bad options, bad exposure */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1245,7 +1250,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A file above 64 MB, or more than two files */
+            /** @description A file above 64 MB, or more than three files (baseline, candidate, exposure) */
             413: {
                 headers: {
                     [name: string]: unknown;
