@@ -74,8 +74,9 @@ describe('a job whose worker dies twice', () => {
 
       // The third worker finds it stalled a second time: BullMQ fails it without running it.
       const third = await fleet.launch(SURVIVOR);
+      // The job's own line: the parent's failure line names the transcode job in its reason too.
       const marked = (line: string): boolean =>
-        line.includes('"version failed"') && line.includes(transcodeId);
+        line.includes('"version failed"') && line.includes(`"jobId":"${transcodeId}"`);
       const markedLine = third.lines.find(marked) ?? (await third.nextLine(marked));
       expect(await transcodeFailed).toBe(`failed: ${STALLED_TOO_OFTEN}`);
       expect(markedLine).toContain('stopped twice');
