@@ -189,12 +189,16 @@ export class McpEndpoint {
   private readonly transport = new MultiplexTransport<McpCallContext>();
   private readonly server: Server;
   private readonly connected: Promise<void>;
+  private ready = false;
 
   constructor(tools: readonly McpTool[]) {
     this.byName = new Map(tools.map((t) => [t.definition.name, t]));
     this.list = tools.map((t) => t.definition);
     this.server = this.build();
-    this.connected = this.server.connect(this.transport);
+    // The server is connected once; past that an await per POST would only cost a microtask.
+    this.connected = this.server.connect(this.transport).then(() => {
+      this.ready = true;
+    });
   }
 
   get toolNames(): string[] {
@@ -243,7 +247,7 @@ export class McpEndpoint {
     if (refused) return refused;
     const checked = checkPost(headers, body);
     if (!Array.isArray(checked)) return checked;
-    await this.connected;
+    if (!this.ready) await this.connected;
     const texts = new Map<string, string>();
     const callContext: McpCallContext = {
       ...context,
@@ -262,8 +266,8 @@ export class McpEndpoint {
       else if (message.method !== 'notifications/cancelled') this.transport.notify(message);
     }
     if (answers.length === 0) return { status: 202, headers: {}, body: '' };
-    const settled = await Promise.all(answers);
-    const text = JSON.stringify(settled.length === 1 ? settled[0] : settled);
+    // One request, one answer object; a batch's answers as an array (as the SDK's transport).
+    const text = JSON.stringify(answers.length === 1 ? await answers[0] : await Promise.all(answers));
     return { status: 200, headers: JSON_HEADERS, body: texts.size > 0 ? splice(text, texts) : text };
   }
 }
