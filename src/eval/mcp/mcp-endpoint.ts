@@ -7,7 +7,6 @@ import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   ErrorCode,
   isInitializeRequest,
@@ -214,7 +213,6 @@ export class McpEndpoint {
     const server = new Server(
       { name: MCP_SERVER_NAME, version: SERVICE_VERSION },
       {
-        jsonSchemaValidator: new AjvJsonSchemaValidator(),
         capabilities: { tools: { listChanged: false } },
         instructions:
           'Verifier-grounded evaluation tools. Each tool returns a deterministic receipt; GET /api/examples on this host holds a valid argument object for every verifier.',
