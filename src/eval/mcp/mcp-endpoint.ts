@@ -1,7 +1,8 @@
 /**
- * POST /mcp through the official SDK: a low-level `Server` and a web-standard Streamable
- * HTTP transport, stateless (no session id) with JSON responses, made per request as the SDK
- * prescribes for stateless servers. Unknown tool → JSON-RPC −32602.
+ * POST /mcp through the official SDK: one low-level `Server` for the whole process, connected
+ * once to a transport that multiplexes the HTTP requests (multiplex-transport.ts). Stateless
+ * (no session id), JSON responses; the endpoint makes the Streamable HTTP transport's checks
+ * itself and answers with the serialised messages. Unknown tool → JSON-RPC −32602.
  */
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
