@@ -255,3 +255,134 @@ describe('MCP over Streamable HTTP with the official SDK client', () => {
     expect(res.headers['cache-control']).toBe('public, max-age=300');
   });
 });
+
+describe('one SDK server shared by every client', () => {
+  const init = (version: string, id: string | number) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: {
+      protocolVersion: version,
+      capabilities: {},
+      clientInfo: { name: `c-${version}`, version: '0' },
+    },
+  });
+  const post = (body: unknown, version?: string) =>
+    postJson(app, '/mcp', body, { ...MCP_ACCEPT, ...(version ? { 'mcp-protocol-version': version } : {}) });
+
+  it('answers concurrent clients on different protocol versions, all using id 1, each with its own answer', async () => {
+    const versions = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
+    const http = {
+      replay: (await postJson(app, '/api/replay', examples.replay)).body,
+      gate: (await postJson(app, '/api/gate', examples.gate)).body,
+    };
+    const calls = versions.flatMap((version) => [
+      post(init(version, 1)).then((res) => ({ kind: 'init', version, res })),
+      ...(['replay', 'gate'] as const).map((name) =>
+        post(
+          { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: examples[name] } },
+          version,
+        ).then((res) => ({ kind: name, version, res })),
+      ),
+      post({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, version).then((res) => ({
+        kind: 'list',
+        version,
+        res,
+      })),
+    ]);
+    const answers = await Promise.all(calls);
+    for (const { kind, version, res } of answers) {
+      expect(res.statusCode, `${kind} ${version}`).toBe(200);
+      const body = res.json();
+      expect(body.id).toBe(1);
+      if (kind === 'init') expect(body.result.protocolVersion).toBe(version);
+      else if (kind === 'list') expect(body.result.tools).toHaveLength(13);
+      else expect(body.result.content[0].text, `${kind} ${version}`).toBe(http[kind as 'replay' | 'gate']);
+    }
+  });
+
+  it('serves two SDK clients at once through the same server', async () => {
+    const other = new Client({ name: 'second', version: '1.0.0' });
+    await other.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+    try {
+      const [a, b] = await Promise.all([
+        client.callTool({ name: 'replay', arguments: examples.replay as Record<string, unknown> }),
+        other.callTool({ name: 'safepatch', arguments: examples.safepatch as Record<string, unknown> }),
+      ]);
+      expect((a.content as { text: string }[])[0]!.text).toBe(
+        (await postJson(app, '/api/replay', examples.replay)).body,
+      );
+      expect((b.content as { text: string }[])[0]!.text).toBe(
+        (await postJson(app, '/api/safepatch', examples.safepatch)).body,
+      );
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('answers a batch in order, one answer per request (repeated ids too), and ignores its notifications', async () => {
+    const res = await post([
+      { jsonrpc: '2.0', id: 'a', method: 'ping' },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      {
+        jsonrpc: '2.0',
+        id: 'a',
+        method: 'tools/call',
+        params: { name: 'replay', arguments: examples.replay },
+      },
+      { jsonrpc: '2.0', id: 7, method: 'tools/list' },
+    ]);
+    expect(res.statusCode).toBe(200);
+    const body = res.json<{ id: unknown; result: Record<string, unknown> }[]>();
+    expect(body.map((m) => m.id)).toEqual(['a', 'a', 7]);
+    expect(body[0]!.result).toEqual({});
+    expect(body[1]!.result.structuredContent).toEqual(
+      (await postJson(app, '/api/replay', examples.replay)).json(),
+    );
+    expect(body[2]!.result.tools).toHaveLength(13);
+    const notes = await post([{ jsonrpc: '2.0', method: 'notifications/initialized' }]);
+    expect(notes.statusCode).toBe(202);
+    expect(notes.body).toBe('');
+  });
+
+  it('lets no cancel notification reach another request, whatever id it names', async () => {
+    const call = post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'gate', arguments: examples.gate },
+    });
+    const cancels = await Promise.all(
+      [1, 2, 3, 1000].map((requestId) =>
+        post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId } }),
+      ),
+    );
+    expect(cancels.map((r) => r.statusCode)).toEqual([202, 202, 202, 202]);
+    expect((await call).json().result.content[0].text).toBe(
+      (await postJson(app, '/api/gate', examples.gate)).body,
+    );
+  });
+
+  it('makes the transport checks on every POST: Accept, JSON-RPC shape, lone initialize, batch size', async () => {
+    const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+    const noAccept = await postJson(app, '/mcp', ping, { accept: 'application/json' });
+    expect(noAccept.statusCode).toBe(406);
+    expect(noAccept.json().error).toMatchObject({ code: -32000 });
+    const notRpc = await post({ id: 1, method: 'ping' });
+    expect(notRpc.statusCode).toBe(400);
+    expect(notRpc.json().error).toMatchObject({
+      code: -32700,
+      message: 'Parse error: Invalid JSON-RPC message',
+    });
+    const twoInits = await post([init('2025-06-18', 1), ping]);
+    expect(twoInits.statusCode).toBe(400);
+    expect(twoInits.json().error.code).toBe(-32600);
+    const tooMany = await post(Array.from({ length: 101 }, (_, i) => ({ ...ping, id: i })));
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json().error.message).toMatch(/Batch must not exceed 100/);
+    const badParams = await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 3 } });
+    expect(badParams.json().error).toMatchObject({ code: -32602 });
+    const noMethod = await post({ jsonrpc: '2.0', id: 3, method: 'prompts/list' });
+    expect(noMethod.json().error).toEqual({ code: -32601, message: 'Method not found' });
+  });
+});

@@ -1,15 +1,17 @@
 /**
- * POST /mcp through the official SDK: a low-level `Server` and a web-standard Streamable
- * HTTP transport, stateless (no session id) with JSON responses, made per request as the SDK
- * prescribes for stateless servers. Unknown tool → JSON-RPC −32602.
+ * POST /mcp through the official SDK: one low-level `Server` for the whole process, connected
+ * once to a transport that multiplexes the HTTP requests (multiplex-transport.ts). Stateless
+ * (no session id), JSON responses; the endpoint makes the Streamable HTTP transport's checks
+ * itself and answers with the serialised messages. Unknown tool → JSON-RPC −32602.
  */
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import {
-  CallToolRequestSchema,
   ErrorCode,
+  isInitializeRequest,
+  JSONRPCMessageSchema,
   ListToolsRequestSchema,
   McpError,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -17,7 +19,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { SERVICE_VERSION } from '../../core/receipt.js';
 import type { McpCallContext, McpTool } from './mcp-tools.js';
-import { TransportRequests, type ForwardedValues } from './transport-request.js';
+import { MultiplexTransport, type JSONRPCAnswer } from './multiplex-transport.js';
 
 export const MCP_SERVER_NAME = 'eval-tools';
 export const MCP_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
@@ -63,8 +65,6 @@ function unsupportedInitialize(body: unknown): McpHttpAnswer | undefined {
   return undefined;
 }
 
-const sharedValidator = new AjvJsonSchemaValidator();
-
 /** The member of a stand-in for structured content; its value is a random token per answer. */
 export const SPLICE_KEY = '$eval-tools-splice';
 
@@ -99,72 +99,174 @@ export function splice(body: string, texts: ReadonlyMap<string, string>): string
   );
 }
 
+/** The SDK's own answer to a method without a handler, code and message alike. */
+function methodNotFound(): Error {
+  return Object.assign(new Error('Method not found'), { code: ErrorCode.MethodNotFound });
+}
+
+/** `tools/call` params as the SDK's CallToolRequestParamsSchema requires them: a name, optional arguments. */
+function callParams(params: unknown): { name: string; arguments?: Record<string, unknown> } {
+  const p = params as { name?: unknown; arguments?: unknown } | undefined;
+  if (typeof p?.name !== 'string') {
+    throw new McpError(ErrorCode.InvalidParams, 'Invalid tools/call request: params.name must be a string.');
+  }
+  const args = p.arguments;
+  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      'Invalid tools/call request: params.arguments must be an object.',
+    );
+  }
+  return p as { name: string; arguments?: Record<string, unknown> };
+}
+
+/** The request headers the endpoint reads (a node request's `headers` object will do). */
+export type McpHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+/** An HTTP-level refusal, shaped as the SDK's Streamable HTTP transport shapes it. */
+function httpError(status: number, code: number, message: string): McpHttpAnswer {
+  return {
+    status,
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }),
+  };
+}
+
+function header(headers: McpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * The checks the SDK's Streamable HTTP transport makes on a POST before any message reaches
+ * the server, with its statuses, codes and messages: Accept, Content-Type, batch size, the
+ * JSON-RPC shape of each message, a lone initialize, and the protocol version header.
+ */
+function checkPost(headers: McpHeaders, body: unknown): McpHttpAnswer | JSONRPCMessage[] {
+  const accept = header(headers, 'accept');
+  if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) {
+    return httpError(
+      406,
+      -32000,
+      'Not Acceptable: Client must accept both application/json and text/event-stream',
+    );
+  }
+  if (!isJsonContentType(header(headers, 'content-type'))) {
+    return httpError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+  }
+  const raw = Array.isArray(body) ? (body as unknown[]) : [body];
+  if (raw.length > MAX_BATCH_SIZE) {
+    return httpError(400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
+  }
+  const messages: JSONRPCMessage[] = [];
+  for (const m of raw) {
+    const parsed = JSONRPCMessageSchema.safeParse(m);
+    if (!parsed.success) return httpError(400, -32700, 'Parse error: Invalid JSON-RPC message');
+    messages.push(parsed.data);
+  }
+  const initializing = messages.some(
+    (m) => 'method' in m && m.method === 'initialize' && isInitializeRequest(m),
+  );
+  if (initializing && messages.length > 1) {
+    return httpError(400, -32600, 'Invalid Request: Only one initialization request is allowed');
+  }
+  const version = header(headers, 'mcp-protocol-version');
+  if (!initializing && version !== undefined && !MCP_PROTOCOL_VERSIONS.includes(version)) {
+    return httpError(
+      400,
+      -32000,
+      `Bad Request: Unsupported protocol version: ${version} (supported versions: ${MCP_PROTOCOL_VERSIONS.join(', ')})`,
+    );
+  }
+  return messages;
+}
+
 export class McpEndpoint {
   private readonly byName: Map<string, McpTool>;
   private readonly list: McpTool['definition'][];
-  private readonly requests = new TransportRequests();
+  private readonly transport = new MultiplexTransport<McpCallContext>();
+  private readonly server: Server;
+  private readonly connected: Promise<void>;
+  private ready = false;
 
   constructor(tools: readonly McpTool[]) {
     this.byName = new Map(tools.map((t) => [t.definition.name, t]));
     this.list = tools.map((t) => t.definition);
+    this.server = this.build();
+    // The server is connected once; past that an await per POST would only cost a microtask.
+    this.connected = this.server.connect(this.transport).then(() => {
+      this.ready = true;
+    });
   }
 
   get toolNames(): string[] {
     return this.list.map((t) => t.name);
   }
 
-  private server(context: McpCallContext): Server {
+  /**
+   * One server for every client. It keeps no per-client state that shapes an answer: the
+   * initialize result is computed from that request alone (the client capabilities it records
+   * serve only server-to-client requests, which this server never makes).
+   */
+  private build(): Server {
     const server = new Server(
       { name: MCP_SERVER_NAME, version: SERVICE_VERSION },
       {
-        // The SDK otherwise builds a new Ajv per Server, i.e. per request (it validates
-        // elicitation answers, which this server never asks for).
-        jsonSchemaValidator: sharedValidator,
         capabilities: { tools: { listChanged: false } },
         instructions:
           'Verifier-grounded evaluation tools. Each tool returns a deterministic receipt; GET /api/examples on this host holds a valid argument object for every verifier.',
       },
     );
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.list }));
-    server.setRequestHandler(CallToolRequestSchema, (request) => {
-      const tool = this.byName.get(request.params.name);
+    // tools/call goes through the fallback handler: the SDK's registered one parses the request
+    // twice with zod and the result once more (~15% of a cheap call), for params this checks
+    // below and results this code builds typed.
+    server.fallbackRequestHandler = (request, extra) => {
+      if (request.method !== 'tools/call') return Promise.reject(methodNotFound());
+      const params = callParams(request.params);
+      const tool = this.byName.get(params.name);
       if (!tool) {
         throw new McpError(
           ErrorCode.InvalidParams,
-          `Unknown tool ${JSON.stringify(request.params.name)}; tools/list names the ${this.list.length} tools.`,
+          `Unknown tool ${JSON.stringify(params.name)}; tools/list names the ${this.list.length} tools.`,
         );
       }
-      return tool.call(request.params.arguments ?? {}, context);
-    });
+      const context = this.transport.contextOf(extra.requestId);
+      if (!context) throw new McpError(ErrorCode.InternalError, 'No caller for this request.');
+      return tool.call(params.arguments ?? {}, context);
+    };
     return server;
   }
 
-  /** One HTTP POST: `headers` as received (only FORWARDED_HEADERS are read), `body` already parsed. */
-  async handle(headers: ForwardedValues, body: unknown, context: McpCallContext): Promise<McpHttpAnswer> {
+  /** One HTTP POST: `headers` as received, `body` already parsed. */
+  async handle(headers: McpHeaders, body: unknown, context: McpCallContext): Promise<McpHttpAnswer> {
     const refused = unsupportedInitialize(body);
     if (refused) return refused;
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
+    const checked = checkPost(headers, body);
+    if (!Array.isArray(checked)) return checked;
+    if (!this.ready) await this.connected;
     const texts = new Map<string, string>();
-    const structured = (json: string): Record<string, unknown> => {
-      const token = randomUUID();
-      texts.set(token, json);
-      return { [SPLICE_KEY]: token };
+    const callContext: McpCallContext = {
+      ...context,
+      structured: (json) => {
+        const token = randomUUID();
+        texts.set(token, json);
+        return { [SPLICE_KEY]: token };
+      },
     };
-    // Not closed afterwards: in JSON-response mode the Response exists only once every
-    // handler of the message has settled, so nothing is left to abort, and the SDK's close
-    // builds an McpError (a stack trace through the whole async chain) per request.
-    await this.server({ ...context, structured }).connect(transport);
-    const response = await transport.handleRequest(this.requests.for(headers), {
-      parsedBody: body as JSONRPCMessage,
-    });
-    const out: Record<string, string> = {};
-    response.headers.forEach((value, key) => {
-      out[key] = value;
-    });
-    const text = await response.text();
-    return { status: response.status, headers: out, body: texts.size > 0 ? splice(text, texts) : text };
+    const answers: Promise<JSONRPCAnswer>[] = [];
+    for (const message of checked) {
+      if (!('method' in message)) continue; // a client's answer: the server asks nothing
+      if ('id' in message) answers.push(this.transport.request(message, callContext));
+      // A cancel names the client's id, which a shared server cannot tell apart from another
+      // client's; a stateless POST is answered whole anyway.
+      else if (message.method !== 'notifications/cancelled') this.transport.notify(message);
+    }
+    if (answers.length === 0) return { status: 202, headers: {}, body: '' };
+    // One request, one answer object; a batch's answers as an array (as the SDK's transport).
+    const text = JSON.stringify(answers.length === 1 ? await answers[0] : await Promise.all(answers));
+    return { status: 200, headers: JSON_HEADERS, body: texts.size > 0 ? splice(text, texts) : text };
   }
 }
