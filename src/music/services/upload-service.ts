@@ -287,8 +287,9 @@ export class UploadService {
         { path: '/parts', message: `add up to ${info.size} bytes, not ${asset.size}` },
       ]);
     }
-    // A local store's file is hashed and probed where it lies: no second copy of the upload.
-    const spooled = await this.prober(await this.probeSource(asset.objectKey));
+    // A local store's file is probed where it lies (no second copy), with the sha256 the store
+    // took while joining the parts (no second read).
+    const spooled = await this.prober(await this.probeSource(asset.objectKey, info.sha256));
     if (asset.sha256 && spooled.sha256 !== asset.sha256) {
       return reject(`The file's sha256 is ${spooled.sha256}, not the ${asset.sha256} declared.`, [
         { path: '/sha256', message: 'does not match the uploaded bytes' },
@@ -314,9 +315,9 @@ export class UploadService {
     return assetView(done);
   }
 
-  private async probeSource(key: string): Promise<ProbeSource> {
+  private async probeSource(key: string, sha256: string | undefined): Promise<ProbeSource> {
     const file = this.store.localPath(key);
-    if (file !== undefined) return { file };
+    if (file !== undefined) return sha256 === undefined ? { file } : { file, sha256 };
     const object = await this.store.get(key);
     if (!object) throw new Error(`object ${key} missing right after completing its upload`);
     return { body: object.body };
