@@ -27,6 +27,7 @@ import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { FilesystemObjectStore } from '../src/music/repositories/object-store/fs-store.js';
 import type { ObjectStore } from '../src/music/repositories/object-store/index.js';
+import { UPLOAD_LIMITS } from '../src/music/services/upload-service.js';
 import {
   listenLocal,
   serveUntilParentEnds,
@@ -39,7 +40,9 @@ import { processCpuMs } from './lib/process-cpu.js';
 
 const MiB = 1024 * 1024;
 const UPLOAD_BYTES = Number(process.env.BENCH_UPLOAD_MB ?? 400) * 1e6;
-const PART_SIZE = 5 * MiB; // the API's default part size: what a client gets without choosing
+// The API's default part size (what a client gets without choosing); BENCH_PART_MIB for another.
+const CHOSEN_PART_SIZE = process.env.BENCH_PART_MIB ? Number(process.env.BENCH_PART_MIB) * MiB : undefined;
+const PART_SIZE = CHOSEN_PART_SIZE ?? UPLOAD_LIMITS.defaultPartSize;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const LOAD = { connections: 50, pipelining: 1, duration: Number(process.env.BENCH_DURATION ?? 8) };
 const TRACKS = 30;
@@ -149,6 +152,8 @@ interface UploadTimes {
   cpuMs?: number;
   /** CPU the bench process spent sending to the API. */
   clientCpuMs?: number;
+  /** CPU of the writer during the parts phase alone. */
+  partsCpuMs?: number;
 }
 
 async function uploadThroughApi(served: Served, file: string, size: number): Promise<UploadTimes> {
@@ -159,16 +164,19 @@ async function uploadThroughApi(served: Served, file: string, size: number): Pro
     `${served.url}/api/v1/upload/multipart/init`,
     'POST',
     json,
-    JSON.stringify({ filename: 'upload.wav', content_type: 'audio/wav', size, part_size: PART_SIZE }),
+    JSON.stringify({ filename: 'upload.wav', content_type: 'audio/wav', size, part_size: CHOSEN_PART_SIZE }),
   );
   if (init.status !== 201) throw new Error(`init: ${init.status} ${init.text}`);
   const answer = JSON.parse(init.text) as {
     upload_id: string;
     asset_id: string;
+    part_size: number;
     parts: { part_number: number; url: string }[];
   };
+  if (answer.part_size !== PART_SIZE) throw new Error(`init gave parts of ${answer.part_size} bytes`);
   const parts: { part_number: number; etag: string }[] = [];
   const partsStart = performance.now();
+  const partsCpu = processCpuMs(served.pid);
   for (const part of answer.parts) {
     const from = (part.part_number - 1) * PART_SIZE;
     const to = Math.min(size, from + PART_SIZE) - 1;
@@ -182,6 +190,7 @@ async function uploadThroughApi(served: Served, file: string, size: number): Pro
     parts.push({ part_number: part.part_number, etag: (JSON.parse(res.text) as { etag: string }).etag });
   }
   const partsMs = performance.now() - partsStart;
+  const partsCpuMs = processCpuMs(served.pid) - partsCpu;
   const done = await send(
     `${served.url}/api/v1/upload/multipart/complete`,
     'POST',
@@ -189,7 +198,7 @@ async function uploadThroughApi(served: Served, file: string, size: number): Pro
     JSON.stringify({ upload_id: answer.upload_id, asset_id: answer.asset_id, parts }),
   );
   if (done.status !== 200) throw new Error(`complete: ${done.status} ${done.text}`);
-  return { partsMs, totalMs: performance.now() - start };
+  return { partsMs, partsCpuMs, totalMs: performance.now() - start };
 }
 
 /** The same bytes, same part size, into the same store by its own multipart calls. */
@@ -199,6 +208,7 @@ async function uploadDirect(store: ObjectStore, file: string, size: number): Pro
   const id = await store.createMultipartUpload(key, 'audio/wav');
   const parts: { partNumber: number; etag: string }[] = [];
   const partsStart = performance.now();
+  const partsCpu = process.cpuUsage();
   for (let n = 1; (n - 1) * PART_SIZE < size; n++) {
     const from = (n - 1) * PART_SIZE;
     const to = Math.min(size, from + PART_SIZE) - 1;
@@ -212,10 +222,11 @@ async function uploadDirect(store: ObjectStore, file: string, size: number): Pro
     parts.push({ partNumber: n, etag });
   }
   const partsMs = performance.now() - partsStart;
+  const partsCpuMs = cpuMsSince(partsCpu);
   await store.completeMultipartUpload(key, id, parts);
   const totalMs = performance.now() - start;
   await store.delete(key);
-  return { partsMs, totalMs };
+  return { partsMs, partsCpuMs, totalMs };
 }
 
 async function putDirect(store: ObjectStore, file: string): Promise<number> {
@@ -340,7 +351,7 @@ async function main(): Promise<void> {
     `| ${name} | ${(ms / 1000).toFixed(2)} | ${mbps(size, ms).toFixed(0)} | ${(base / ms).toFixed(2)} |`;
   const perRound = api.map(
     (a, i) =>
-      `| ${i + 1} | ${(loads[2 * i] ?? 0).toFixed(1)} / ${(loads[2 * i + 1] ?? 0).toFixed(1)} | ${((direct[i]?.totalMs ?? 0) / a.totalMs).toFixed(2)} | ${((direct[i]?.partsMs ?? 0) / a.partsMs).toFixed(2)} | ${perGb(a.cpuMs ?? 0)} | ${perGb(a.clientCpuMs ?? 0)} | ${perGb(direct[i]?.cpuMs ?? 0)} |`,
+      `| ${i + 1} | ${(loads[2 * i] ?? 0).toFixed(1)} / ${(loads[2 * i + 1] ?? 0).toFixed(1)} | ${((direct[i]?.totalMs ?? 0) / a.totalMs).toFixed(2)} | ${((direct[i]?.partsMs ?? 0) / a.partsMs).toFixed(2)} | ${perGb(a.cpuMs ?? 0)} (${perGb(a.partsCpuMs ?? 0)}) | ${perGb(a.clientCpuMs ?? 0)} | ${perGb(direct[i]?.cpuMs ?? 0)} (${perGb(direct[i]?.partsCpuMs ?? 0)}) |`,
   );
   const markdown = [
     '## music-domain',
@@ -358,7 +369,7 @@ async function main(): Promise<void> {
     '',
     `Upload through the API / direct to the store: **${ratio.toFixed(2)}** (target >= ${UPLOAD_TARGET}: ${ratio >= UPLOAD_TARGET ? 'met' : 'NOT met'}); parts phase alone ${(directParts / apiParts).toFixed(2)}.`,
     '',
-    'Per round: 1-minute load average before the API / direct upload, ratios, CPU seconds per GB uploaded (the API process; the bench process sending to it; the direct writer).',
+    'Per round: 1-minute load average before the API / direct upload, ratios, CPU seconds per GB uploaded, whole upload (parts phase): the API process; the bench process sending to it; the direct writer.',
     '',
     '| round | load | whole ratio | parts ratio | API CPU s/GB | client CPU s/GB | direct CPU s/GB |',
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',

@@ -20,7 +20,11 @@ export const UPLOAD_LIMITS = {
   maxBytes: BODY_LIMIT_BYTES,
   minPartSize: 5 * MiB,
   maxPartSize: 100 * MiB,
-  defaultPartSize: 5 * MiB,
+  // Each part is a request (auth, a database read, five file operations): at 5 MiB that cost
+  // was about 40% of the API's CPU per byte (docs/music-domain.md, "Benchmark").
+  defaultPartSize: 16 * MiB,
+  /** Rows from before part_size was stored were cut at 5 MiB. */
+  legacyPartSize: 5 * MiB,
   maxParts: 10_000,
   maxUnfinishedPerUser: 5,
   staleAfterMs: 24 * 3600_000,
@@ -74,12 +78,12 @@ const noUpload = (): AppError =>
   new AppError('not_found', 'No unfinished upload with this id (completed, aborted or not yours).');
 
 function partCount(asset: { size: bigint; partSize: number | null }): number {
-  return Math.ceil(Number(asset.size) / (asset.partSize ?? UPLOAD_LIMITS.defaultPartSize));
+  return Math.ceil(Number(asset.size) / (asset.partSize ?? UPLOAD_LIMITS.legacyPartSize));
 }
 
 function expectedPartSize(asset: AssetRecord, n: number): number {
   const size = Number(asset.size);
-  const partSize = asset.partSize ?? UPLOAD_LIMITS.defaultPartSize;
+  const partSize = asset.partSize ?? UPLOAD_LIMITS.legacyPartSize;
   return n < partCount(asset) ? partSize : size - partSize * (partCount(asset) - 1);
 }
 
@@ -240,7 +244,7 @@ export class UploadService {
     return {
       upload_id: uploadId.toLowerCase(),
       asset_id: asset.id,
-      part_size: asset.partSize ?? UPLOAD_LIMITS.defaultPartSize,
+      part_size: asset.partSize ?? UPLOAD_LIMITS.legacyPartSize,
       part_count: count,
       transport: this.store.driver === 's3' ? 'direct' : 'api',
       received: received.map((p) => ({ part_number: p.partNumber, etag: p.etag, size: p.size })),
