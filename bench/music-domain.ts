@@ -294,6 +294,11 @@ const cpuMsSince = (start: NodeJS.CpuUsage): number => {
   const used = process.cpuUsage(start);
   return (used.user + used.system) / 1000;
 };
+const median = (xs: number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
 const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 const mbps = (bytes: number, ms: number): number => bytes / 1e6 / (ms / 1000);
 
@@ -367,7 +372,8 @@ async function main(): Promise<void> {
     row('API, PUT parts only', apiParts, directParts),
     row('store put of the whole file (reference)', putMs, directTotal),
     '',
-    `Upload through the API / direct to the store: **${ratio.toFixed(2)}** (target >= ${UPLOAD_TARGET}: ${ratio >= UPLOAD_TARGET ? 'met' : 'NOT met'}); parts phase alone ${(directParts / apiParts).toFixed(2)}.`,
+    `Upload through the API / direct to the store: **${ratio.toFixed(2)}** (target >= ${UPLOAD_TARGET}: ${ratio >= UPLOAD_TARGET ? 'met' : 'NOT met'}); parts phase alone ${(directParts / apiParts).toFixed(2)}. ` +
+      `Median of the rounds' own ratios: ${median(api.map((a, i) => (direct[i]?.totalMs ?? 0) / a.totalMs)).toFixed(2)} whole, ${median(api.map((a, i) => (direct[i]?.partsMs ?? 0) / a.partsMs)).toFixed(2)} parts.`,
     '',
     'Per round: 1-minute load average before the API / direct upload, ratios, CPU seconds per GB uploaded, whole upload (parts phase): the API process; the bench process sending to it; the direct writer.',
     '',
