@@ -21,12 +21,13 @@ import { randomUUID } from 'node:crypto';
 import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { FilesystemObjectStore } from '../src/music/repositories/object-store/fs-store.js';
 import type { ObjectStore } from '../src/music/repositories/object-store/index.js';
+import { UPLOAD_LIMITS } from '../src/music/services/upload-service.js';
 import {
   listenLocal,
   serveUntilParentEnds,
@@ -35,14 +36,19 @@ import {
   writeBenchResult,
 } from './lib/music-app.js';
 import { seedPlays, seedReadyTracks } from './lib/music-seed.js';
+import { processCpuMs } from './lib/process-cpu.js';
 
 const MiB = 1024 * 1024;
 const UPLOAD_BYTES = Number(process.env.BENCH_UPLOAD_MB ?? 400) * 1e6;
-const PART_SIZE = 5 * MiB; // the API's default part size: what a client gets without choosing
+// The API's default part size (what a client gets without choosing); BENCH_PART_MIB for another.
+const CHOSEN_PART_SIZE = process.env.BENCH_PART_MIB ? Number(process.env.BENCH_PART_MIB) * MiB : undefined;
+const PART_SIZE = CHOSEN_PART_SIZE ?? UPLOAD_LIMITS.defaultPartSize;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const LOAD = { connections: 50, pipelining: 1, duration: Number(process.env.BENCH_DURATION ?? 8) };
 const TRACKS = 30;
 const UPLOAD_TARGET = 0.8;
+// BENCH_ONLY=upload: the upload rounds alone (no seeded tracks, no autocannon reads).
+const UPLOAD_ONLY = process.env.BENCH_ONLY === 'upload';
 
 interface Served {
   url: string;
@@ -63,8 +69,8 @@ async function serve(): Promise<void> {
     });
     if (signup.statusCode !== 201) throw new Error(`signup: ${signup.statusCode} ${signup.body}`);
     const { token, user } = signup.json<{ token: string; user: { id: string } }>();
-    const trackIds = await seedReadyTracks(connections, user.id, TRACKS);
-    await seedPlays(app, connections, config, trackIds);
+    const trackIds = UPLOAD_ONLY ? [] : await seedReadyTracks(connections, user.id, TRACKS);
+    if (!UPLOAD_ONLY) await seedPlays(app, connections, config, trackIds);
     const served: Served = {
       url: await listenLocal(app),
       pid: process.pid,
@@ -142,6 +148,12 @@ function send(
 interface UploadTimes {
   partsMs: number;
   totalMs: number;
+  /** CPU of the writer: the API process, or the bench process for direct writes. */
+  cpuMs?: number;
+  /** CPU the bench process spent sending to the API. */
+  clientCpuMs?: number;
+  /** CPU of the writer during the parts phase alone. */
+  partsCpuMs?: number;
 }
 
 async function uploadThroughApi(served: Served, file: string, size: number): Promise<UploadTimes> {
@@ -152,16 +164,19 @@ async function uploadThroughApi(served: Served, file: string, size: number): Pro
     `${served.url}/api/v1/upload/multipart/init`,
     'POST',
     json,
-    JSON.stringify({ filename: 'upload.wav', content_type: 'audio/wav', size, part_size: PART_SIZE }),
+    JSON.stringify({ filename: 'upload.wav', content_type: 'audio/wav', size, part_size: CHOSEN_PART_SIZE }),
   );
   if (init.status !== 201) throw new Error(`init: ${init.status} ${init.text}`);
   const answer = JSON.parse(init.text) as {
     upload_id: string;
     asset_id: string;
+    part_size: number;
     parts: { part_number: number; url: string }[];
   };
+  if (answer.part_size !== PART_SIZE) throw new Error(`init gave parts of ${answer.part_size} bytes`);
   const parts: { part_number: number; etag: string }[] = [];
   const partsStart = performance.now();
+  const partsCpu = processCpuMs(served.pid);
   for (const part of answer.parts) {
     const from = (part.part_number - 1) * PART_SIZE;
     const to = Math.min(size, from + PART_SIZE) - 1;
@@ -175,6 +190,7 @@ async function uploadThroughApi(served: Served, file: string, size: number): Pro
     parts.push({ part_number: part.part_number, etag: (JSON.parse(res.text) as { etag: string }).etag });
   }
   const partsMs = performance.now() - partsStart;
+  const partsCpuMs = processCpuMs(served.pid) - partsCpu;
   const done = await send(
     `${served.url}/api/v1/upload/multipart/complete`,
     'POST',
@@ -182,7 +198,7 @@ async function uploadThroughApi(served: Served, file: string, size: number): Pro
     JSON.stringify({ upload_id: answer.upload_id, asset_id: answer.asset_id, parts }),
   );
   if (done.status !== 200) throw new Error(`complete: ${done.status} ${done.text}`);
-  return { partsMs, totalMs: performance.now() - start };
+  return { partsMs, partsCpuMs, totalMs: performance.now() - start };
 }
 
 /** The same bytes, same part size, into the same store by its own multipart calls. */
@@ -192,6 +208,7 @@ async function uploadDirect(store: ObjectStore, file: string, size: number): Pro
   const id = await store.createMultipartUpload(key, 'audio/wav');
   const parts: { partNumber: number; etag: string }[] = [];
   const partsStart = performance.now();
+  const partsCpu = process.cpuUsage();
   for (let n = 1; (n - 1) * PART_SIZE < size; n++) {
     const from = (n - 1) * PART_SIZE;
     const to = Math.min(size, from + PART_SIZE) - 1;
@@ -205,10 +222,11 @@ async function uploadDirect(store: ObjectStore, file: string, size: number): Pro
     parts.push({ partNumber: n, etag });
   }
   const partsMs = performance.now() - partsStart;
+  const partsCpuMs = cpuMsSince(partsCpu);
   await store.completeMultipartUpload(key, id, parts);
   const totalMs = performance.now() - start;
   await store.delete(key);
-  return { partsMs, totalMs };
+  return { partsMs, partsCpuMs, totalMs };
 }
 
 async function putDirect(store: ObjectStore, file: string): Promise<number> {
@@ -231,6 +249,56 @@ async function cannon(url: string, headers: Record<string, string> = {}): Promis
   return { rps: r.requests.average, p99: r.latency.p99, bad: r.errors + r.non2xx };
 }
 
+async function measureReads(served: Served): Promise<{ health: Load; track: Load; trending: Load }> {
+  const trackUrl = `${served.url}/api/v1/tracks/${served.trackId}`;
+  const trendingUrl = `${served.url}/api/v1/trending?window=day&limit=20`;
+  for (const url of [trackUrl, trendingUrl, `${served.url}/api/v1/health`]) {
+    const res = await fetch(url);
+    if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+  }
+  const trending = (await (await fetch(trendingUrl)).json()) as { items?: unknown[] };
+  if (!Array.isArray(trending.items) || trending.items.length === 0) throw new Error('trending is empty');
+  await autocannon({ url: trackUrl, connections: 10, duration: 2 });
+  const health: Load[] = [];
+  const track: Load[] = [];
+  const trend: Load[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    health.push(await cannon(`${served.url}/api/v1/health`));
+    track.push(await cannon(trackUrl));
+    trend.push(await cannon(trendingUrl));
+  }
+  const avg = (runs: Load[]): Load => ({
+    rps: mean(runs.map((r) => r.rps)),
+    p99: mean(runs.map((r) => r.p99)),
+    bad: runs.reduce((a, r) => a + r.bad, 0),
+  });
+  return { health: avg(health), track: avg(track), trending: avg(trend) };
+}
+
+function readsMarkdown(reads: { health: Load; track: Load; trending: Load }): string[] {
+  const readRow = (name: string, f: Load): string =>
+    `| ${name} | ${f.rps.toFixed(0)} | ${f.p99.toFixed(1)} | ${(f.rps / reads.health.rps).toFixed(2)} | ${(f.p99 / Math.max(1, reads.health.p99)).toFixed(2)} | ${f.bad} |`;
+  return [
+    `Reads: autocannon ${LOAD.connections} connections, ${LOAD.duration} s per run, ${ROUNDS} rounds (mean), against the same API process; ${TRACKS} public tracks with ready versions, trending after a rollup.`,
+    '',
+    '| route | req/s | p99 ms | req/s ratio to health | p99 ratio to health | errors + non-2xx |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+    readRow('GET /api/v1/health (baseline: database, cache and store probes)', reads.health),
+    readRow('GET /api/v1/tracks/:id (ready version, signed URLs)', reads.track),
+    readRow('GET /api/v1/trending?window=day (from Redis)', reads.trending),
+    '',
+  ];
+}
+
+const cpuMsSince = (start: NodeJS.CpuUsage): number => {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+};
+const median = (xs: number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
 const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 const mbps = (bytes: number, ms: number): number => bytes / 1e6 / (ms / 1000);
 
@@ -246,42 +314,31 @@ async function main(): Promise<void> {
   const api: UploadTimes[] = [];
   const direct: UploadTimes[] = [];
   const put: number[] = [];
+  const loads: number[] = [];
   let rss = { before: 0, peak: 0 };
-  let reads: { health: Load; track: Load; trending: Load };
+  let reads: { health: Load; track: Load; trending: Load } | undefined;
   try {
     for (let round = 0; round < ROUNDS; round++) {
+      loads.push(loadavg()[0] ?? 0);
+      const apiCpu = processCpuMs(served.pid);
+      const clientCpu = process.cpuUsage();
       const measured = await peakRss(served.pid, () => uploadThroughApi(served, file, size));
-      api.push(measured.result);
+      api.push({
+        ...measured.result,
+        cpuMs: processCpuMs(served.pid) - apiCpu,
+        clientCpuMs: cpuMsSince(clientCpu),
+      });
       if (measured.peak > rss.peak) rss = { before: measured.before, peak: measured.peak };
-      direct.push(await uploadDirect(store, file, size));
+      loads.push(loadavg()[0] ?? 0);
+      const directCpu = process.cpuUsage();
+      const times = await uploadDirect(store, file, size);
+      direct.push({ ...times, cpuMs: cpuMsSince(directCpu) });
       put.push(await putDirect(store, file));
       // The API's completed originals stay in the store: remove them so the disk does not fill.
       await rm(join(dataDir, 'objects', 'originals'), { recursive: true, force: true });
       await store.ensure();
     }
-    const trackUrl = `${served.url}/api/v1/tracks/${served.trackId}`;
-    const trendingUrl = `${served.url}/api/v1/trending?window=day&limit=20`;
-    for (const url of [trackUrl, trendingUrl, `${served.url}/api/v1/health`]) {
-      const res = await fetch(url);
-      if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-    }
-    const trending = (await (await fetch(trendingUrl)).json()) as { items?: unknown[] };
-    if (!Array.isArray(trending.items) || trending.items.length === 0) throw new Error('trending is empty');
-    await autocannon({ url: trackUrl, connections: 10, duration: 2 });
-    const health: Load[] = [];
-    const track: Load[] = [];
-    const trend: Load[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      health.push(await cannon(`${served.url}/api/v1/health`));
-      track.push(await cannon(trackUrl));
-      trend.push(await cannon(trendingUrl));
-    }
-    const avg = (runs: Load[]): Load => ({
-      rps: mean(runs.map((r) => r.rps)),
-      p99: mean(runs.map((r) => r.p99)),
-      bad: runs.reduce((a, r) => a + r.bad, 0),
-    });
-    reads = { health: avg(health), track: avg(track), trending: avg(trend) };
+    if (!UPLOAD_ONLY) reads = await measureReads(served);
   } finally {
     await child.stop();
     await rm(work, { recursive: true, force: true });
@@ -294,10 +351,13 @@ async function main(): Promise<void> {
   const putMs = mean(put);
   const ratio = directTotal / apiTotal;
   const MB = (b: number): string => (b / MiB).toFixed(0);
+  const perGb = (ms: number): string => (ms / 1000 / (size / 1e9)).toFixed(2);
   const row = (name: string, ms: number, base: number): string =>
     `| ${name} | ${(ms / 1000).toFixed(2)} | ${mbps(size, ms).toFixed(0)} | ${(base / ms).toFixed(2)} |`;
-  const readRow = (name: string, f: Load): string =>
-    `| ${name} | ${f.rps.toFixed(0)} | ${f.p99.toFixed(1)} | ${(f.rps / reads.health.rps).toFixed(2)} | ${(f.p99 / Math.max(1, reads.health.p99)).toFixed(2)} | ${f.bad} |`;
+  const perRound = api.map(
+    (a, i) =>
+      `| ${i + 1} | ${(loads[2 * i] ?? 0).toFixed(1)} / ${(loads[2 * i + 1] ?? 0).toFixed(1)} | ${((direct[i]?.totalMs ?? 0) / a.totalMs).toFixed(2)} | ${((direct[i]?.partsMs ?? 0) / a.partsMs).toFixed(2)} | ${perGb(a.cpuMs ?? 0)} (${perGb(a.partsCpuMs ?? 0)}) | ${perGb(a.clientCpuMs ?? 0)} | ${perGb(direct[i]?.cpuMs ?? 0)} (${perGb(direct[i]?.partsCpuMs ?? 0)}) |`,
+  );
   const markdown = [
     '## music-domain',
     '',
@@ -307,25 +367,25 @@ async function main(): Promise<void> {
     '| upload path | seconds | MB/s | direct multipart / this |',
     '| --- | ---: | ---: | ---: |',
     row('store multipart directly (baseline): parts + complete', directTotal, directTotal),
-    row('API: init + PUT parts + complete (concatenate, sha256, ffprobe)', apiTotal, directTotal),
+    row('API: init + PUT parts + complete (sha256, ffprobe)', apiTotal, directTotal),
     row('store multipart directly, parts only', directParts, directParts),
     row('API, PUT parts only', apiParts, directParts),
     row('store put of the whole file (reference)', putMs, directTotal),
     '',
-    `Upload through the API / direct to the store: **${ratio.toFixed(2)}** (target >= ${UPLOAD_TARGET}: ${ratio >= UPLOAD_TARGET ? 'met' : 'NOT met'}); parts phase alone ${(directParts / apiParts).toFixed(2)}.`,
+    `Upload through the API / direct to the store: **${ratio.toFixed(2)}** (target >= ${UPLOAD_TARGET}: ${ratio >= UPLOAD_TARGET ? 'met' : 'NOT met'}); parts phase alone ${(directParts / apiParts).toFixed(2)}. ` +
+      `Median of the rounds' own ratios: ${median(api.map((a, i) => (direct[i]?.totalMs ?? 0) / a.totalMs)).toFixed(2)} whole, ${median(api.map((a, i) => (direct[i]?.partsMs ?? 0) / a.partsMs)).toFixed(2)} parts.`,
+    '',
+    'Per round: 1-minute load average before the API / direct upload, ratios, CPU seconds per GB uploaded, whole upload (parts phase): the API process; the bench process sending to it; the direct writer.',
+    '',
+    '| round | load | whole ratio | parts ratio | API CPU s/GB | client CPU s/GB | direct CPU s/GB |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...perRound,
     '',
     `API process RSS: ${MB(rss.before)} MiB before the upload, peak ${MB(rss.peak)} MiB while ${(size / 1e6).toFixed(0)} MB streamed (VmHWM after a clear_refs reset; +${MB(rss.peak - rss.before)} MiB).`,
     '',
-    `Reads: autocannon ${LOAD.connections} connections, ${LOAD.duration} s per run, ${ROUNDS} rounds (mean), against the same API process; ${TRACKS} public tracks with ready versions, trending after a rollup.`,
-    '',
-    '| route | req/s | p99 ms | req/s ratio to health | p99 ratio to health | errors + non-2xx |',
-    '| --- | ---: | ---: | ---: | ---: | ---: |',
-    readRow('GET /api/v1/health (baseline: database, cache and store probes)', reads.health),
-    readRow('GET /api/v1/tracks/:id (ready version, signed URLs)', reads.track),
-    readRow('GET /api/v1/trending?window=day (from Redis)', reads.trending),
-    '',
+    ...(reads ? readsMarkdown(reads) : ['Reads: not measured (BENCH_ONLY=upload).', '']),
   ].join('\n');
-  await writeBenchResult('music-domain', markdown);
+  await writeBenchResult(UPLOAD_ONLY ? 'music-domain-upload' : 'music-domain', markdown);
 }
 
 if (process.argv.includes('--serve')) await serve();

@@ -164,9 +164,9 @@ describe('music player in Chromium', () => {
   }, 420_000);
 
   it('an interrupted upload resumes after a reload, sending only the missing parts', async () => {
-    // 60 s of 16-bit stereo WAV is 10.6 MB: three parts of 5 MiB.
-    const file = join(dir, 'sine-60s.wav');
-    await generateAudio(file, { seconds: 60, codec: 'pcm_s16le' });
+    // 200 s of 16-bit stereo WAV is 35.3 MB: three parts at the default 16 MiB.
+    const file = join(dir, 'sine-200s.wav');
+    await generateAudio(file, { seconds: 200, codec: 'pcm_s16le' });
     const { page, errors } = await browser.page();
     const handle = `up_${Date.now().toString(36)}`;
     await signUp(page, handle);
@@ -186,7 +186,7 @@ describe('music player in Chromium', () => {
     await page.reload();
     await page.getByTestId('resume-notice').waitFor();
     expect(await page.getByTestId('resume-notice').textContent()).toMatch(
-      /An upload of sine-60s\.wav was interrupted/,
+      /An upload of sine-200s\.wav was interrupted/,
     );
     expect(await page.getByLabel('Title').inputValue()).toBe('Resumed');
     const before = puts.length;

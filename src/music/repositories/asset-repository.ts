@@ -46,8 +46,18 @@ export class AssetRepository {
     return this.prisma.asset.count({ where: { ownerUserId, status: 'uploading' } });
   }
 
+  /**
+   * Every part PUT starts here: one raw statement, because Prisma compiles each model query
+   * (about 2 ms of CPU per call in the upload profile) and a raw one it only sends. `uploadId` is a UUID.
+   */
   async findByUploadId(uploadId: string): Promise<AssetRecord | undefined> {
-    return (await this.prisma.asset.findUnique({ where: { uploadId } })) ?? undefined;
+    const rows = await this.prisma.$queryRaw<AssetRecord[]>`
+      SELECT id, owner_user_id AS "ownerUserId", object_key AS "objectKey", filename,
+             content_type AS "contentType", size, sha256, status::text AS status,
+             multipart_upload_id AS "multipartUploadId", upload_id AS "uploadId", part_size AS "partSize",
+             probe, created_at AS "createdAt"
+      FROM assets WHERE upload_id = ${uploadId}::uuid`;
+    return rows[0];
   }
 
   async findById(id: string): Promise<AssetRecord | undefined> {

@@ -1,12 +1,12 @@
 /**
- * Reads an object once: hashes it (sha256) and runs ffprobe on a file (m4a keeps its index at
+ * Reads an object once (unless the store already hashed it): hashes it (sha256) and runs ffprobe on a file (m4a keeps its index at
  * the end, so ffprobe needs a seekable input): the store's own file when it has one, else a
  * temporary copy spooled while hashing.
  */
 import { execFile } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
@@ -23,10 +23,17 @@ export interface SpooledProbe {
   error: string | undefined;
 }
 
-/** What to probe: a file on this machine (read in place) or a stream (spooled to a file first). */
-export type ProbeSource = { file: string } | { body: Readable };
+/**
+ * What to probe: a file on this machine (read in place; not read at all when its sha256 is
+ * already known) or a stream (spooled to a file first).
+ */
+export type ProbeSource = { file: string; sha256?: string } | { body: Readable };
 
 export async function probeAudio(source: ProbeSource, tmpDir: string): Promise<SpooledProbe> {
+  if ('file' in source && source.sha256 !== undefined) {
+    const { size } = await stat(source.file);
+    return { sha256: source.sha256, size, ...(await ffprobe(source.file)) };
+  }
   if ('file' in source) {
     const hash = createHash('sha256');
     let size = 0;

@@ -20,7 +20,11 @@ export const UPLOAD_LIMITS = {
   maxBytes: BODY_LIMIT_BYTES,
   minPartSize: 5 * MiB,
   maxPartSize: 100 * MiB,
-  defaultPartSize: 5 * MiB,
+  // Each part is a request (auth, a database read, five file operations): at 5 MiB that cost
+  // was about 40% of the API's CPU per byte (docs/music-domain.md, "Benchmark").
+  defaultPartSize: 16 * MiB,
+  /** Rows from before part_size was stored were cut at 5 MiB. */
+  legacyPartSize: 5 * MiB,
   maxParts: 10_000,
   maxUnfinishedPerUser: 5,
   staleAfterMs: 24 * 3600_000,
@@ -74,12 +78,12 @@ const noUpload = (): AppError =>
   new AppError('not_found', 'No unfinished upload with this id (completed, aborted or not yours).');
 
 function partCount(asset: { size: bigint; partSize: number | null }): number {
-  return Math.ceil(Number(asset.size) / (asset.partSize ?? UPLOAD_LIMITS.defaultPartSize));
+  return Math.ceil(Number(asset.size) / (asset.partSize ?? UPLOAD_LIMITS.legacyPartSize));
 }
 
 function expectedPartSize(asset: AssetRecord, n: number): number {
   const size = Number(asset.size);
-  const partSize = asset.partSize ?? UPLOAD_LIMITS.defaultPartSize;
+  const partSize = asset.partSize ?? UPLOAD_LIMITS.legacyPartSize;
   return n < partCount(asset) ? partSize : size - partSize * (partCount(asset) - 1);
 }
 
@@ -240,7 +244,7 @@ export class UploadService {
     return {
       upload_id: uploadId.toLowerCase(),
       asset_id: asset.id,
-      part_size: asset.partSize ?? UPLOAD_LIMITS.defaultPartSize,
+      part_size: asset.partSize ?? UPLOAD_LIMITS.legacyPartSize,
       part_count: count,
       transport: this.store.driver === 's3' ? 'direct' : 'api',
       received: received.map((p) => ({ part_number: p.partNumber, etag: p.etag, size: p.size })),
@@ -287,8 +291,9 @@ export class UploadService {
         { path: '/parts', message: `add up to ${info.size} bytes, not ${asset.size}` },
       ]);
     }
-    // A local store's file is hashed and probed where it lies: no second copy of the upload.
-    const spooled = await this.prober(await this.probeSource(asset.objectKey));
+    // A local store's file is probed where it lies (no second copy), with the sha256 the store
+    // took while joining the parts (no second read).
+    const spooled = await this.prober(await this.probeSource(asset.objectKey, info.sha256));
     if (asset.sha256 && spooled.sha256 !== asset.sha256) {
       return reject(`The file's sha256 is ${spooled.sha256}, not the ${asset.sha256} declared.`, [
         { path: '/sha256', message: 'does not match the uploaded bytes' },
@@ -314,9 +319,9 @@ export class UploadService {
     return assetView(done);
   }
 
-  private async probeSource(key: string): Promise<ProbeSource> {
+  private async probeSource(key: string, sha256: string | undefined): Promise<ProbeSource> {
     const file = this.store.localPath(key);
-    if (file !== undefined) return { file };
+    if (file !== undefined) return sha256 === undefined ? { file } : { file, sha256 };
     const object = await this.store.get(key);
     if (!object) throw new Error(`object ${key} missing right after completing its upload`);
     return { body: object.body };

@@ -10,8 +10,9 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/p
 import { dirname, join, relative, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { AppError } from '../../../core/errors.js';
-import { spoolToFile } from '../../../core/spool-file.js';
+import { concatenateFiles, SizeMismatchError, spoolToFile } from '../../../core/spool-file.js';
 import {
+  type AssembledObject,
   assertParts,
   assertValidKey,
   assertWritableKey,
@@ -66,11 +67,14 @@ export class FilesystemObjectStore implements ObjectStore {
     if (!s.isDirectory()) throw new Error(`${this.dir} is not a directory`);
   }
 
-  /** Streams data into a temporary file, returning its path, MD5 and size. */
-  private async spool(data: ObjectData): Promise<{ tmp: string; md5: string; size: number }> {
+  /** Streams data into a temporary file, returning its path, MD5 and size (which must be `expectedSize` when given). */
+  private async spool(
+    data: ObjectData,
+    expectedSize?: number,
+  ): Promise<{ tmp: string; md5: string; size: number }> {
     const tmp = join(this.dir, '.tmp', randomUUID());
     await mkdir(dirname(tmp), { recursive: true });
-    const { digest: md5, size } = await spoolToFile(toReadable(data), tmp, 'md5');
+    const { digest: md5, size } = await spoolToFile(toReadable(data), tmp, 'md5', expectedSize);
     return { tmp, md5, size };
   }
 
@@ -177,10 +181,27 @@ export class FilesystemObjectStore implements ObjectStore {
     return uploadId;
   }
 
-  async uploadPart(key: string, uploadId: string, partNumber: number, data: ObjectData): Promise<string> {
+  async uploadPart(
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    data: ObjectData,
+    size?: number,
+  ): Promise<string> {
     assertParts([{ partNumber, etag: '' }]);
     const dir = await this.openUpload(key, uploadId);
-    const { tmp, md5 } = await this.spool(data);
+    let tmp: string;
+    let md5: string;
+    try {
+      ({ tmp, md5 } = await this.spool(data, size));
+    } catch (err) {
+      if (err instanceof SizeMismatchError)
+        throw new AppError(
+          'invalid_input',
+          `Part ${partNumber} must be ${err.expected} bytes; ${err.received > err.expected ? 'more were' : `${err.received} were`} sent.`,
+        );
+      throw err;
+    }
     // The digest is written first: a listed part (by its .md5) always has its bytes in place.
     await rm(join(dir, `part-${partNumber}.md5`), { force: true });
     await rename(tmp, join(dir, `part-${partNumber}`));
@@ -213,7 +234,11 @@ export class FilesystemObjectStore implements ObjectStore {
     return Promise.resolve(undefined);
   }
 
-  async completeMultipartUpload(key: string, uploadId: string, parts: CompletedPart[]): Promise<ObjectInfo> {
+  async completeMultipartUpload(
+    key: string,
+    uploadId: string,
+    parts: CompletedPart[],
+  ): Promise<AssembledObject> {
     assertParts(parts);
     const dir = await this.openUpload(key, uploadId);
     for (const part of parts) {
@@ -232,30 +257,25 @@ export class FilesystemObjectStore implements ObjectStore {
         );
       }
     }
-    // The whole object's MD5 is no etag S3 would give (it gives one of the parts' digests): not computed.
+    // The parts are read once to be joined: their sha256 is taken in that same pass (an MD5 of
+    // the whole is no etag S3 would give, so none is computed).
     const target = this.path(key);
     const tmp = join(this.dir, '.tmp', randomUUID());
-    await spoolToFile(
-      Readable.from(concatFiles(parts.map((p) => join(dir, `part-${p.partNumber}`)))),
+    const { digest: sha256 } = await concatenateFiles(
+      parts.map((p) => join(dir, `part-${p.partNumber}`)),
       tmp,
-      undefined,
+      'sha256',
     );
     await mkdir(dirname(target), { recursive: true });
     await rename(tmp, target);
     await rm(dir, { recursive: true, force: true });
     const info = await this.head(key);
     if (!info) throw new Error(`object ${key} vanished right after completing its upload`);
-    return info;
+    return { ...info, sha256 };
   }
 
   async abortMultipartUpload(key: string, uploadId: string): Promise<void> {
     const dir = await this.openUpload(key, uploadId);
     await rm(dir, { recursive: true, force: true });
-  }
-}
-
-async function* concatFiles(files: string[]): AsyncGenerator<Buffer> {
-  for (const file of files) {
-    for await (const chunk of createReadStream(file)) yield chunk as Buffer;
   }
 }

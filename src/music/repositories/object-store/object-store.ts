@@ -38,6 +38,11 @@ export interface CompletedPart {
   etag: string;
 }
 
+/** A completed multipart object; `sha256` when the driver read the bytes while joining them (filesystem). */
+export interface AssembledObject extends ObjectInfo {
+  sha256?: string;
+}
+
 /** A part a multipart upload has received so far. */
 export interface UploadedPart {
   partNumber: number;
@@ -88,7 +93,7 @@ export interface ObjectStore {
     partNumber: number,
     expiresInSeconds: number,
   ): Promise<string | undefined>;
-  completeMultipartUpload(key: string, uploadId: string, parts: CompletedPart[]): Promise<ObjectInfo>;
+  completeMultipartUpload(key: string, uploadId: string, parts: CompletedPart[]): Promise<AssembledObject>;
   abortMultipartUpload(key: string, uploadId: string): Promise<void>;
 }
 
