@@ -88,11 +88,16 @@ export async function spoolToFile(
 ): Promise<{ digest: string; size: number }> {
   const hash = algorithm === undefined ? undefined : createHash(algorithm);
   const blocks: [Buffer, Buffer] = [takeBlock(), takeBlock()];
+  // The file opens before the loop listens: a source failing meanwhile must not throw unheard
+  // (the loop still sees the error, as the stream keeps it).
+  const heard = (): void => undefined;
+  source.on('error', heard);
   try {
     // intoFile returns (or throws) only once no write is in flight: the blocks are free again.
     const size = await intoFile(file, (writer) => copyInto(source, writer, hash, expectedSize, blocks));
     return { digest: hash?.digest('hex') ?? '', size };
   } finally {
+    source.off('error', heard);
     blocks.forEach(giveBlock);
   }
 }
