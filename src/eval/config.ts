@@ -24,7 +24,8 @@ const EvalEnv = Type.Object({
     Type.Integer({
       minimum: 1,
       maximum: 1024,
-      description: 'lines of one batch in flight at once (default: twice the pool size)',
+      description:
+        'tasks (a line, or a chunk of small lines) of one batch in flight at once (default: twice the pool size)',
     }),
   ),
   EVAL_BATCH_LINE_LIMIT: Type.String({

@@ -1,0 +1,12 @@
+/** Piscina task file of batch chunks: adapts a pool message to `runChunk`; nothing else lives here. */
+import { workerData } from 'piscina';
+import { runChunk, type ChunkResult, type ChunkTask } from '../src/eval/batch/chunk.js';
+import type { VerifierWorkerData } from '../src/eval/pool.js';
+import { useKernel } from '../src/eval/tools/counterexample/kernel.js';
+
+// The graph kernel the service resolved once at start-up, as workers/verifier.ts sets it.
+useKernel((workerData as VerifierWorkerData).graphKernel);
+
+export default function runBatchChunk(task: ChunkTask): ChunkResult {
+  return runChunk(task);
+}
