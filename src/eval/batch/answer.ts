@@ -4,8 +4,15 @@ import { AppError, toProblem, type Problem } from '../../core/errors.js';
 export const BATCH_HINT =
   'Each line is {"id": "...", "tool": "<catalog id>", "request": {...}}; GET /api/examples holds a complete valid request for every tool.';
 
+/** A receipt line is this, the receipt's text, then RECEIPT_LINE_END. */
+export function receiptLineStart(id: string): string {
+  return `{"id":${JSON.stringify(id)},"status":200,"receipt":`;
+}
+
+export const RECEIPT_LINE_END = '}\n';
+
 export function receiptLine(id: string, receipt: string): string {
-  return `{"id":${JSON.stringify(id)},"status":200,"receipt":${receipt}}\n`;
+  return receiptLineStart(id) + receipt + RECEIPT_LINE_END;
 }
 
 export function problemLine(id: string | null, problem: Problem): string {

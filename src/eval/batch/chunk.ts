@@ -6,7 +6,7 @@
  */
 import type { Verdict } from '../../core/receipt.js';
 import { executeTool } from '../execute.js';
-import { failureProblem, problemLine, receiptLine } from './answer.js';
+import { failureProblem, problemLine, RECEIPT_LINE_END, receiptLineStart } from './answer.js';
 
 export interface ChunkTask {
   /** The lines' request bytes, back to back. */
@@ -20,8 +20,12 @@ export interface ChunkTask {
 }
 
 export interface ChunkResult {
-  /** The answer lines, in order, as one string: one copy across the thread boundary. */
-  text: string;
+  /**
+   * The answer lines, in order, as UTF-8 in a buffer of its own: moved to the event loop, not
+   * copied, and written to the socket as it is (a string would be copied out, copied in and
+   * encoded there).
+   */
+  bytes: Uint8Array;
   /** Per line, for the tool stats. */
   statuses: number[];
   verdicts: (Verdict | null)[];
@@ -41,7 +45,7 @@ export function runChunk(task: ChunkTask): ChunkResult {
     try {
       const outcome = executeTool(task.tools[i]!, task.bytes.subarray(start, end));
       if (outcome.ok) {
-        parts.push(receiptLine(id, outcome.body));
+        parts.push(receiptLineStart(id), outcome.body, RECEIPT_LINE_END);
         statuses.push(200);
         verdicts.push(outcome.verdict ?? null);
       } else {
@@ -59,5 +63,15 @@ export function runChunk(task: ChunkTask): ChunkResult {
     }
     start = end;
   }
-  return { text: parts.join(''), statuses, verdicts, failures };
+  return { bytes: utf8(parts), statuses, verdicts, failures };
+}
+
+/** The parts' UTF-8 back to back, each encoded once, in a buffer that owns its memory. */
+function utf8(parts: readonly string[]): Uint8Array {
+  let size = 0;
+  for (const part of parts) size += Buffer.byteLength(part);
+  const out = Buffer.allocUnsafeSlow(size);
+  let at = 0;
+  for (const part of parts) at += out.write(part, at);
+  return out;
 }

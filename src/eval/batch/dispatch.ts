@@ -78,7 +78,7 @@ async function runChunkUnit(
   from: number,
   deps: DispatchDeps,
   log: FastifyBaseLogger,
-): Promise<string> {
+): Promise<string | Uint8Array> {
   let size = 0;
   for (const line of chunk) size += line.request.byteLength;
   // A fresh buffer: a view into the body would clone the whole body across the thread boundary.
@@ -115,5 +115,5 @@ async function runChunkUnit(
     else deps.usage.record(chunk[i]!.tool.id, status);
   }
   for (const f of result.failures) log.error({ err: f.message, line: f.line }, 'batch line failed');
-  return result.text;
+  return result.bytes;
 }

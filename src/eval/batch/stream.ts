@@ -11,10 +11,10 @@ import { Readable } from 'node:stream';
 /** Grants a number of lines to dispatch (the rate limit); may wait. `cost` lines at most. */
 export type LineAdmission = (cost: number, signal: AbortSignal) => Promise<number>;
 
-/** Lines dispatched together: how many, and their output lines (with newlines), never rejecting. */
+/** Lines dispatched together: how many, and their output lines (with newlines, as text or UTF-8), never rejecting. */
 export interface BatchUnit {
   lines: number;
-  text: Promise<string>;
+  text: Promise<string | Uint8Array>;
 }
 
 export interface BatchStreamOptions {
@@ -33,7 +33,7 @@ export interface BatchStreamOptions {
 
 export class BatchStream extends Readable {
   /** Dispatched units not yet pushed, in input order. */
-  private readonly pending: Promise<string>[] = [];
+  private readonly pending: Promise<string | Uint8Array>[] = [];
   private dispatched = 0;
   private credit: number;
   private pumping = false;
@@ -72,6 +72,9 @@ export class BatchStream extends Readable {
         void this.pending.shift();
         if (!this.push(text)) return;
       }
+    } catch (err) {
+      // A unit must not reject; if one does, this answer ends rather than the process.
+      this.destroy(err as Error);
     } finally {
       this.pumping = false;
     }
@@ -113,7 +116,7 @@ export class BatchStream extends Readable {
   }
 
   /** The head unit's promise once it is dispatched; undefined when the stream stopped first. */
-  private headDispatched(): Promise<Promise<string> | undefined> {
+  private headDispatched(): Promise<Promise<string | Uint8Array> | undefined> {
     return new Promise((resolve) => {
       this.wakeHead = () => {
         if (this.stop.signal.aborted) resolve(undefined);
