@@ -297,9 +297,9 @@ describe('a client that goes away', () => {
       if (observed.running() > 0) await once(observed.idle, 'idle');
       const stopped = observed.dispatched() - base;
       // What the socket buffers held (each answer line is ~3 KB) and a window of chunks in
-      // flight (~86 gate lines each): 250-350 lines here, a small part of the batch.
+      // flight (256 gate lines each, every other one on the event loop): a small part of the batch.
       expect(stopped).toBeGreaterThanOrEqual(10);
-      expect(stopped).toBeLessThan(total / 10);
+      expect(stopped).toBeLessThan(total / 4);
       // Nothing more starts later: a lone line runs inline, and the count stays put.
       const next = await postBatch(chunked, ndjson([gate(0)]));
       expect(answerLines(next.body)[0]!.line.status).toBe(200);

@@ -1,21 +1,26 @@
 /**
  * Groups a batch's lines into the units the stream dispatches. A run of consecutive lines that
- * would each run inline (run-tool.ts) becomes one chunk for a pool thread (chunk.ts), sized so
- * its lines' declared worst case stays within CHUNK_BUDGET_MS and the batch spreads over the
- * pool; a line bound for the pool anyway, a bad line, or a lone small line is a unit of its own.
+ * would each run inline (run-tool.ts) becomes one chunk (chunk.ts), sized so its lines' declared
+ * worst case stays within CHUNK_BUDGET_MS and the batch spreads over the threads. Chunks go to
+ * the pool threads; while every thread has one, the next runs on the event loop, in slices of
+ * INLINE_BUDGET_MS with a turn of the loop between them, so all cores work and the event loop
+ * adds its own share without a hand-off. A line bound for the pool anyway, a bad line, or a lone
+ * small line is a unit of its own.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Verdict } from '../../core/receipt.js';
 import type { UsageCounters } from '../repositories/usage-counters.js';
 import type { RunTool, RunsInline } from '../run-tool.js';
 import { failureProblem, problemLine } from './answer.js';
-import type { ChunkResult, ChunkTask } from './chunk.js';
+import { INLINE_BUDGET_MS } from '../placement.js';
+import { runChunk, type ChunkResult, type ChunkTask } from './chunk.js';
 import { LineError, parseLine, type ParsedLine } from './lines.js';
 import { lineRunner } from './run-line.js';
 import type { BatchUnit } from './stream.js';
 
 /** A chunk's lines may declare at most this much work: the time it holds a pool thread. */
-export const CHUNK_BUDGET_MS = 25;
+export const CHUNK_BUDGET_MS = 100;
 export const CHUNK_MAX_LINES = 256;
 
 export interface DispatchDeps {
@@ -47,13 +52,13 @@ export function batchDispatcher(
   };
   const chunkable = (line: ParsedLine | LineError): line is ParsedLine =>
     !(line instanceof LineError) && deps.runsInline(line.tool, line.request.byteLength);
-  const declaredMs = (line: ParsedLine): number =>
-    (line.request.byteLength / 1024) * (line.tool.costMsPerKiB ?? CHUNK_BUDGET_MS);
+  let pooled = 0;
+  let inline = false;
 
   return (from, most) => {
     const first = parsed(from);
-    // Enough chunks to keep every thread busy twice over, as the batch's remaining lines allow.
-    const spread = Math.ceil((lines.length - from) / (2 * deps.poolSize));
+    // Enough chunks to keep every thread (the event loop's too) busy twice over, as the batch's remaining lines allow.
+    const spread = Math.ceil((lines.length - from) / (2 * (deps.poolSize + 1)));
     const target = Math.min(most, CHUNK_MAX_LINES, spread);
     if (!chunkable(first) || target < 2) return { lines: 1, text: runLine(first, from) };
     const chunk: ParsedLine[] = [first];
@@ -69,16 +74,26 @@ export function batchDispatcher(
       ms += declaredMs(next);
     }
     if (chunk.length === 1) return { lines: 1, text: runLine(first, from) };
-    return { lines: chunk.length, text: runChunkUnit(chunk, from, deps, log) };
+    if (pooled >= deps.poolSize && !inline) {
+      inline = true;
+      const text = runInlineChunk(chunk, from, deps, log).finally(() => {
+        inline = false;
+      });
+      return { lines: chunk.length, text };
+    }
+    pooled++;
+    const text = runPooledChunk(chunk, from, deps, log).finally(() => {
+      pooled--;
+    });
+    return { lines: chunk.length, text };
   };
 }
 
-async function runChunkUnit(
-  chunk: ParsedLine[],
-  from: number,
-  deps: DispatchDeps,
-  log: FastifyBaseLogger,
-): Promise<string | Uint8Array> {
+function declaredMs(line: ParsedLine): number {
+  return (line.request.byteLength / 1024) * (line.tool.costMsPerKiB ?? CHUNK_BUDGET_MS);
+}
+
+function chunkTask(chunk: readonly ParsedLine[], from: number): ChunkTask {
   let size = 0;
   for (const line of chunk) size += line.request.byteLength;
   // A fresh buffer: a view into the body would clone the whole body across the thread boundary.
@@ -90,16 +105,39 @@ async function runChunkUnit(
     at += line.request.byteLength;
     ends.push(at);
   }
-  const task: ChunkTask = {
+  return {
     bytes,
     tools: chunk.map((l) => l.tool.id),
     ids: chunk.map((l) => l.id),
     ends,
     firstLine: from + 1,
   };
+}
+
+function record(
+  result: ChunkResult,
+  chunk: readonly ParsedLine[],
+  deps: DispatchDeps,
+  log: FastifyBaseLogger,
+): void {
+  for (let i = 0; i < chunk.length; i++) {
+    const status = result.statuses[i]!;
+    const verdict: Verdict | null = result.verdicts[i] ?? null;
+    if (verdict) deps.usage.record(chunk[i]!.tool.id, status, verdict);
+    else deps.usage.record(chunk[i]!.tool.id, status);
+  }
+  for (const f of result.failures) log.error({ err: f.message, line: f.line }, 'batch line failed');
+}
+
+async function runPooledChunk(
+  chunk: ParsedLine[],
+  from: number,
+  deps: DispatchDeps,
+  log: FastifyBaseLogger,
+): Promise<string | Uint8Array> {
   let result: ChunkResult;
   try {
-    result = await deps.runChunk(task);
+    result = await deps.runChunk(chunkTask(chunk, from));
   } catch (err) {
     // The thread failed as a whole (it was stopped, or died): each of its lines says so.
     const problems = chunk.map((_, i) => failureProblem(err, from + 1 + i));
@@ -108,12 +146,28 @@ async function runChunkUnit(
     chunk.forEach((line, i) => deps.usage.record(line.tool.id, problems[i]!.status));
     return chunk.map((line, i) => problemLine(line.id, problems[i]!)).join('');
   }
-  for (let i = 0; i < chunk.length; i++) {
-    const status = result.statuses[i]!;
-    const verdict: Verdict | null = result.verdicts[i] ?? null;
-    if (verdict) deps.usage.record(chunk[i]!.tool.id, status, verdict);
-    else deps.usage.record(chunk[i]!.tool.id, status);
-  }
-  for (const f of result.failures) log.error({ err: f.message, line: f.line }, 'batch line failed');
+  record(result, chunk, deps, log);
   return result.bytes;
+}
+
+/** A chunk on the event loop: slices of at most INLINE_BUDGET_MS declared, a turn of the loop between them. */
+async function runInlineChunk(
+  chunk: ParsedLine[],
+  from: number,
+  deps: DispatchDeps,
+  log: FastifyBaseLogger,
+): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  for (let i = 0; i < chunk.length;) {
+    let j = i + 1;
+    let ms = declaredMs(chunk[i]!);
+    while (j < chunk.length && ms + declaredMs(chunk[j]!) <= INLINE_BUDGET_MS) ms += declaredMs(chunk[j++]!);
+    const slice = chunk.slice(i, j);
+    const result = runChunk(chunkTask(slice, from + i));
+    record(result, slice, deps, log);
+    parts.push(result.bytes);
+    i = j;
+    if (i < chunk.length) await nextTurn();
+  }
+  return Buffer.concat(parts);
 }
