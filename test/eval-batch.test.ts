@@ -14,15 +14,19 @@ import { makeEvalApp, postJson } from './helpers/eval-app.js';
 import { listenLocal } from './helpers/raw-http.js';
 
 let app: FastifyInstance;
+/** The same service with chunks of small lines on the pool threads too (EVAL_BATCH_CHUNKS=pool). */
+let poolApp: FastifyInstance;
 let examples: Record<string, any>;
 const endpoint = (toolId: string): string => TOOLS.find((t) => t.id === toolId)!.path;
 
 beforeAll(async () => {
   app = await makeEvalApp({ EVAL_BATCH_LINE_LIMIT: '8kb' });
+  poolApp = await makeEvalApp({ EVAL_BATCH_LINE_LIMIT: '8kb', EVAL_BATCH_CHUNKS: 'pool' });
   examples = (await app.inject('/api/examples')).json().examples;
 });
 afterAll(async () => {
   await app.close();
+  await poolApp.close();
 });
 
 /** Line i of the mixed batch: every tool, the gate in six variants, a search every 100th line. */
@@ -38,30 +42,34 @@ function mixedLine(i: number): { id: string; tool: string; request: unknown } {
 }
 
 describe('POST /api/batch', () => {
-  it('answers 1000 mixed lines in input order, each receipt the bytes its endpoint answers', async () => {
-    const lines = Array.from({ length: 1000 }, (_, i) => mixedLine(i));
-    const res = await postBatch(app, ndjson(lines));
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
-    expect(res.headers['x-batch-lines']).toBe('1000');
-    const answers = answerLines(res.body);
-    expect(answers.map((a) => a.line.id)).toEqual(lines.map((l) => l.id));
-    const singles = new Map<string, string>();
-    for (const [i, { raw, line }] of answers.entries()) {
-      expect(line.status, raw.slice(0, 300)).toBe(200);
-      const body = JSON.stringify(lines[i]!.request);
-      const key = `${lines[i]!.tool} ${body}`;
-      if (!singles.has(key)) {
-        const single = await postJson(app, endpoint(lines[i]!.tool), body);
-        expect(single.statusCode).toBe(200);
-        singles.set(key, single.body);
+  it.each(['event-loop', 'pool'])(
+    'answers 1000 mixed lines in input order, each receipt the bytes its endpoint answers (chunks on %s)',
+    async (chunks) => {
+      const lines = Array.from({ length: 1000 }, (_, i) => mixedLine(i));
+      const res = await postBatch(chunks === 'pool' ? poolApp : app, ndjson(lines));
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
+      expect(res.headers['x-batch-lines']).toBe('1000');
+      const answers = answerLines(res.body);
+      expect(answers.map((a) => a.line.id)).toEqual(lines.map((l) => l.id));
+      const singles = new Map<string, string>();
+      for (const [i, { raw, line }] of answers.entries()) {
+        expect(line.status, raw.slice(0, 300)).toBe(200);
+        const body = JSON.stringify(lines[i]!.request);
+        const key = `${lines[i]!.tool} ${body}`;
+        if (!singles.has(key)) {
+          const single = await postJson(app, endpoint(lines[i]!.tool), body);
+          expect(single.statusCode).toBe(200);
+          singles.set(key, single.body);
+        }
+        expect(receiptText(raw)).toBe(singles.get(key));
       }
-      expect(receiptText(raw)).toBe(singles.get(key));
-    }
-    // Several gate variants beside one request per other tool: the batch really was mixed.
-    expect(singles.size).toBeGreaterThan(TOOLS.length);
-    expect(new Set(answers.map((a) => a.line.receipt.verdict)).size).toBeGreaterThan(1);
-  }, 120_000);
+      // Several gate variants beside one request per other tool: the batch really was mixed.
+      expect(singles.size).toBeGreaterThan(TOOLS.length);
+      expect(new Set(answers.map((a) => a.line.receipt.verdict)).size).toBeGreaterThan(1);
+    },
+    120_000,
+  );
 
   it('answers a bad line in the middle with a problem line and runs the rest', async () => {
     const good = (i: number) => mixedLine(i);
@@ -274,11 +282,11 @@ describe('a client that goes away', () => {
     }
   }, 120_000);
 
-  it('stops dispatching chunks of small lines once the client disconnects', async () => {
+  it('stops dispatching chunks of small lines to the pool once the client disconnects', async () => {
     const observed = observedPool();
     const concurrency = 2;
     const chunked = await makeEvalApp(
-      { EVAL_BATCH_CONCURRENCY: String(concurrency) },
+      { EVAL_BATCH_CONCURRENCY: String(concurrency), EVAL_BATCH_CHUNKS: 'pool' },
       { pool: observed.pool },
     );
     try {

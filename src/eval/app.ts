@@ -155,6 +155,7 @@ export async function buildEvalApp(
     bodyLimit: config.bodyLimit,
     lineLimit: config.batchLineLimit,
     concurrency: config.batchConcurrency,
+    poolChunks: config.batchChunks === 'pool',
     ...(batchLimiter ? { limiter: batchLimiter } : {}),
   });
   registerGateLogsRoute(app, { usage });

@@ -29,6 +29,8 @@ export interface DispatchDeps {
   /** Runs a chunk on a pool thread (workers/batch-chunk.ts). */
   runChunk: (task: ChunkTask) => Promise<ChunkResult>;
   poolSize: number;
+  /** Chunks go to the pool threads too (EVAL_BATCH_CHUNKS=pool), not only the event loop. */
+  poolChunks: boolean;
   usage: UsageCounters;
   lineLimit: number;
 }
@@ -58,7 +60,8 @@ export function batchDispatcher(
   return (from, most) => {
     const first = parsed(from);
     // Enough chunks to keep every thread (the event loop's too) busy twice over, as the batch's remaining lines allow.
-    const spread = Math.ceil((lines.length - from) / (2 * (deps.poolSize + 1)));
+    const threads = deps.poolChunks ? deps.poolSize + 1 : 1;
+    const spread = Math.ceil((lines.length - from) / (2 * threads));
     const target = Math.min(most, CHUNK_MAX_LINES, spread);
     if (!chunkable(first) || target < 2) return { lines: 1, text: runLine(first, from) };
     const chunk: ParsedLine[] = [first];
@@ -74,7 +77,7 @@ export function batchDispatcher(
       ms += declaredMs(next);
     }
     if (chunk.length === 1) return { lines: 1, text: runLine(first, from) };
-    if (pooled >= deps.poolSize && !inline) {
+    if (!deps.poolChunks || (pooled >= deps.poolSize && !inline)) {
       inline = true;
       const text = runInlineChunk(chunk, from, deps, log).finally(() => {
         inline = false;
