@@ -39,7 +39,7 @@ export function batchDispatcher(
   lines: readonly Buffer[],
   deps: DispatchDeps,
   log: FastifyBaseLogger,
-): (from: number, most: number) => BatchUnit {
+): (from: number, most: number, stopped: AbortSignal) => BatchUnit {
   const runLine = lineRunner(deps, log);
   // The line that ended the previous chunk, parsed already.
   let lookahead: { index: number; line: ParsedLine | LineError } | undefined;
@@ -57,7 +57,7 @@ export function batchDispatcher(
   let pooled = 0;
   let inline = false;
 
-  return (from, most) => {
+  return (from, most, stopped) => {
     const first = parsed(from);
     // Enough chunks to keep every thread (the event loop's too) busy twice over, as the batch's remaining lines allow.
     const threads = deps.poolChunks ? deps.poolSize + 1 : 1;
@@ -79,7 +79,7 @@ export function batchDispatcher(
     if (chunk.length === 1) return { lines: 1, text: runLine(first, from) };
     if (!deps.poolChunks || (pooled >= deps.poolSize && !inline)) {
       inline = true;
-      const text = runInlineChunk(chunk, from, deps, log).finally(() => {
+      const text = runInlineChunk(chunk, from, deps, log, stopped).finally(() => {
         inline = false;
       });
       return { lines: chunk.length, text };
@@ -159,9 +159,11 @@ async function runInlineChunk(
   from: number,
   deps: DispatchDeps,
   log: FastifyBaseLogger,
+  stopped: AbortSignal,
 ): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
-  for (let i = 0; i < chunk.length;) {
+  // A client gone between slices stops the rest: none of it would be sent.
+  for (let i = 0; i < chunk.length && !stopped.aborted;) {
     let j = i + 1;
     let ms = declaredMs(chunk[i]!);
     while (j < chunk.length && ms + declaredMs(chunk[j]!) <= INLINE_BUDGET_MS) ms += declaredMs(chunk[j++]!);

@@ -21,8 +21,8 @@ export interface BatchStreamOptions {
   count: number;
   /** Units in flight at once. */
   concurrency: number;
-  /** Starts a unit of at least one and at most `most` lines from line `from` on. */
-  dispatch: (from: number, most: number) => BatchUnit;
+  /** Starts a unit of at least one and at most `most` lines from line `from` on; `stopped` aborts when the answer is destroyed. */
+  dispatch: (from: number, most: number, stopped: AbortSignal) => BatchUnit;
   /** Most lines asked of `admit` at once. */
   admitAtOnce?: number;
   /** Absent: no limit. */
@@ -89,7 +89,11 @@ export class BatchStream extends Readable {
       this.pending.length < concurrency &&
       this.credit > 0
     ) {
-      const unit = this.options.dispatch(this.dispatched, Math.min(this.credit, count - this.dispatched));
+      const unit = this.options.dispatch(
+        this.dispatched,
+        Math.min(this.credit, count - this.dispatched),
+        this.stop.signal,
+      );
       this.pending.push(unit.text);
       this.dispatched += unit.lines;
       this.credit -= unit.lines;
