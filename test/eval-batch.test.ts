@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportCardWarmed } from '../src/eval/app.js';
 import { resolveGraphKernel } from '../src/eval/graph/native.js';
+import type { ChunkTask } from '../src/eval/batch/chunk.js';
 import { createVerifierPool, type VerifierPool } from '../src/eval/pool.js';
 import { TOOLS } from '../src/eval/registry.js';
 import { answerLines, ndjson, NDJSON_HEADERS, postBatch, receiptText } from './helpers/batch.js';
@@ -13,15 +14,19 @@ import { makeEvalApp, postJson } from './helpers/eval-app.js';
 import { listenLocal } from './helpers/raw-http.js';
 
 let app: FastifyInstance;
+/** The same service with chunks of small lines on the pool threads too (EVAL_BATCH_CHUNKS=pool). */
+let poolApp: FastifyInstance;
 let examples: Record<string, any>;
 const endpoint = (toolId: string): string => TOOLS.find((t) => t.id === toolId)!.path;
 
 beforeAll(async () => {
   app = await makeEvalApp({ EVAL_BATCH_LINE_LIMIT: '8kb' });
+  poolApp = await makeEvalApp({ EVAL_BATCH_LINE_LIMIT: '8kb', EVAL_BATCH_CHUNKS: 'pool' });
   examples = (await app.inject('/api/examples')).json().examples;
 });
 afterAll(async () => {
   await app.close();
+  await poolApp.close();
 });
 
 /** Line i of the mixed batch: every tool, the gate in six variants, a search every 100th line. */
@@ -37,30 +42,34 @@ function mixedLine(i: number): { id: string; tool: string; request: unknown } {
 }
 
 describe('POST /api/batch', () => {
-  it('answers 1000 mixed lines in input order, each receipt the bytes its endpoint answers', async () => {
-    const lines = Array.from({ length: 1000 }, (_, i) => mixedLine(i));
-    const res = await postBatch(app, ndjson(lines));
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
-    expect(res.headers['x-batch-lines']).toBe('1000');
-    const answers = answerLines(res.body);
-    expect(answers.map((a) => a.line.id)).toEqual(lines.map((l) => l.id));
-    const singles = new Map<string, string>();
-    for (const [i, { raw, line }] of answers.entries()) {
-      expect(line.status, raw.slice(0, 300)).toBe(200);
-      const body = JSON.stringify(lines[i]!.request);
-      const key = `${lines[i]!.tool} ${body}`;
-      if (!singles.has(key)) {
-        const single = await postJson(app, endpoint(lines[i]!.tool), body);
-        expect(single.statusCode).toBe(200);
-        singles.set(key, single.body);
+  it.each(['event-loop', 'pool'])(
+    'answers 1000 mixed lines in input order, each receipt the bytes its endpoint answers (chunks on %s)',
+    async (chunks) => {
+      const lines = Array.from({ length: 1000 }, (_, i) => mixedLine(i));
+      const res = await postBatch(chunks === 'pool' ? poolApp : app, ndjson(lines));
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
+      expect(res.headers['x-batch-lines']).toBe('1000');
+      const answers = answerLines(res.body);
+      expect(answers.map((a) => a.line.id)).toEqual(lines.map((l) => l.id));
+      const singles = new Map<string, string>();
+      for (const [i, { raw, line }] of answers.entries()) {
+        expect(line.status, raw.slice(0, 300)).toBe(200);
+        const body = JSON.stringify(lines[i]!.request);
+        const key = `${lines[i]!.tool} ${body}`;
+        if (!singles.has(key)) {
+          const single = await postJson(app, endpoint(lines[i]!.tool), body);
+          expect(single.statusCode).toBe(200);
+          singles.set(key, single.body);
+        }
+        expect(receiptText(raw)).toBe(singles.get(key));
       }
-      expect(receiptText(raw)).toBe(singles.get(key));
-    }
-    // Several gate variants beside one request per other tool: the batch really was mixed.
-    expect(singles.size).toBeGreaterThan(TOOLS.length);
-    expect(new Set(answers.map((a) => a.line.receipt.verdict)).size).toBeGreaterThan(1);
-  }, 120_000);
+      // Several gate variants beside one request per other tool: the batch really was mixed.
+      expect(singles.size).toBeGreaterThan(TOOLS.length);
+      expect(new Set(answers.map((a) => a.line.receipt.verdict)).size).toBeGreaterThan(1);
+    },
+    120_000,
+  );
 
   it('answers a bad line in the middle with a problem line and runs the rest', async () => {
     const good = (i: number) => mixedLine(i);
@@ -170,7 +179,10 @@ describe('POST /api/batch', () => {
 });
 
 describe('a client that goes away', () => {
-  /** The real pool, with each dispatched task counted and an event when none is left running. */
+  /**
+   * The real pool, with each dispatched line counted (one per single task, a chunk's lines per
+   * chunk task) and an event when no task is left running.
+   */
   function observedPool(): {
     pool: VerifierPool;
     dispatched: () => number;
@@ -181,17 +193,54 @@ describe('a client that goes away', () => {
     const idle = new EventEmitter();
     let dispatched = 0;
     let running = 0;
+    const track = <R>(lines: number, task: Promise<R>): Promise<R> => {
+      dispatched += lines;
+      running++;
+      return task.finally(() => {
+        if (--running === 0) idle.emit('idle');
+      });
+    };
     const pool: VerifierPool = {
       ...inner,
-      run(toolId, bytes) {
-        dispatched++;
-        running++;
-        return inner.run(toolId, bytes).finally(() => {
-          if (--running === 0) idle.emit('idle');
-        });
-      },
+      run: (toolId, bytes) => track(1, inner.run(toolId, bytes)),
+      runTask: <T, R>(file: string, task: T) =>
+        track(file === 'batch-chunk' ? (task as ChunkTask).ids.length : 0, inner.runTask<T, R>(file, task)),
     };
     return { pool, dispatched: () => dispatched, running: () => running, idle };
+  }
+
+  /** Sends `lines` as one batch, reads until 10 answer lines arrived, disconnects; the lines seen. */
+  async function readTenThenDisconnect(
+    app: FastifyInstance,
+    lines: { id: string }[],
+  ): Promise<{ first: string[]; seen: number }> {
+    const url = await listenLocal(app);
+    const serverSockets: Socket[] = [];
+    app.server.on('connection', (s: Socket) => serverSockets.push(s));
+    let seen = 0;
+    const first = await new Promise<string[]>((resolve, reject) => {
+      const req = httpRequest(`${url}/api/batch`, { method: 'POST', headers: NDJSON_HEADERS }, (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => {
+          text += chunk.toString('utf8');
+          const complete = text.split('\n').slice(0, -1);
+          if (complete.length >= 10) {
+            seen = complete.length;
+            res.destroy();
+            resolve(complete.slice(0, 10));
+          }
+        });
+        res.on('error', () => undefined);
+      });
+      req.on('error', reject);
+      req.end(ndjson(lines));
+    });
+    expect(first.map((l) => JSON.parse(l).id)).toEqual(lines.slice(0, 10).map((l) => l.id));
+    // The server sees the disconnect (a reset, when unread answers were still in the client's buffers).
+    await Promise.all(
+      serverSockets.filter((s) => !s.destroyed).map((s) => new Promise((closed) => s.once('close', closed))),
+    );
+    return { first, seen };
   }
 
   it('stops dispatching lines once the client disconnects after reading 10', async () => {
@@ -207,35 +256,13 @@ describe('a client that goes away', () => {
       // Start the worker (its first task loads the tool code) before counting.
       expect((await postJson(pooled, '/api/counterexample', search)).statusCode).toBe(200);
       const base = observed.dispatched();
-      const url = await listenLocal(pooled);
-      const serverSockets: Socket[] = [];
-      pooled.server.on('connection', (s: Socket) => serverSockets.push(s));
       const lines = Array.from({ length: 1000 }, (_, i) => ({
         id: `s${i}`,
         tool: 'counterexample',
         request: search,
       }));
-      let seen = 0;
-      const received = await new Promise<string[]>((resolve, reject) => {
-        const req = httpRequest(`${url}/api/batch`, { method: 'POST', headers: NDJSON_HEADERS }, (res) => {
-          let text = '';
-          res.on('data', (chunk: Buffer) => {
-            text += chunk.toString('utf8');
-            const complete = text.split('\n').slice(0, -1);
-            if (complete.length >= 10) {
-              seen = complete.length;
-              res.destroy();
-              resolve(complete.slice(0, 10));
-            }
-          });
-          res.on('error', () => undefined);
-        });
-        req.on('error', reject);
-        req.end(ndjson(lines));
-      });
-      expect(received.map((l) => JSON.parse(l).id)).toEqual(lines.slice(0, 10).map((l) => l.id));
-      // The server sees the disconnect, then the tasks already on the thread finish.
-      await Promise.all(serverSockets.filter((s) => !s.destroyed).map((s) => once(s, 'close')));
+      const { seen } = await readTenThenDisconnect(pooled, lines);
+      // Then the tasks already on the thread finish.
       if (observed.running() > 0) await once(observed.idle, 'idle');
       const stopped = observed.dispatched() - base;
       // The lines the client read, a window in flight, and a few answered after its last read
@@ -251,6 +278,42 @@ describe('a client that goes away', () => {
       expect(observed.dispatched() - base).toBe(stopped + 1);
     } finally {
       await pooled.close();
+      await observed.pool.destroy();
+    }
+  }, 120_000);
+
+  it('stops dispatching chunks of small lines to the pool once the client disconnects', async () => {
+    const observed = observedPool();
+    const concurrency = 2;
+    const chunked = await makeEvalApp(
+      { EVAL_BATCH_CONCURRENCY: String(concurrency), EVAL_BATCH_CHUNKS: 'pool' },
+      { pool: observed.pool },
+    );
+    try {
+      await reportCardWarmed(chunked);
+      const gate = (i: number) => ({ id: `g${i}`, tool: 'gate', request: examples.gate });
+      // Load the chunk task file on the thread before counting.
+      const warm = await postBatch(chunked, ndjson(Array.from({ length: 8 }, (_, i) => gate(i))));
+      expect(answerLines(warm.body).every((a) => a.line.status === 200)).toBe(true);
+      const base = observed.dispatched();
+      expect(base).toBeGreaterThan(0);
+      const total = 10_000;
+      await readTenThenDisconnect(
+        chunked,
+        Array.from({ length: total }, (_, i) => gate(i)),
+      );
+      if (observed.running() > 0) await once(observed.idle, 'idle');
+      const stopped = observed.dispatched() - base;
+      // What the socket buffers held (each answer line is ~3 KB) and a window of chunks in
+      // flight (256 gate lines each, every other one on the event loop): a small part of the batch.
+      expect(stopped).toBeGreaterThanOrEqual(10);
+      expect(stopped).toBeLessThan(total / 4);
+      // Nothing more starts later: a lone line runs inline, and the count stays put.
+      const next = await postBatch(chunked, ndjson([gate(0)]));
+      expect(answerLines(next.body)[0]!.line.status).toBe(200);
+      expect(observed.dispatched() - base).toBe(stopped);
+    } finally {
+      await chunked.close();
       await observed.pool.destroy();
     }
   }, 120_000);

@@ -37,7 +37,7 @@ import { loadSigningKeys } from './repositories/receipt-keys.js';
 import { MemorySessionStore, RedisSessionStore } from './repositories/report-card-sessions.js';
 import { registerToolRoutes } from './routes/tools.js';
 import { registerBatchRoute } from './routes/batch.js';
-import { toolRunner } from './run-tool.js';
+import { inlinePlacement, toolRunner } from './run-tool.js';
 import type { BatchLimiter } from './batch/admission.js';
 import { registerWorkbench } from './routes/workbench.js';
 import { resolveWebDist } from '../core/web-static.js';
@@ -144,14 +144,18 @@ export async function buildEvalApp(
   registerOpenBenchRoutes(app, openBench, (request) => clientAddress(request, config.trustedProxies));
 
   registerPoolMetrics(metrics.registry, pool);
-  const runTool = toolRunner(pool, config.inlineMaxBytes);
+  const runsInline = inlinePlacement(config.inlineMaxBytes);
+  const runTool = toolRunner(pool, runsInline);
   registerToolRoutes(app, { runTool, usage, bodyLimit: config.bodyLimit });
   registerBatchRoute(app, {
     runTool,
+    runsInline,
+    pool,
     usage,
     bodyLimit: config.bodyLimit,
     lineLimit: config.batchLineLimit,
     concurrency: config.batchConcurrency,
+    poolChunks: config.batchChunks === 'pool',
     ...(batchLimiter ? { limiter: batchLimiter } : {}),
   });
   registerGateLogsRoute(app, { usage });

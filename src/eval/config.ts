@@ -24,9 +24,15 @@ const EvalEnv = Type.Object({
     Type.Integer({
       minimum: 1,
       maximum: 1024,
-      description: 'lines of one batch in flight at once (default: twice the pool size)',
+      description:
+        'tasks (a line, or a chunk of small lines) of one batch in flight at once (default: twice the pool size)',
     }),
   ),
+  EVAL_BATCH_CHUNKS: Type.Union([Type.Literal('event-loop'), Type.Literal('pool')], {
+    default: 'event-loop',
+    description:
+      'where chunks of small batch lines run: on the event loop, or on the pool threads too (pays on cores no other process needs)',
+  }),
   EVAL_BATCH_LINE_LIMIT: Type.String({
     default: '1mb',
     description: 'largest line of a batch; larger requests go to their tool endpoint',
@@ -108,6 +114,7 @@ export interface EvalConfig {
   inlineMaxBytes: number;
   poolSize: number;
   batchConcurrency: number;
+  batchChunks: 'event-loop' | 'pool';
   batchLineLimit: number;
   rateLimits: { enabled: boolean; perMinute: number; burst: number };
   trustedProxies: string[];
@@ -160,6 +167,7 @@ export function loadEvalConfig(env: NodeJS.ProcessEnv = process.env): Readonly<E
     inlineMaxBytes,
     poolSize,
     batchConcurrency: e.EVAL_BATCH_CONCURRENCY ?? poolSize * 2,
+    batchChunks: e.EVAL_BATCH_CHUNKS,
     batchLineLimit: Math.min(batchLineLimit, bodyLimit),
     rateLimits: {
       enabled: e.RATE_LIMITS === 'on',

@@ -11,14 +11,22 @@ import type { ToolDefinition } from './tool-definition.js';
 
 export type RunTool = (tool: ToolDefinition, bytes: Uint8Array) => Promise<ToolOutcome>;
 
-export function toolRunner(pool: VerifierPool, inlineMaxBytes: number): RunTool {
+/** Whether a body of `byteLength` bytes for `tool` is small enough to run on the event loop. */
+export type RunsInline = (tool: ToolDefinition, byteLength: number) => boolean;
+
+export function inlinePlacement(inlineMaxBytes: number): RunsInline {
   const limits = new Map<string, number>();
-  return async (tool, bytes) => {
+  return (tool, byteLength) => {
     let inlineMax = limits.get(tool.id);
     if (inlineMax === undefined) {
       inlineMax = inlineLimitBytes(tool, inlineMaxBytes);
       limits.set(tool.id, inlineMax);
     }
-    return bytes.byteLength > inlineMax ? pool.run(tool.id, bytes) : executeTool(tool.id, bytes);
+    return byteLength <= inlineMax;
   };
+}
+
+export function toolRunner(pool: VerifierPool, runsInline: RunsInline): RunTool {
+  return async (tool, bytes) =>
+    runsInline(tool, bytes.byteLength) ? executeTool(tool.id, bytes) : pool.run(tool.id, bytes);
 }

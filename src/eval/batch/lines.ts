@@ -108,11 +108,26 @@ function readTool(line: Buffer, id: string, span: Span | undefined): ToolDefinit
 }
 
 function spanValue(line: Buffer, [from, to]: Span): unknown {
+  const plain = plainString(line, from, to);
+  if (plain !== undefined) return plain;
   try {
     return JSON.parse(decoder.decode(line.subarray(from, to))) as unknown;
   } catch {
     throw new LineError(null, 'invalid_json', 'The line is not valid JSON.');
   }
+}
+
+/**
+ * A string literal of printable ASCII without escapes (every key, id and tool name in practice)
+ * is the bytes between its quotes; anything else is left to JSON.parse.
+ */
+function plainString(b: Buffer, from: number, to: number): string | undefined {
+  if (to - from < 2 || b[from] !== 0x22 || b[to - 1] !== 0x22) return undefined;
+  for (let i = from + 1; i < to - 1; i++) {
+    const c = b[i]!;
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return undefined;
+  }
+  return b.toString('latin1', from + 1, to - 1);
 }
 
 /** The spans of an object's top-level member values (the last of a repeated key, as JSON.parse). */

@@ -1,7 +1,8 @@
 /**
  * The batch's answer: an NDJSON stream that dispatches lines only as fast as the client reads.
- * At most `concurrency` lines are in flight, and new ones are dispatched only when the stream is
- * read, so a client that stops reading stops the work at the socket's buffers, and one that
+ * Lines leave in units (one line, or a chunk of small lines run together: dispatch.ts); at most
+ * `concurrency` units are in flight, and new ones are dispatched only when the stream is read,
+ * so a client that stops reading stops the work at the socket's buffers, and one that
  * disconnects (the stream is destroyed) gets nothing more dispatched. Answers leave in input
  * order whatever order they finish in.
  */
@@ -10,11 +11,20 @@ import { Readable } from 'node:stream';
 /** Grants a number of lines to dispatch (the rate limit); may wait. `cost` lines at most. */
 export type LineAdmission = (cost: number, signal: AbortSignal) => Promise<number>;
 
+/** Lines dispatched together: how many, and their output lines (with newlines, as text or UTF-8), never rejecting. */
+export interface BatchUnit {
+  lines: number;
+  text: Promise<string | Uint8Array>;
+}
+
 export interface BatchStreamOptions {
   count: number;
+  /** Units in flight at once. */
   concurrency: number;
-  /** Runs line `index`; resolves to its output line (with the newline), never rejects. */
-  runLine: (index: number) => Promise<string>;
+  /** Starts a unit of at least one and at most `most` lines from line `from` on; `stopped` aborts when the answer is destroyed. */
+  dispatch: (from: number, most: number, stopped: AbortSignal) => BatchUnit;
+  /** Most lines asked of `admit` at once. */
+  admitAtOnce?: number;
   /** Absent: no limit. */
   admit?: LineAdmission;
   /** Lines already admitted (the route admits the first before answering). */
@@ -22,8 +32,8 @@ export interface BatchStreamOptions {
 }
 
 export class BatchStream extends Readable {
-  private readonly pending: (Promise<string> | undefined)[] = [];
-  private next = 0;
+  /** Dispatched units not yet pushed, in input order. */
+  private readonly pending: Promise<string | Uint8Array>[] = [];
   private dispatched = 0;
   private credit: number;
   private pumping = false;
@@ -34,11 +44,6 @@ export class BatchStream extends Readable {
   constructor(private readonly options: BatchStreamOptions) {
     super({ highWaterMark: 16 * 1024 });
     this.credit = options.admit ? (options.credit ?? 0) : Infinity;
-  }
-
-  /** How many lines were handed to runLine. */
-  get dispatchedCount(): number {
-    return this.dispatched;
   }
 
   override _read(): void {
@@ -55,19 +60,21 @@ export class BatchStream extends Readable {
     this.pumping = true;
     try {
       while (!this.stop.signal.aborted) {
-        if (this.next === this.options.count) {
+        if (this.dispatched === this.options.count && this.pending.length === 0) {
           this.push(null);
           return;
         }
         this.fill();
-        const head = this.pending[this.next] ?? (await this.headDispatched());
+        const head = this.pending[0] ?? (await this.headDispatched());
         if (head === undefined) return;
         const text = await head;
         if (this.stop.signal.aborted) return;
-        this.pending[this.next] = undefined;
-        this.next++;
+        void this.pending.shift();
         if (!this.push(text)) return;
       }
+    } catch (err) {
+      // A unit must not reject; if one does, this answer ends rather than the process.
+      this.destroy(err as Error);
     } finally {
       this.pumping = false;
     }
@@ -79,14 +86,19 @@ export class BatchStream extends Readable {
     while (
       !this.stop.signal.aborted &&
       this.dispatched < count &&
-      this.dispatched - this.next < concurrency &&
+      this.pending.length < concurrency &&
       this.credit > 0
     ) {
-      this.pending[this.dispatched] = this.options.runLine(this.dispatched);
-      this.dispatched++;
-      this.credit--;
+      const unit = this.options.dispatch(
+        this.dispatched,
+        Math.min(this.credit, count - this.dispatched),
+        this.stop.signal,
+      );
+      this.pending.push(unit.text);
+      this.dispatched += unit.lines;
+      this.credit -= unit.lines;
     }
-    if (this.credit === 0 && this.dispatched < count && this.dispatched - this.next < concurrency)
+    if (this.credit === 0 && this.dispatched < count && this.pending.length < concurrency)
       void this.admitMore();
   }
 
@@ -95,8 +107,8 @@ export class BatchStream extends Readable {
     if (this.admitting || !admit) return;
     this.admitting = true;
     try {
-      const wanted = Math.min(this.options.count - this.dispatched, this.options.concurrency);
-      this.credit += await admit(wanted, this.stop.signal);
+      const wanted = Math.min(this.options.count - this.dispatched, this.options.admitAtOnce ?? 1);
+      this.credit += await admit(Math.max(1, wanted), this.stop.signal);
     } catch (err) {
       if (!this.stop.signal.aborted) this.destroy(err as Error);
       return;
@@ -107,12 +119,12 @@ export class BatchStream extends Readable {
     this.wakeHead?.();
   }
 
-  /** The head line's promise once it is dispatched; undefined when the stream stopped first. */
-  private headDispatched(): Promise<Promise<string> | undefined> {
+  /** The head unit's promise once it is dispatched; undefined when the stream stopped first. */
+  private headDispatched(): Promise<Promise<string | Uint8Array> | undefined> {
     return new Promise((resolve) => {
       this.wakeHead = () => {
         if (this.stop.signal.aborted) resolve(undefined);
-        else if (this.pending[this.next]) resolve(this.pending[this.next]);
+        else if (this.pending[0]) resolve(this.pending[0]);
         else return;
         this.wakeHead = undefined;
       };

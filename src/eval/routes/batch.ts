@@ -6,26 +6,40 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../core/errors.js';
 import { BatchStream } from '../batch/stream.js';
-import { BATCH_HINT, batchLineRunner } from '../batch/run-line.js';
+import { BATCH_HINT } from '../batch/answer.js';
 import { lineAdmission, type BatchLimiter } from '../batch/admission.js';
+import type { ChunkResult, ChunkTask } from '../batch/chunk.js';
+import { batchDispatcher, CHUNK_MAX_LINES } from '../batch/dispatch.js';
 import { splitLines } from '../batch/lines.js';
+import type { VerifierPool } from '../pool.js';
 import type { UsageCounters } from '../repositories/usage-counters.js';
-import type { RunTool } from '../run-tool.js';
+import type { RunTool, RunsInline } from '../run-tool.js';
 
 export const BATCH_PATH = '/api/batch';
 export const NDJSON = 'application/x-ndjson';
 
 export interface BatchRouteDeps {
   runTool: RunTool;
+  runsInline: RunsInline;
+  /** Chunks of small lines run on its threads (`runTask`, local in every VERIFY_MODE). */
+  pool: VerifierPool;
   usage: UsageCounters;
   bodyLimit: number;
   lineLimit: number;
+  /** Units (a line, or a chunk of small lines) of one batch in flight at once. */
   concurrency: number;
+  /** Chunks of small lines go to the pool threads too, not only the event loop. */
+  poolChunks: boolean;
   /** Absent when rate limits are off. */
   limiter?: BatchLimiter;
 }
 
 export function registerBatchRoute(app: FastifyInstance, deps: BatchRouteDeps): void {
+  const dispatchDeps = {
+    ...deps,
+    poolSize: deps.pool.size,
+    runChunk: (task: ChunkTask) => deps.pool.runTask<ChunkTask, ChunkResult>('batch-chunk', task),
+  };
   void app.register((scope, _opts, done) => {
     // Only NDJSON: any other declared type is a 415 naming this one.
     scope.removeAllContentTypeParsers();
@@ -52,7 +66,8 @@ export function registerBatchRoute(app: FastifyInstance, deps: BatchRouteDeps): 
         const stream = new BatchStream({
           count: lines.length,
           concurrency: deps.concurrency,
-          runLine: batchLineRunner(lines, deps, request.log),
+          dispatch: batchDispatcher(lines, dispatchDeps, request.log),
+          admitAtOnce: CHUNK_MAX_LINES,
           ...(admit ? { admit, credit } : {}),
         });
         return reply

@@ -1,0 +1,62 @@
+import { pino } from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
+import { resolveGraphKernel } from '../graph/native.js';
+import { createVerifierPool } from '../pool.js';
+import { getTool } from '../registry.js';
+import type { UsageCounters } from '../repositories/usage-counters.js';
+import { inlinePlacement, toolRunner } from '../run-tool.js';
+import type { ChunkResult, ChunkTask } from './chunk.js';
+import { batchDispatcher } from './dispatch.js';
+import { splitLines } from './lines.js';
+
+const pool = createVerifierPool({ size: 1, graphKernel: resolveGraphKernel('auto') });
+afterAll(() => pool.destroy());
+
+/** Counts the lines each tool was charged, as the stats would. */
+function countingUsage(): UsageCounters & { lines: number } {
+  const usage = {
+    lines: 0,
+    record: () => {
+      usage.lines++;
+    },
+    snapshot: () => Promise.resolve({ since: null, tools: {} }),
+    close: () => Promise.resolve(),
+  };
+  return usage;
+}
+
+describe('batchDispatcher', () => {
+  it('runs a chunk on the event loop in slices and stops between them once the answer is gone', async () => {
+    const gate = JSON.stringify(getTool('gate').example);
+    const body = Buffer.from(
+      Array.from({ length: 1000 }, (_, i) => `{"id":"g${i}","tool":"gate","request":${gate}}`).join('\n'),
+    );
+    const usage = countingUsage();
+    const runsInline = inlinePlacement(16 * 1024);
+    const dispatch = batchDispatcher(
+      splitLines(body),
+      {
+        runTool: toolRunner(pool, runsInline),
+        runsInline,
+        runChunk: (task: ChunkTask) => pool.runTask<ChunkTask, ChunkResult>('batch-chunk', task),
+        poolSize: 1,
+        poolChunks: false,
+        usage,
+        lineLimit: 1 << 20,
+      },
+      pino({ enabled: false }),
+    );
+    const stop = new AbortController();
+    const unit = dispatch(0, 1000, stop.signal);
+    expect(unit.lines).toBe(256);
+    // The first slice ran before dispatch returned; the client leaves before the next.
+    stop.abort();
+    const text = Buffer.from(await unit.text).toString('utf8');
+    const answered = text.split('\n').filter((l) => l !== '');
+    expect(answered.length).toBeGreaterThan(0);
+    expect(answered.length).toBeLessThan(256);
+    expect(answered[0]).toMatch(/^\{"id":"g0","status":200,"receipt":/);
+    // Only the lines that ran are counted.
+    expect(usage.lines).toBe(answered.length);
+  });
+});
