@@ -3,7 +3,7 @@ import os from 'node:os';
 import { Type } from 'typebox';
 import { ConfigError, parseByteSize, parseEnv } from '../core/env.js';
 
-const EvalEnv = Type.Object({
+export const EvalEnv = Type.Object({
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
     default: 'development',
   }),

@@ -14,7 +14,7 @@ import { parseProxyEntry } from '../core/trusted-proxies.js';
 
 const MB = 1024 * 1024;
 
-const EnvSchema = Type.Object({
+export const EnvSchema = Type.Object({
   NODE_ENV: Type.String({ default: 'development' }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),

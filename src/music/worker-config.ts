@@ -7,7 +7,7 @@ import { ConfigError, parseEnv } from '../core/env.js';
 import { DEFAULT_CONCURRENCY } from './jobs/registry.js';
 import { QUEUE_NAMES, type QueueName } from './jobs/queues.js';
 
-const WorkerEnvSchema = Type.Object({
+export const WorkerEnvSchema = Type.Object({
   WORKER_HOST: Type.String({ default: '0.0.0.0', description: 'listen address of GET /health' }),
   WORKER_PORT: Type.Integer({ default: 8082, minimum: 0, maximum: 65535 }),
   WORKER_CONCURRENCY: Type.String({

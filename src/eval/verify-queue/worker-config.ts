@@ -3,7 +3,7 @@ import os from 'node:os';
 import { Type } from 'typebox';
 import { parseEnv } from '../../core/env.js';
 
-const VerifyWorkerEnv = Type.Object({
+export const VerifyWorkerEnv = Type.Object({
   CACHE_URL: Type.String({
     pattern: '^rediss?://',
     default: 'redis://127.0.0.1:6379',
