@@ -3,10 +3,12 @@
  * track's current ready version); albums and artists are groups of them by the generated
  * ids of migration 20261125041000. Every query is for one caller: public songs plus the
  * caller's own (music folder 1, "Everyone"), or the caller's own only (folder 2, "Mine").
- * Search uses the GIN full-text indexes (track_versions.sub_search, tracks.title), never a scan.
+ * Search reads subsonic_song_search (one row a song, kept by triggers) through its GIN or title
+ * index, never a scan. Reads go through pg as prepared statements (sql.ts); writes through Prisma.
  */
 import { Prisma } from '../../../generated/prisma/client.js';
 import type { PrismaClient } from '../repositories/prisma.js';
+import type { SqlReader } from './sql.js';
 
 export const FOLDER_EVERYONE = 1;
 export const FOLDER_MINE = 2;
@@ -45,7 +47,7 @@ export interface SongRow {
   progressive_key: string | null;
   hls_key: string | null;
   object_key: string;
-  size: bigint;
+  size: number;
   filename: string;
   content_type: string;
   starred_at: Date | null;
@@ -100,7 +102,7 @@ const SONG_COLUMNS = Prisma.sql`s.id::text AS id, s.owner_user_id::text AS owner
   s.created_at, s.title, s.artist, s.album_artist, s.album, s.artist_id, s.album_id, s.genre, s.year,
   s.track_number, s.disc_number, s.mb_recording_id::text AS mb_recording_id, s.version_id::text AS version_id,
   s.duration_ms, s.bit_rate, s.sample_rate, s.channels, s.codec, s.replay_gain, s.true_peak, s.artwork_key,
-  s.progressive_key, s.hls_key, s.object_key, s.size, s.filename, s.content_type,
+  s.progressive_key, s.hls_key, s.object_key, s.size::float8 AS size, s.filename, s.content_type,
   st.starred_at, r.rating::int AS rating`;
 
 /** Tokens of a search as a prefix tsquery ("nois so" -> nois:* & so:*); undefined when empty. */
@@ -173,7 +175,10 @@ function albumOrder(q: AlbumListQuery, songsVisible: Prisma.Sql): AlbumSelect {
 }
 
 export class SubsonicLibraryRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly sql: SqlReader,
+  ) {}
 
   private visible(v: Viewer): Prisma.Sql {
     const me = Prisma.sql`${v.userId}::uuid`;
@@ -194,8 +199,8 @@ export class SubsonicLibraryRepository {
     limit: number,
     offset: number,
   ): Promise<SongRow[]> {
-    return this.prisma.$queryRaw<SongRow[]>`SELECT ${SONG_COLUMNS} FROM subsonic_songs s ${this.songJoins(v)}
-      WHERE ${this.visible(v)} AND ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
+    return this.sql.rows<SongRow>(Prisma.sql`SELECT ${SONG_COLUMNS} FROM subsonic_songs s ${this.songJoins(v)}
+      WHERE ${this.visible(v)} AND ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`);
   }
 
   async song(v: Viewer, id: string): Promise<SongRow | undefined> {
@@ -227,7 +232,7 @@ export class SubsonicLibraryRepository {
 
   /** Albums as the sums of their visible parts (usually one part an album). */
   private albumSelect(v: Viewer, q: AlbumSelect, limit: number, offset: number) {
-    return this.prisma.$queryRaw<AlbumRow[]>`
+    return this.sql.rows<AlbumRow>(Prisma.sql`
       SELECT p.album_id AS id, min(p.name) AS name, min(p.artist) AS artist, min(p.artist_id) AS artist_id,
         sum(p.song_count)::int AS song_count, sum(p.duration_ms)::int AS duration_ms, max(p.created) AS created,
         min(p.year) AS year, min(p.genre) AS genre,
@@ -237,7 +242,7 @@ export class SubsonicLibraryRepository {
       LEFT JOIN subsonic_stars st ON st.user_id = ${v.userId}::uuid AND st.item_id = p.album_id
       LEFT JOIN subsonic_ratings r ON r.user_id = ${v.userId}::uuid AND r.item_id = p.album_id
       WHERE ${this.visibleParts(v)} AND ${q.where ?? Prisma.sql`true`}
-      GROUP BY p.album_id ${q.having ?? Prisma.empty} ORDER BY ${q.order}, p.album_id LIMIT ${limit} OFFSET ${offset}`;
+      GROUP BY p.album_id ${q.having ?? Prisma.empty} ORDER BY ${q.order}, p.album_id LIMIT ${limit} OFFSET ${offset}`);
   }
 
   async album(v: Viewer, id: string): Promise<AlbumRow | undefined> {
@@ -273,13 +278,13 @@ export class SubsonicLibraryRepository {
   }
 
   private artistSelect(v: Viewer, where: Prisma.Sql, limit: number, offset: number) {
-    return this.prisma.$queryRaw<ArtistRow[]>`
+    return this.sql.rows<ArtistRow>(Prisma.sql`
       SELECT p.artist_id AS id, min(p.artist) AS name, count(DISTINCT p.album_id)::int AS album_count,
         (array_agg(p.cover_song::text) FILTER (WHERE p.cover_song IS NOT NULL))[1] AS cover_song, max(st.starred_at) AS starred_at
       FROM subsonic_album_parts p
       LEFT JOIN subsonic_stars st ON st.user_id = ${v.userId}::uuid AND st.item_id = p.artist_id
       WHERE ${this.visibleParts(v)} AND ${where}
-      GROUP BY p.artist_id ORDER BY lower(min(p.artist)), p.artist_id LIMIT ${limit} OFFSET ${offset}`;
+      GROUP BY p.artist_id ORDER BY lower(min(p.artist)), p.artist_id LIMIT ${limit} OFFSET ${offset}`);
   }
 
   artists(v: Viewer): Promise<ArtistRow[]> {
@@ -296,27 +301,36 @@ export class SubsonicLibraryRepository {
   }
 
   /**
-   * One page of the songs matching a search, by title: the two GIN searches give version ids,
-   * the page is chosen on tracks and versions alone, and only its rows are read from the view.
+   * One page of the songs matching a search (or of every song, `tsquery` undefined), by title:
+   * the page is chosen on subsonic_song_search alone, then only its rows are read from the view.
    */
-  private matchingSongs(v: Viewer, tsquery: string, limit: number, offset: number): Promise<SongRow[]> {
-    const q = Prisma.sql`to_tsquery('simple', ${tsquery})`;
+  private async songPage(
+    v: Viewer,
+    tsquery: string | undefined,
+    limit: number,
+    offset: number,
+  ): Promise<SongRow[]> {
     const me = Prisma.sql`${v.userId}::uuid`;
     const visible =
       v.folder === FOLDER_MINE
-        ? Prisma.sql`t.owner_user_id = ${me}`
-        : Prisma.sql`(t.visibility = 'public' OR t.owner_user_id = ${me})`;
-    return this.prisma.$queryRaw<SongRow[]>`
-      WITH hits AS (
-        SELECT tv.id FROM track_versions tv WHERE tv.sub_search @@ ${q}
-        UNION SELECT t.current_version_id FROM tracks t WHERE to_tsvector('simple'::regconfig, t.title) @@ ${q}),
-      page AS (
-        SELECT t.id, lower(COALESCE(NULLIF(btrim(tv.tag_title), ''), t.title)) AS k
-        FROM hits JOIN track_versions tv ON tv.id = hits.id AND tv.status = 'ready'
-        JOIN tracks t ON t.current_version_id = tv.id
-        WHERE ${visible} ORDER BY k, t.id LIMIT ${limit} OFFSET ${offset})
-      SELECT ${SONG_COLUMNS} FROM page JOIN subsonic_songs s ON s.id = page.id ${this.songJoins(v)}
-      ORDER BY page.k, page.id`;
+        ? Prisma.sql`x.owner_user_id = ${me}`
+        : Prisma.sql`(x.public OR x.owner_user_id = ${me})`;
+    const select = (match: Prisma.Sql) => Prisma.sql`SELECT x.track_id::text AS id FROM subsonic_song_search x
+      WHERE ${match} AND ${visible} ORDER BY x.title_key, x.track_id LIMIT ${limit} OFFSET ${offset}`;
+    let page: { id: string }[];
+    if (tsquery === undefined) page = await this.sql.rows(select(Prisma.sql`true`));
+    else {
+      const q = Prisma.sql`to_tsquery('simple', ${tsquery})`;
+      // Planned with the words: a common one is read in title order, a rare one through the GIN indexes.
+      page = await this.sql.rowsPlannedEach(select(Prisma.sql`(x.search @@ ${q} OR x.title_search @@ ${q})`));
+    }
+    if (page.length === 0) return [];
+    const rows = await this.songsByIds(
+      v,
+      page.map((p) => p.id),
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return page.flatMap((p) => byId.get(p.id) ?? []);
   }
 
   /** search3: an empty query lists everything, paged. */
@@ -337,11 +351,7 @@ export class SubsonicLibraryRepository {
     const tsq = (column: Prisma.Sql) =>
       q === undefined ? Prisma.sql`true` : Prisma.sql`${column} @@ to_tsquery('simple', ${q})`;
     const [songs, albums, artists] = await Promise.all([
-      page.songCount > 0
-        ? q === undefined
-          ? this.songs(v, Prisma.sql`true`, Prisma.sql`lower(s.title), s.id`, page.songCount, page.songOffset)
-          : this.matchingSongs(v, q, page.songCount, page.songOffset)
-        : Promise.resolve([]),
+      page.songCount > 0 ? this.songPage(v, q, page.songCount, page.songOffset) : Promise.resolve([]),
       page.albumCount > 0
         ? this.albumSelect(
             v,
@@ -391,10 +401,10 @@ export class SubsonicLibraryRepository {
   }
 
   genres(v: Viewer): Promise<{ value: string; song_count: number; album_count: number }[]> {
-    return this.prisma
-      .$queryRaw`SELECT s.genre AS value, count(*)::int AS song_count, count(DISTINCT s.album_id)::int AS album_count
+    return this.sql
+      .rows(Prisma.sql`SELECT s.genre AS value, count(*)::int AS song_count, count(DISTINCT s.album_id)::int AS album_count
       FROM subsonic_songs s WHERE ${this.visible(v)} AND s.genre IS NOT NULL AND s.genre <> ''
-      GROUP BY s.genre ORDER BY lower(s.genre)`;
+      GROUP BY s.genre ORDER BY lower(s.genre)`);
   }
 
   starredSongs(v: Viewer): Promise<SongRow[]> {
@@ -438,10 +448,10 @@ export class SubsonicLibraryRepository {
 
   /** Versions still being processed and songs ready, for getScanStatus. */
   async scanState(v: Viewer): Promise<{ pending: number; ready: number }> {
-    const [row] = await this.prisma.$queryRaw<{ pending: number; ready: number }[]>`
+    const [row] = await this.sql.rows<{ pending: number; ready: number }>(Prisma.sql`
       SELECT (SELECT count(*)::int FROM track_versions tv JOIN tracks t ON t.id = tv.track_id
                 WHERE tv.status IN ('pending', 'processing') AND (t.visibility = 'public' OR t.owner_user_id = ${v.userId}::uuid)) AS pending,
-             (SELECT count(*)::int FROM subsonic_songs s WHERE ${this.visible(v)}) AS ready`;
+             (SELECT count(*)::int FROM subsonic_songs s WHERE ${this.visible(v)}) AS ready`);
     return row ?? { pending: 0, ready: 0 };
   }
 }
