@@ -19,6 +19,11 @@ CREATE INDEX "subsonic_song_search_owner_title_idx" ON "subsonic_song_search"("o
 CREATE INDEX "subsonic_song_search_search_idx" ON "subsonic_song_search" USING GIN ("search");
 CREATE INDEX "subsonic_song_search_title_search_idx" ON "subsonic_song_search" USING GIN ("title_search");
 
+-- getAlbumList2 newest reads album parts in this order and stops after the page's albums
+-- (library-repository.ts, newestAlbums) instead of grouping every album.
+CREATE INDEX "subsonic_album_parts_created_idx" ON "subsonic_album_parts"("created" DESC, "album_id");
+CREATE INDEX "subsonic_album_parts_owner_created_idx" ON "subsonic_album_parts"("owner_user_id", "created" DESC, "album_id");
+
 -- Recomputes the rows of these tracks from the songs view, serialised per track hash bucket
 -- (advisory locks of class 25, taken in order) like the album refresh, so two transactions
 -- changing one song cannot both insert it.

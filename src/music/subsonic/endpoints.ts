@@ -292,11 +292,9 @@ export class SubsonicEndpoints {
   private async getAlbum(c: Call): Promise<Payload> {
     const id = c.params.required('id');
     const v = { userId: c.user.userId };
-    if (!ALBUM_ID.test(id)) throw notFound('Album');
-    // Both at once: one round trip of latency instead of two.
-    const [album, songs] = await Promise.all([this.library.album(v, id), this.library.albumSongs(v, id)]);
-    if (!album) throw notFound('Album');
-    return { album: { ...albumView(album), song: songs.map(songView) } };
+    const found = ALBUM_ID.test(id) ? await this.library.albumWithSongs(v, id) : undefined;
+    if (!found) throw notFound('Album');
+    return { album: { ...albumView(found.album), song: found.songs.map(songView) } };
   }
 
   private async getMusicDirectory(c: Call): Promise<Payload> {
@@ -316,9 +314,9 @@ export class SubsonicEndpoints {
       };
     }
     if (ALBUM_ID.test(id)) {
-      const album = await this.library.album(v, id);
-      if (!album) throw notFound('Directory');
-      const songs = await this.library.albumSongs(v, id);
+      const found = await this.library.albumWithSongs(v, id);
+      if (!found) throw notFound('Directory');
+      const { album, songs } = found;
       return {
         directory: {
           id,

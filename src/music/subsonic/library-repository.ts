@@ -23,7 +23,8 @@ export interface SongRow {
   id: string;
   owner_user_id: string;
   visibility: string;
-  created_at: Date;
+  /** ISO 8601 text, as the answers write it (made by PostgreSQL: no Date per row). */
+  created_at: string;
   title: string;
   artist: string;
   album_artist: string;
@@ -50,7 +51,7 @@ export interface SongRow {
   size: number;
   filename: string;
   content_type: string;
-  starred_at: Date | null;
+  starred_at: string | null;
   rating: number | null;
 }
 
@@ -61,11 +62,11 @@ export interface AlbumRow {
   artist_id: string;
   song_count: number;
   duration_ms: number;
-  created: Date;
+  created: string;
   year: number | null;
   genre: string | null;
   cover_song: string | null;
-  starred_at: Date | null;
+  starred_at: string | null;
   rating: number | null;
 }
 
@@ -74,7 +75,7 @@ export interface ArtistRow {
   name: string;
   album_count: number;
   cover_song: string | null;
-  starred_at: Date | null;
+  starred_at: string | null;
 }
 
 export type AlbumOrder =
@@ -98,12 +99,44 @@ export interface AlbumListQuery {
   genre?: string;
 }
 
+/** A timestamp as the ISO 8601 text JavaScript's toISOString writes (UTC, milliseconds). */
+const iso = (column: string): string =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 const SONG_COLUMNS = Prisma.sql`s.id::text AS id, s.owner_user_id::text AS owner_user_id, s.visibility::text AS visibility,
-  s.created_at, s.title, s.artist, s.album_artist, s.album, s.artist_id, s.album_id, s.genre, s.year,
+  ${Prisma.raw(iso('s.created_at'))} AS created_at, s.title, s.artist, s.album_artist, s.album, s.artist_id, s.album_id, s.genre, s.year,
   s.track_number, s.disc_number, s.mb_recording_id::text AS mb_recording_id, s.version_id::text AS version_id,
   s.duration_ms, s.bit_rate, s.sample_rate, s.channels, s.codec, s.replay_gain, s.true_peak, s.artwork_key,
   s.progressive_key, s.hls_key, s.object_key, s.size::float8 AS size, s.filename, s.content_type,
-  st.starred_at, r.rating::int AS rating`;
+  ${Prisma.raw(iso('st.starred_at'))} AS starred_at, r.rating::int AS rating`;
+
+/** An album's columns, summed over its visible parts `p` (stars `st`, ratings `r` joined). */
+const ALBUM_COLUMNS =
+  Prisma.raw(`p.album_id AS id, min(p.name) AS name, min(p.artist) AS artist, min(p.artist_id) AS artist_id,
+  sum(p.song_count)::int AS song_count, sum(p.duration_ms)::int AS duration_ms, ${iso('max(p.created)')} AS created,
+  min(p.year) AS year, min(p.genre) AS genre,
+  (array_agg(p.cover_song::text ORDER BY p.public DESC, p.created) FILTER (WHERE p.cover_song IS NOT NULL))[1] AS cover_song,
+  ${iso('max(st.starred_at)')} AS starred_at, max(r.rating)::int AS rating`);
+const ALBUM_KEYS = [
+  'id',
+  'name',
+  'artist',
+  'artist_id',
+  'song_count',
+  'duration_ms',
+  'created',
+  'year',
+  'genre',
+  'cover_song',
+  'starred_at',
+  'rating',
+] as const;
+
+/** An album's songs in disc and track order (then title, id). */
+const ALBUM_SONG_ORDER = Prisma.sql`s.disc_number NULLS FIRST, s.track_number NULLS LAST, lower(s.title), s.id`;
+/** The same order over the output columns of albumWithSongs. */
+const SONG_ORDER_KEYS =
+  'song.disc_number NULLS FIRST, song.track_number NULLS LAST, lower(song.title), song.id::uuid';
 
 /** Tokens of a search as a prefix tsquery ("nois so" -> nois:* & so:*); undefined when empty. */
 export function prefixQuery(text: string): string | undefined {
@@ -212,16 +245,6 @@ export class SubsonicLibraryRepository {
     return this.songs(v, Prisma.sql`s.id = ANY(${ids}::uuid[])`, Prisma.sql`s.id`, ids.length, 0);
   }
 
-  albumSongs(v: Viewer, albumId: string): Promise<SongRow[]> {
-    return this.songs(
-      v,
-      Prisma.sql`s.album_id = ${albumId}`,
-      Prisma.sql`s.disc_number NULLS FIRST, s.track_number NULLS LAST, lower(s.title), s.id`,
-      10_000,
-      0,
-    );
-  }
-
   /** Album parts the caller sees (migration 20261125070000): public ones and their own. */
   private visibleParts(v: Viewer): Prisma.Sql {
     const me = Prisma.sql`${v.userId}::uuid`;
@@ -232,23 +255,40 @@ export class SubsonicLibraryRepository {
 
   /** Albums as the sums of their visible parts (usually one part an album). */
   private albumSelect(v: Viewer, q: AlbumSelect, limit: number, offset: number) {
-    return this.sql.rows<AlbumRow>(Prisma.sql`
-      SELECT p.album_id AS id, min(p.name) AS name, min(p.artist) AS artist, min(p.artist_id) AS artist_id,
-        sum(p.song_count)::int AS song_count, sum(p.duration_ms)::int AS duration_ms, max(p.created) AS created,
-        min(p.year) AS year, min(p.genre) AS genre,
-        (array_agg(p.cover_song::text ORDER BY p.public DESC, p.created) FILTER (WHERE p.cover_song IS NOT NULL))[1] AS cover_song,
-        max(st.starred_at) AS starred_at, max(r.rating)::int AS rating
-      FROM subsonic_album_parts p
-      LEFT JOIN subsonic_stars st ON st.user_id = ${v.userId}::uuid AND st.item_id = p.album_id
-      LEFT JOIN subsonic_ratings r ON r.user_id = ${v.userId}::uuid AND r.item_id = p.album_id
+    return this.sql.rows<AlbumRow>(Prisma.sql`SELECT ${ALBUM_COLUMNS} ${this.albumFrom(v)}
       WHERE ${this.visibleParts(v)} AND ${q.where ?? Prisma.sql`true`}
       GROUP BY p.album_id ${q.having ?? Prisma.empty} ORDER BY ${q.order}, p.album_id LIMIT ${limit} OFFSET ${offset}`);
+  }
+
+  private albumFrom(v: Viewer): Prisma.Sql {
+    return Prisma.sql`FROM subsonic_album_parts p
+      LEFT JOIN subsonic_stars st ON st.user_id = ${v.userId}::uuid AND st.item_id = p.album_id
+      LEFT JOIN subsonic_ratings r ON r.user_id = ${v.userId}::uuid AND r.item_id = p.album_id`;
   }
 
   async album(v: Viewer, id: string): Promise<AlbumRow | undefined> {
     return (
       await this.albumSelect(v, { where: Prisma.sql`p.album_id = ${id}`, order: Prisma.sql`1` }, 1, 0)
     )[0];
+  }
+
+  /**
+   * An album and its songs in one statement (one round trip): the album's row joined to each of
+   * its visible songs; undefined when the caller sees no part of it.
+   */
+  async albumWithSongs(v: Viewer, id: string): Promise<{ album: AlbumRow; songs: SongRow[] } | undefined> {
+    const rows = await this.sql.rows<SongRow & Record<`album_${(typeof ALBUM_KEYS)[number]}`, unknown>>(
+      Prisma.sql`WITH a AS (SELECT ${ALBUM_COLUMNS} ${this.albumFrom(v)}
+        WHERE ${this.visibleParts(v)} AND p.album_id = ${id} GROUP BY p.album_id)
+      SELECT ${Prisma.raw(ALBUM_KEYS.map((k) => `a.${k} AS album_${k}`).join(', '))}, song.*
+      FROM a LEFT JOIN LATERAL (SELECT ${SONG_COLUMNS} FROM subsonic_songs s ${this.songJoins(v)}
+        WHERE ${this.visible(v)} AND s.album_id = a.id ORDER BY ${ALBUM_SONG_ORDER}) song ON true
+      ORDER BY ${Prisma.raw(SONG_ORDER_KEYS)}`,
+    );
+    const first = rows[0];
+    if (!first) return undefined;
+    const album = Object.fromEntries(ALBUM_KEYS.map((k) => [k, first[`album_${k}`]])) as unknown as AlbumRow;
+    return { album, songs: first.id === null ? [] : rows };
   }
 
   albumsOfArtist(v: Viewer, artistId: string): Promise<AlbumRow[]> {
@@ -274,13 +314,41 @@ export class SubsonicLibraryRepository {
   }
 
   albumList(v: Viewer, q: AlbumListQuery): Promise<AlbumRow[]> {
+    if (q.type === 'newest') return this.newestAlbums(v, q.size, q.offset);
     return this.albumSelect(v, albumOrder(q, this.visible(v)), q.size, q.offset);
+  }
+
+  /**
+   * Newest first without grouping every album: an album's first part in (created DESC, id)
+   * order is its newest, so the first distinct albums of that index order are the page. Only the
+   * first `candidates` parts are read; when they hold too few albums (many parts an album), again
+   * with more.
+   */
+  private async newestAlbums(v: Viewer, size: number, offset: number): Promise<AlbumRow[]> {
+    for (let limit = (offset + size) * 2 + 16; ; limit *= 4) {
+      const rows = await this.sql.rows<
+        { candidates: number; newest: unknown } & { [K in keyof AlbumRow]: AlbumRow[K] | null }
+      >(Prisma.sql`
+        WITH c AS (SELECT p.album_id, p.created FROM subsonic_album_parts p WHERE ${this.visibleParts(v)}
+          ORDER BY p.created DESC, p.album_id LIMIT ${limit}),
+        page AS (SELECT album_id FROM c GROUP BY album_id ORDER BY max(created) DESC, album_id
+          LIMIT ${size} OFFSET ${offset}),
+        a AS (SELECT ${ALBUM_COLUMNS}, max(p.created) AS newest ${this.albumFrom(v)}
+          WHERE ${this.visibleParts(v)} AND p.album_id IN (SELECT album_id FROM page) GROUP BY p.album_id)
+        SELECT n.candidates, a.* FROM (SELECT count(*)::int AS candidates FROM c) n LEFT JOIN a ON true
+        ORDER BY a.newest DESC, a.id`);
+      const albums = rows.flatMap(({ candidates: _, newest: __, ...a }) =>
+        a.id === null ? [] : [a as AlbumRow],
+      );
+      // Final when the page is full, or when the candidates were every visible part.
+      if (albums.length === size || (rows[0]?.candidates ?? 0) < limit) return albums;
+    }
   }
 
   private artistSelect(v: Viewer, where: Prisma.Sql, limit: number, offset: number) {
     return this.sql.rows<ArtistRow>(Prisma.sql`
       SELECT p.artist_id AS id, min(p.artist) AS name, count(DISTINCT p.album_id)::int AS album_count,
-        (array_agg(p.cover_song::text) FILTER (WHERE p.cover_song IS NOT NULL))[1] AS cover_song, max(st.starred_at) AS starred_at
+        (array_agg(p.cover_song::text) FILTER (WHERE p.cover_song IS NOT NULL))[1] AS cover_song, ${Prisma.raw(iso('max(st.starred_at)'))} AS starred_at
       FROM subsonic_album_parts p
       LEFT JOIN subsonic_stars st ON st.user_id = ${v.userId}::uuid AND st.item_id = p.artist_id
       WHERE ${this.visibleParts(v)} AND ${where}
