@@ -95,3 +95,17 @@ END $$;
 
 -- Songs that exist already.
 SELECT "subsonic_refresh_songs"(ARRAY(SELECT id FROM "subsonic_songs"));
+
+-- One page of song ids for search3, in title order: the page query is planned with the words on
+-- each call (EXECUTE), so a common word reads the title index in order and a rare one the GIN
+-- indexes, while the statement that joins the page to the songs view stays prepared (planned once).
+-- words NULL lists every song; mine: the viewer's own songs only (music folder 2).
+CREATE FUNCTION "subsonic_search_songs"(words TSQUERY, viewer UUID, mine BOOLEAN, lim INTEGER, skip INTEGER)
+RETURNS SETOF UUID LANGUAGE plpgsql STABLE ROWS 20 AS $$
+BEGIN
+  RETURN QUERY EXECUTE format(
+    'SELECT x.track_id FROM "subsonic_song_search" x WHERE %s AND %s ORDER BY x.title_key, x.track_id LIMIT $3 OFFSET $4',
+    CASE WHEN words IS NULL THEN 'true' ELSE '(x.search @@ $1 OR x.title_search @@ $1)' END,
+    CASE WHEN mine THEN 'x.owner_user_id = $2' ELSE '(x.public OR x.owner_user_id = $2)' END)
+  USING words, viewer, lim, skip;
+END $$;

@@ -22,6 +22,9 @@ export function createMusicDatabase(databaseUrl: string, options: { poolSize?: n
     max: options.poolSize ?? 10,
     // Fail a health check or request quickly instead of queueing forever when PostgreSQL is down.
     connectionTimeoutMillis: 5_000,
+    // Prepared statements (only subsonic/sql.ts names any; Prisma's are unnamed, planned each
+    // time regardless) keep one plan instead of re-planning whenever a custom plan looks cheaper.
+    options: '-c plan_cache_mode=force_generic_plan',
   });
   // An idle connection's error (server restart) is reported by the next query; it must not crash the process.
   pool.on('error', () => undefined);

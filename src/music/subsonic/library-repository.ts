@@ -369,36 +369,21 @@ export class SubsonicLibraryRepository {
   }
 
   /**
-   * One page of the songs matching a search (or of every song, `tsquery` undefined), by title:
-   * the page is chosen on subsonic_song_search alone, then only its rows are read from the view.
+   * One page of the songs matching a search (or of every song, `tsquery` undefined), by title,
+   * in one prepared statement: subsonic_search_songs chooses the page on subsonic_song_search
+   * (planned with the words each call), and only its rows are read from the view.
    */
-  private async songPage(
+  private songPage(
     v: Viewer,
     tsquery: string | undefined,
     limit: number,
     offset: number,
   ): Promise<SongRow[]> {
-    const me = Prisma.sql`${v.userId}::uuid`;
-    const visible =
-      v.folder === FOLDER_MINE
-        ? Prisma.sql`x.owner_user_id = ${me}`
-        : Prisma.sql`(x.public OR x.owner_user_id = ${me})`;
-    const select = (match: Prisma.Sql) => Prisma.sql`SELECT x.track_id::text AS id FROM subsonic_song_search x
-      WHERE ${match} AND ${visible} ORDER BY x.title_key, x.track_id LIMIT ${limit} OFFSET ${offset}`;
-    let page: { id: string }[];
-    if (tsquery === undefined) page = await this.sql.rows(select(Prisma.sql`true`));
-    else {
-      const q = Prisma.sql`to_tsquery('simple', ${tsquery})`;
-      // Planned with the words: a common one is read in title order, a rare one through the GIN indexes.
-      page = await this.sql.rowsPlannedEach(select(Prisma.sql`(x.search @@ ${q} OR x.title_search @@ ${q})`));
-    }
-    if (page.length === 0) return [];
-    const rows = await this.songsByIds(
-      v,
-      page.map((p) => p.id),
-    );
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return page.flatMap((p) => byId.get(p.id) ?? []);
+    return this.sql.rows<SongRow>(Prisma.sql`SELECT ${SONG_COLUMNS}
+      FROM subsonic_search_songs(to_tsquery('simple', ${tsquery ?? null}::text), ${v.userId}::uuid,
+        ${v.folder === FOLDER_MINE}, ${limit}::int, ${offset}::int) WITH ORDINALITY AS page(id, n)
+      JOIN subsonic_songs s ON s.id = page.id ${this.songJoins(v)}
+      ORDER BY page.n`);
   }
 
   /** search3: an empty query lists everything, paged. */

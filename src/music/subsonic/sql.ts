@@ -2,9 +2,9 @@
  * The Subsonic library's reads through pg directly, on the pool Prisma runs on. Each statement is
  * sent as a named (prepared) statement, so PostgreSQL parses it once per connection and, after its
  * first few runs, reuses one plan instead of planning every call (the view's joins cost more to
- * plan than to run), and Prisma's per-query compilation is skipped. Statements whose best plan
- * depends on the values (search: a common word is best read in title order, a rare one through
- * its index) are sent unnamed, planned with the values each time.
+ * plan than to run), and Prisma's per-query compilation is skipped. Where the best plan depends
+ * on the values (search: a common word is best read in title order, a rare one through its
+ * index), a SQL function plans that part with the values inside the prepared statement.
  */
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
@@ -50,11 +50,6 @@ export class SqlReader {
   /** Rows of a prepared statement (named by a digest of its text). */
   async rows<T>(statement: Statement): Promise<T[]> {
     return this.run<T>({ name: this.nameOf(statement.text), text: statement.text, values: statement.values });
-  }
-
-  /** Rows of a statement planned with its values on every call. */
-  async rowsPlannedEach<T>(statement: Statement): Promise<T[]> {
-    return this.run<T>({ text: statement.text, values: statement.values });
   }
 
   private async run<T>(config: pg.QueryConfig): Promise<T[]> {
