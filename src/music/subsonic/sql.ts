@@ -11,7 +11,7 @@ import type pg from 'pg';
 import { AppError } from '../../core/errors.js';
 
 /** A statement: text with $1..$n placeholders and its values. */
-export interface Statement {
+interface Statement {
   text: string;
   values: unknown[];
 }
