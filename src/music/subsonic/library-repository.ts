@@ -100,6 +100,9 @@ export interface AlbumListQuery {
 }
 
 /** A timestamp as the ISO 8601 text JavaScript's toISOString writes (UTC, milliseconds). */
+/** subsonic_artists' viewer for the public summary rows. */
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+
 const iso = (column: string): string =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
@@ -345,14 +348,29 @@ export class SubsonicLibraryRepository {
     }
   }
 
+  /**
+   * Artists from subsonic_artists (migration 20261126020000), one row an artist: folder "Mine"
+   * reads the caller's own rows; "Everyone" the public row joined to the caller's own, whose
+   * albums without a public part add to the public count.
+   */
   private artistSelect(v: Viewer, where: Prisma.Sql, limit: number, offset: number) {
+    const me = Prisma.sql`${v.userId}::uuid`;
+    const from =
+      v.folder === FOLDER_MINE
+        ? Prisma.sql`(SELECT a.artist_id AS id, a.name, a.album_count, a.cover_song, a.search
+            FROM subsonic_artists a WHERE a.viewer = ${me}) a`
+        : Prisma.sql`(SELECT coalesce(p.artist_id, o.artist_id) AS id, least(p.name, o.name) AS name,
+              coalesce(p.album_count, 0) + coalesce(o.extra_count, 0) AS album_count,
+              coalesce(p.cover_song, o.cover_song) AS cover_song, coalesce(p.search, o.search) AS search
+            FROM (SELECT * FROM subsonic_artists WHERE viewer = ${NIL_UUID}::uuid) p
+            FULL JOIN (SELECT * FROM subsonic_artists WHERE viewer = ${me}) o ON o.artist_id = p.artist_id
+            WHERE p.artist_id IS NOT NULL OR o.extra_count > 0) a`;
     return this.sql.rows<ArtistRow>(Prisma.sql`
-      SELECT p.artist_id AS id, min(p.artist) AS name, count(DISTINCT p.album_id)::int AS album_count,
-        (array_agg(p.cover_song::text) FILTER (WHERE p.cover_song IS NOT NULL))[1] AS cover_song, ${Prisma.raw(iso('max(st.starred_at)'))} AS starred_at
-      FROM subsonic_album_parts p
-      LEFT JOIN subsonic_stars st ON st.user_id = ${v.userId}::uuid AND st.item_id = p.artist_id
-      WHERE ${this.visibleParts(v)} AND ${where}
-      GROUP BY p.artist_id ORDER BY lower(min(p.artist)), p.artist_id LIMIT ${limit} OFFSET ${offset}`);
+      SELECT a.id, a.name, a.album_count, a.cover_song::text AS cover_song, ${Prisma.raw(iso('st.starred_at'))} AS starred_at
+      FROM ${from}
+      LEFT JOIN subsonic_stars st ON st.user_id = ${me} AND st.item_id = a.id
+      WHERE ${where}
+      ORDER BY lower(a.name), a.id LIMIT ${limit} OFFSET ${offset}`);
   }
 
   artists(v: Viewer): Promise<ArtistRow[]> {
@@ -360,12 +378,12 @@ export class SubsonicLibraryRepository {
   }
 
   async artist(v: Viewer, id: string): Promise<ArtistRow | undefined> {
-    return (await this.artistSelect(v, Prisma.sql`p.artist_id = ${id}`, 1, 0))[0];
+    return (await this.artistSelect(v, Prisma.sql`a.id = ${id}`, 1, 0))[0];
   }
 
   artistsByIds(v: Viewer, ids: string[]): Promise<ArtistRow[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return this.artistSelect(v, Prisma.sql`p.artist_id = ANY(${ids}::text[])`, ids.length, 0);
+    return this.artistSelect(v, Prisma.sql`a.id = ANY(${ids}::text[])`, ids.length, 0);
   }
 
   /**
@@ -414,7 +432,7 @@ export class SubsonicLibraryRepository {
           )
         : Promise.resolve([]),
       page.artistCount > 0
-        ? this.artistSelect(v, tsq(Prisma.sql`p.artist_search`), page.artistCount, page.artistOffset)
+        ? this.artistSelect(v, tsq(Prisma.sql`a.search`), page.artistCount, page.artistOffset)
         : Promise.resolve([]),
     ]);
     return { songs, albums, artists };
