@@ -134,6 +134,20 @@ describe('Subsonic getArtists over subsonic_artists', () => {
     ]);
     await expectConsistent();
 
+    // search3 lists the same artists, and the albums by their artist's name, from one statement.
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/rest/search3.view?apiKey=${keys.get(owner.id)!}&f=json&query=${word}&songCount=0`,
+    });
+    const found = res.json()['subsonic-response'].searchResult3;
+    expect(found.artist.map((x: Artist) => ({ name: x.name, albumCount: x.albumCount }))).toEqual([
+      { name: a, albumCount: 2 },
+    ]);
+    expect(found.album.map((x: { name: string; songCount: number }) => [x.name, x.songCount])).toEqual([
+      ['One', 3], // the owner's public and private songs and the other owner's public one
+      ['Two', 1],
+    ]);
+
     // Re-tagging moves a song, its album and maybe its artist.
     await t.connections.prisma.trackVersion.update({
       where: { id: second.versionId },
