@@ -17,9 +17,10 @@
 import { execFile, spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import { Session } from 'node:inspector/promises';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
@@ -33,7 +34,8 @@ import { ClientKeyCrypto } from '../src/music/subsonic/client-key-crypto.js';
 import { ClientKeyRepository } from '../src/music/subsonic/client-key-repository.js';
 import { ClientKeyService } from '../src/music/subsonic/client-key-service.js';
 import { generateAudio } from '../test/helpers/generated-audio.js';
-import { load, ratio, table, type LoadResult } from './lib/autocannon.js';
+import { load, ratio, type LoadResult } from './lib/autocannon.js';
+import { processCpuMs } from './lib/process-cpu.js';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..');
@@ -41,6 +43,9 @@ const ADMIN_URL = process.env.DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0
 const SIZES = (process.env.BENCH_SUBSONIC_SIZES ?? '10000,100000').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 10;
+// BENCH_SUBSONIC_ENDPOINTS=search3,getAlbum runs only those; BENCH_SUBSONIC_SUPYSONIC=off skips the peer.
+const ENDPOINTS = process.env.BENCH_SUBSONIC_ENDPOINTS?.split(',');
+const WITH_SUPYSONIC = process.env.BENCH_SUBSONIC_SUPYSONIC !== 'off';
 const BATCH = 2000;
 
 export interface SongTags {
@@ -70,6 +75,16 @@ interface Served {
   base: string;
   query: string;
   albumId: string;
+  /** The serving process (its CPU is read around each run). */
+  pid: number;
+  /** Its PostgreSQL database, whose backends' CPU counts too; none for supysonic (SQLite in process). */
+  database?: string;
+}
+
+/** Measured rows plus the PostgreSQL backends' CPU per request of each (NaN when not measured). */
+interface Measured {
+  rows: LoadResult[];
+  dbCpuMsPerRequest: number[];
 }
 
 /** Child: a fresh database with `size` ready songs, the music app listening; prints Served. */
@@ -176,10 +191,24 @@ async function serve(size: number): Promise<void> {
       base,
       query: `apiKey=${apiKey}&f=json`,
       albumId: list['subsonic-response'].albumList2.album[0]!.id,
+      pid: process.pid,
+      database: name,
     };
+    // BENCH_SUBSONIC_PROFILE=<file>: the serving time's V8 CPU profile (seeding left out) is written there.
+    const profileFile = process.env.BENCH_SUBSONIC_PROFILE;
+    const session = profileFile ? new Session() : undefined;
+    if (session) {
+      session.connect();
+      await session.post('Profiler.enable');
+      await session.post('Profiler.start');
+    }
     process.stdout.write(JSON.stringify(served) + '\n');
     process.stdin.resume();
     await once(process.stdin, 'end');
+    if (session && profileFile) {
+      const { profile } = await session.post('Profiler.stop');
+      await writeFile(profileFile, JSON.stringify(profile));
+    }
     await app.close();
     await connections.close();
   } finally {
@@ -189,35 +218,71 @@ async function serve(size: number): Promise<void> {
   }
 }
 
-async function measure(label: string, s: Served): Promise<LoadResult[]> {
+/** Summed CPU of a database's backends (a backend gone since `before` is not counted). */
+async function backendsCpu(admin: pg.Client | undefined, database: string | undefined) {
+  if (!admin || database === undefined) return new Map<number, number>();
+  const { rows } = await admin.query<{ pid: number }>(
+    'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+    [database],
+  );
+  const out = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      out.set(pid, processCpuMs(pid));
+    } catch {
+      // gone between the listing and the read
+    }
+  }
+  return out;
+}
+
+async function measure(label: string, s: Served): Promise<Measured> {
   const endpoints: [string, string][] = [
     ['getAlbumList2 newest', `getAlbumList2.view?type=newest&size=20&${s.query}`],
     ['search3 "blue"', `search3.view?query=blue&songCount=20&albumCount=20&artistCount=20&${s.query}`],
     ['getArtists', `getArtists.view?${s.query}`],
     ['getAlbum', `getAlbum.view?id=${encodeURIComponent(s.albumId)}&${s.query}`],
   ];
-  const out: LoadResult[] = [];
-  for (const [name, path] of endpoints) {
-    progress(`${label}: ${name}`);
-    const first = await fetch(s.base + path);
-    const text = await first.text();
-    if (first.status !== 200 || !text.includes('"ok"'))
-      throw new Error(`${label} ${name}: ${first.status} ${text.slice(0, 200)}`);
-    await load('warm-up', { url: s.base + path, connections: CONNECTIONS, durationSeconds: 1 });
-    out.push(
-      await load(`${label}: ${name}`, {
+  const out: Measured = { rows: [], dbCpuMsPerRequest: [] };
+  const admin = s.database === undefined ? undefined : new pg.Client({ connectionString: ADMIN_URL });
+  await admin?.connect();
+  try {
+    for (const [name, path] of endpoints) {
+      if (ENDPOINTS && !ENDPOINTS.includes(name.split(' ')[0]!)) continue;
+      progress(`${label}: ${name} (${uptime()})`);
+      const first = await fetch(s.base + path);
+      const text = await first.text();
+      if (first.status !== 200 || !text.includes('"ok"'))
+        throw new Error(`${label} ${name}: ${first.status} ${text.slice(0, 200)}`);
+      await load('warm-up', { url: s.base + path, connections: CONNECTIONS, durationSeconds: 1 });
+      const before = await backendsCpu(admin, s.database);
+      const row = await load(`${label}: ${name}`, {
         url: s.base + path,
         connections: CONNECTIONS,
         durationSeconds: SECONDS,
-      }),
-    );
+        cpuPid: s.pid,
+      });
+      const after = await backendsCpu(admin, s.database);
+      let db = 0;
+      for (const [pid, ms] of after) db += ms - (before.get(pid) ?? 0);
+      out.rows.push(row);
+      out.dbCpuMsPerRequest.push(admin && row.requests > 0 ? db / row.requests : NaN);
+    }
+  } finally {
+    await admin?.end();
   }
   return out;
 }
 
+/** The load average, reported beside each run (the machine is shared). */
+const uptime = (): string =>
+  `load ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`;
+
 const progress = (text: string): void => void process.stderr.write(`subsonic bench: ${text}\n`);
 
-async function ours(size: number): Promise<LoadResult[]> {
+async function ours(size: number): Promise<Measured> {
   progress(`seeding ${size} songs`);
   const child = spawn(
     process.execPath,
@@ -241,7 +306,7 @@ async function ours(size: number): Promise<LoadResult[]> {
 }
 
 /** supysonic over the same songs, when the Debian package is installed; undefined otherwise. */
-async function supysonic(size: number): Promise<LoadResult[] | string> {
+async function supysonic(size: number): Promise<Measured | string> {
   if (spawnSync('sh', ['-c', 'command -v supysonic-cli']).status !== 0)
     return 'supysonic is not installed (apt-get install -y supysonic): not measured';
   progress(`supysonic: writing ${size} tagged files`);
@@ -305,6 +370,7 @@ async function supysonic(size: number): Promise<LoadResult[] | string> {
       base,
       query,
       albumId: list['subsonic-response'].albumList2.album[0]!.id,
+      pid: server.pid ?? 0,
     });
   } finally {
     if (server.exitCode === null && server.signalCode === null) {
@@ -316,50 +382,74 @@ async function supysonic(size: number): Promise<LoadResult[] | string> {
   }
 }
 
+/** Rows with the server's CPU and, for the platform, its PostgreSQL backends' CPU per request. */
+function cpuTable(measured: Measured[]): string {
+  const ms = (v: number): string => (Number.isNaN(v) ? '' : v.toFixed(3));
+  const lines = [
+    '| run | req/s | p50 ms | p99 ms | non-2xx | errors | server CPU ms / req | PostgreSQL CPU ms / req | total CPU ms / req |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const m of measured)
+    m.rows.forEach((r, i) => {
+      const db = m.dbCpuMsPerRequest[i] ?? NaN;
+      const total = r.cpuMsPerRequest + (Number.isNaN(db) ? 0 : db);
+      lines.push(
+        `| ${r.label} | ${r.requestsPerSecond.toFixed(1)} | ${r.p50Ms} | ${r.p99Ms} | ${r.non2xx} | ${r.errors} | ${ms(r.cpuMsPerRequest)} | ${ms(db)} | ${ms(total)} |`,
+      );
+    });
+  return lines.join('\n');
+}
+
+const totalCpu = (m: Measured, i: number): number =>
+  (m.rows[i]?.cpuMsPerRequest ?? NaN) +
+  (Number.isNaN(m.dbCpuMsPerRequest[i] ?? NaN) ? 0 : m.dbCpuMsPerRequest[i]!);
+
 async function main(): Promise<void> {
   const sections: string[] = [];
-  const byEndpoint = new Map<number, LoadResult[]>();
-  let theirs: LoadResult[] | string = 'not run';
-  for (const size of SIZES) byEndpoint.set(size, await ours(size));
+  const bySize = new Map<number, Measured>();
+  let theirs: Measured | string = 'not run (BENCH_SUBSONIC_SUPYSONIC=off)';
+  const loadBefore = uptime();
+  for (const size of SIZES) bySize.set(size, await ours(size));
   const smallest = Math.min(...SIZES);
-  try {
-    theirs = await supysonic(smallest);
-  } catch (err) {
-    theirs = `supysonic failed: ${(err as Error).message.split('\n')[0]}`;
-  }
-  const rows = [...byEndpoint.values()].flat();
-  if (Array.isArray(theirs)) rows.push(...theirs);
+  if (WITH_SUPYSONIC)
+    try {
+      theirs = await supysonic(smallest);
+    } catch (err) {
+      theirs = `supysonic failed: ${(err as Error).message.split('\n')[0]}`;
+    }
+  const all = [...bySize.values()];
+  if (typeof theirs !== 'string') all.push(theirs);
   sections.push(
     '## subsonic',
     '',
-    `autocannon ${CONNECTIONS} connections, ${SECONDS} s per endpoint; libraries of ${SIZES.join(' and ')} songs (10 songs an album, 10 albums an artist); apiKey auth, f=json. supysonic ${Array.isArray(theirs) ? `over the same ${smallest} songs as MP3 files, u/p auth` : `: ${theirs}`}.`,
+    `autocannon ${CONNECTIONS} connections, ${SECONDS} s per endpoint; libraries of ${SIZES.join(' and ')} songs (10 songs an album, 10 albums an artist); apiKey auth, f=json. supysonic ${typeof theirs !== 'string' ? `over the same ${smallest} songs as MP3 files, u/p auth` : `: ${theirs}`}. ${loadBefore} at the start, ${uptime()} at the end (2 cores). CPU: the serving process from /proc, plus its PostgreSQL backends for the platform (supysonic's SQLite runs in its process).`,
     '',
-    table(rows),
+    cpuTable(all),
     '',
   );
-  const small = byEndpoint.get(smallest) ?? [];
-  if (Array.isArray(theirs)) {
+  const small = bySize.get(smallest);
+  if (small && typeof theirs !== 'string') {
     sections.push(
-      '| endpoint | platform / supysonic req/s (target ≥ 10) | platform p99 ms (target ≤ 25) |',
-      '| --- | ---: | ---: |',
+      '| endpoint | platform / supysonic req/s (target ≥ 10) | platform p99 ms (target ≤ 25) | supysonic / platform total CPU per request |',
+      '| --- | ---: | ---: | ---: |',
     );
-    small.forEach((r, i) => {
-      const other = theirs[i];
+    small.rows.forEach((r, i) => {
+      const other = theirs.rows[i];
       sections.push(
-        `| ${r.label.split(': ')[1]} | ${other ? ratio(r.requestsPerSecond, other.requestsPerSecond) : 'n/a'} | ${r.p99Ms} |`,
+        `| ${r.label.split(': ')[1]} | ${other ? ratio(r.requestsPerSecond, other.requestsPerSecond) : 'n/a'} | ${r.p99Ms} | ${other ? ratio(totalCpu(theirs, i), totalCpu(small, i)) : 'n/a'} |`,
       );
     });
     sections.push('');
   }
   const largest = Math.max(...SIZES);
-  if (largest !== smallest) {
+  const big = bySize.get(largest);
+  if (largest !== smallest && small && big) {
     sections.push(`p99 growth from ${smallest} to ${largest} songs:`, '');
-    const big = byEndpoint.get(largest) ?? [];
-    small.forEach((r, i) => {
-      const b = big[i];
+    small.rows.forEach((r, i) => {
+      const b = big.rows[i];
       if (b)
         sections.push(
-          `- ${r.label.split(': ')[1]}: ${r.p99Ms} ms -> ${b.p99Ms} ms (x${ratio(b.p99Ms, Math.max(1, r.p99Ms))})`,
+          `- ${r.label.split(': ')[1]}: ${r.p99Ms} ms -> ${b.p99Ms} ms (x${ratio(b.p99Ms, Math.max(1, r.p99Ms))}); total CPU ${totalCpu(small, i).toFixed(3)} -> ${totalCpu(big, i).toFixed(3)} ms / request`,
         );
     });
     sections.push('');

@@ -52,6 +52,7 @@ import { ClientKeyService } from './subsonic/client-key-service.js';
 import { SubsonicEndpoints } from './subsonic/endpoints.js';
 import { SubsonicLibraryRepository } from './subsonic/library-repository.js';
 import { SubsonicMedia } from './subsonic/media.js';
+import { SqlReader } from './subsonic/sql.js';
 import { SubsonicStateRepository } from './subsonic/state-repository.js';
 import { MUSIC_SERVER_VERSION } from './server-version.js';
 import { AuthService } from './services/auth-service.js';
@@ -222,7 +223,7 @@ export function buildMusicApp(
   const authScope = MUSIC_RATE_LIMIT_SCOPES.find((s) => s.name === 'auth');
   registerSubsonicRoutes(app, {
     endpoints: new SubsonicEndpoints(
-      new SubsonicLibraryRepository(connections.prisma),
+      new SubsonicLibraryRepository(connections.prisma, new SqlReader(connections.pool)),
       new SubsonicStateRepository(connections.prisma, connections.redis, config.cacheKeyPrefix),
       new SubsonicMedia({
         originals: connections.stores.originals,

@@ -3,30 +3,35 @@
  * Created once by the entry point (or a test) and closed on shutdown.
  */
 import type { Redis } from 'ioredis';
+import type pg from 'pg';
 import type { MusicConfig } from './config.js';
 import { createObjectStores } from './repositories/object-store/index.js';
 import type { ObjectStores } from './repositories/object-store/object-store.js';
 import { createRedis } from '../core/redis.js';
-import { createPrismaClient, type PrismaClient } from './repositories/prisma.js';
+import { createMusicDatabase, type PrismaClient } from './repositories/prisma.js';
 
 export interface MusicConnections {
   prisma: PrismaClient;
+  /** The pool Prisma runs on, for the Subsonic library's prepared statements. */
+  pool: pg.Pool;
   redis: Redis;
   stores: ObjectStores;
   close(): Promise<void>;
 }
 
 export function createMusicConnections(config: MusicConfig): MusicConnections {
-  const prisma = createPrismaClient(config.databaseUrl);
+  const database = createMusicDatabase(config.databaseUrl);
+  const prisma = database.prisma;
   const redis = createRedis(config.cacheUrl);
   const objectStores = createObjectStores(config);
   return {
     prisma,
+    pool: database.pool,
     redis,
     stores: objectStores.stores,
     close: async () => {
       await Promise.allSettled([
-        prisma.$disconnect(),
+        database.close(),
         redis.quit().catch(() => redis.disconnect()),
         objectStores.close(),
       ]);

@@ -3,15 +3,46 @@
  * engine binary). The CLI side (migrations) is configured in prisma.config.ts.
  */
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient } from '../../../generated/prisma/client.js';
 
 export type { PrismaClient };
+
+/** The Prisma client and the pg pool it runs on (for statements Prisma cannot prepare: subsonic/sql.ts). */
+export interface MusicDatabase {
+  prisma: PrismaClient;
+  pool: pg.Pool;
+  /** Disconnects Prisma, then ends the pool. */
+  close(): Promise<void>;
+}
+
+export function createMusicDatabase(databaseUrl: string, options: { poolSize?: number } = {}): MusicDatabase {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: options.poolSize ?? 10,
+    // Fail a health check or request quickly instead of queueing forever when PostgreSQL is down.
+    connectionTimeoutMillis: 5_000,
+    // Prepared statements (only subsonic/sql.ts names any; Prisma's are unnamed, planned each
+    // time regardless) keep one plan instead of re-planning whenever a custom plan looks cheaper.
+    options: '-c plan_cache_mode=force_generic_plan',
+  });
+  // An idle connection's error (server restart) is reported by the next query; it must not crash the process.
+  pool.on('error', () => undefined);
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    prisma,
+    pool,
+    close: async () => {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
 
 export function createPrismaClient(databaseUrl: string, options: { poolSize?: number } = {}): PrismaClient {
   const adapter = new PrismaPg({
     connectionString: databaseUrl,
     max: options.poolSize ?? 10,
-    // Fail a health check or request quickly instead of queueing forever when PostgreSQL is down.
     connectionTimeoutMillis: 5_000,
   });
   return new PrismaClient({ adapter });

@@ -92,7 +92,10 @@ export function registerSubsonicRoutes(app: FastifyInstance, deps: SubsonicRoute
         ? { userId: '', handle: '', role: 'user' as const }
         : await deps.authenticator.authenticate(params, address);
       const abort = new AbortController();
-      request.raw.once('close', () => abort.abort());
+      // Only an answer cut short is aborted (an abort builds a DOMException, not free on every request).
+      request.raw.once('close', () => {
+        if (!reply.raw.writableFinished) abort.abort();
+      });
       const answer = await endpoint({
         user,
         params,

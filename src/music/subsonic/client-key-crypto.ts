@@ -8,21 +8,28 @@ import {
   createDecipheriv,
   createHash,
   createHmac,
+  createSecretKey,
   randomBytes,
   timingSafeEqual,
+  type KeyObject,
 } from 'node:crypto';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 export class ClientKeyCrypto {
-  private readonly encryptionKey: Buffer;
-  private readonly hashKey: Buffer;
+  // KeyObjects, imported once: a raw Buffer key is imported again on every HMAC (~6x its cost).
+  private readonly encryptionKey: KeyObject;
+  private readonly hashKey: KeyObject;
 
   constructor(secret: string) {
     // Two independent keys from one secret: one never leaks anything about the other.
-    this.encryptionKey = createHash('sha256').update('client-key-encryption\0').update(secret).digest();
-    this.hashKey = createHash('sha256').update('client-key-lookup\0').update(secret).digest();
+    this.encryptionKey = createSecretKey(
+      createHash('sha256').update('client-key-encryption\0').update(secret).digest(),
+    );
+    this.hashKey = createSecretKey(
+      createHash('sha256').update('client-key-lookup\0').update(secret).digest(),
+    );
   }
 
   /** A new key: 32 random bytes, base64url, with a recognisable prefix. */

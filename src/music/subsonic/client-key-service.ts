@@ -76,12 +76,13 @@ export class ClientKeyService {
       const row = await this.keys.findByHash(hash);
       const user = row ? await this.userOf(row.userId) : undefined;
       if (!row || !user) return undefined;
+      // The hash matched; the stored key must also decrypt to exactly this key.
+      const stored = this.crypto.decrypt(row.keyCiphertext, row.userId);
+      if (stored === undefined || !sameText(stored, key)) return undefined;
       found = { row, user };
+      // Remembered only once verified: a later hit is the HMAC of this very key.
       this.cache.byHash.set(hash, found, row.userId, this.cache.expiry());
     }
-    // The hash matched; the stored key must also decrypt to exactly this key.
-    const stored = this.crypto.decrypt(found.row.keyCiphertext, found.row.userId);
-    if (stored === undefined || !sameText(stored, key)) return undefined;
     await this.touch(found.row.id);
     return found.user;
   }

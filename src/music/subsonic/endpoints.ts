@@ -292,10 +292,9 @@ export class SubsonicEndpoints {
   private async getAlbum(c: Call): Promise<Payload> {
     const id = c.params.required('id');
     const v = { userId: c.user.userId };
-    const album = ALBUM_ID.test(id) ? await this.library.album(v, id) : undefined;
-    if (!album) throw notFound('Album');
-    const songs = await this.library.albumSongs(v, id);
-    return { album: { ...albumView(album), song: songs.map(songView) } };
+    const found = ALBUM_ID.test(id) ? await this.library.albumWithSongs(v, id) : undefined;
+    if (!found) throw notFound('Album');
+    return { album: { ...albumView(found.album), song: found.songs.map(songView) } };
   }
 
   private async getMusicDirectory(c: Call): Promise<Payload> {
@@ -315,9 +314,9 @@ export class SubsonicEndpoints {
       };
     }
     if (ALBUM_ID.test(id)) {
-      const album = await this.library.album(v, id);
-      if (!album) throw notFound('Directory');
-      const songs = await this.library.albumSongs(v, id);
+      const found = await this.library.albumWithSongs(v, id);
+      if (!found) throw notFound('Directory');
+      const { album, songs } = found;
       return {
         directory: {
           id,

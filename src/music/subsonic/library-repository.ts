@@ -3,10 +3,12 @@
  * track's current ready version); albums and artists are groups of them by the generated
  * ids of migration 20261125041000. Every query is for one caller: public songs plus the
  * caller's own (music folder 1, "Everyone"), or the caller's own only (folder 2, "Mine").
- * Search uses the GIN full-text indexes (track_versions.sub_search, tracks.title), never a scan.
+ * Search reads subsonic_song_search (one row a song, kept by triggers) through its GIN or title
+ * index, never a scan. Reads go through pg as prepared statements (sql.ts); writes through Prisma.
  */
 import { Prisma } from '../../../generated/prisma/client.js';
 import type { PrismaClient } from '../repositories/prisma.js';
+import type { SqlReader } from './sql.js';
 
 export const FOLDER_EVERYONE = 1;
 export const FOLDER_MINE = 2;
@@ -21,7 +23,8 @@ export interface SongRow {
   id: string;
   owner_user_id: string;
   visibility: string;
-  created_at: Date;
+  /** ISO 8601 text, as the answers write it (made by PostgreSQL: no Date per row). */
+  created_at: string;
   title: string;
   artist: string;
   album_artist: string;
@@ -45,10 +48,10 @@ export interface SongRow {
   progressive_key: string | null;
   hls_key: string | null;
   object_key: string;
-  size: bigint;
+  size: number;
   filename: string;
   content_type: string;
-  starred_at: Date | null;
+  starred_at: string | null;
   rating: number | null;
 }
 
@@ -59,11 +62,11 @@ export interface AlbumRow {
   artist_id: string;
   song_count: number;
   duration_ms: number;
-  created: Date;
+  created: string;
   year: number | null;
   genre: string | null;
   cover_song: string | null;
-  starred_at: Date | null;
+  starred_at: string | null;
   rating: number | null;
 }
 
@@ -72,7 +75,7 @@ export interface ArtistRow {
   name: string;
   album_count: number;
   cover_song: string | null;
-  starred_at: Date | null;
+  starred_at: string | null;
 }
 
 export type AlbumOrder =
@@ -96,12 +99,47 @@ export interface AlbumListQuery {
   genre?: string;
 }
 
+/** A timestamp as the ISO 8601 text JavaScript's toISOString writes (UTC, milliseconds). */
+/** subsonic_artists' viewer for the public summary rows. */
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+
+const iso = (column: string): string =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 const SONG_COLUMNS = Prisma.sql`s.id::text AS id, s.owner_user_id::text AS owner_user_id, s.visibility::text AS visibility,
-  s.created_at, s.title, s.artist, s.album_artist, s.album, s.artist_id, s.album_id, s.genre, s.year,
+  ${Prisma.raw(iso('s.created_at'))} AS created_at, s.title, s.artist, s.album_artist, s.album, s.artist_id, s.album_id, s.genre, s.year,
   s.track_number, s.disc_number, s.mb_recording_id::text AS mb_recording_id, s.version_id::text AS version_id,
   s.duration_ms, s.bit_rate, s.sample_rate, s.channels, s.codec, s.replay_gain, s.true_peak, s.artwork_key,
-  s.progressive_key, s.hls_key, s.object_key, s.size, s.filename, s.content_type,
-  st.starred_at, r.rating::int AS rating`;
+  s.progressive_key, s.hls_key, s.object_key, s.size::float8 AS size, s.filename, s.content_type,
+  ${Prisma.raw(iso('st.starred_at'))} AS starred_at, r.rating::int AS rating`;
+
+/** An album's columns, summed over its visible parts `p` (stars `st`, ratings `r` joined). */
+const ALBUM_COLUMNS =
+  Prisma.raw(`p.album_id AS id, min(p.name) AS name, min(p.artist) AS artist, min(p.artist_id) AS artist_id,
+  sum(p.song_count)::int AS song_count, sum(p.duration_ms)::int AS duration_ms, ${iso('max(p.created)')} AS created,
+  min(p.year) AS year, min(p.genre) AS genre,
+  (array_agg(p.cover_song::text ORDER BY p.public DESC, p.created) FILTER (WHERE p.cover_song IS NOT NULL))[1] AS cover_song,
+  ${iso('max(st.starred_at)')} AS starred_at, max(r.rating)::int AS rating`);
+const ALBUM_KEYS = [
+  'id',
+  'name',
+  'artist',
+  'artist_id',
+  'song_count',
+  'duration_ms',
+  'created',
+  'year',
+  'genre',
+  'cover_song',
+  'starred_at',
+  'rating',
+] as const;
+
+/** An album's songs in disc and track order (then title, id). */
+const ALBUM_SONG_ORDER = Prisma.sql`s.disc_number NULLS FIRST, s.track_number NULLS LAST, lower(s.title), s.id`;
+/** The same order over the output columns of albumWithSongs. */
+const SONG_ORDER_KEYS =
+  'song.disc_number NULLS FIRST, song.track_number NULLS LAST, lower(song.title), song.id::uuid';
 
 /** Tokens of a search as a prefix tsquery ("nois so" -> nois:* & so:*); undefined when empty. */
 export function prefixQuery(text: string): string | undefined {
@@ -173,7 +211,10 @@ function albumOrder(q: AlbumListQuery, songsVisible: Prisma.Sql): AlbumSelect {
 }
 
 export class SubsonicLibraryRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly sql: SqlReader,
+  ) {}
 
   private visible(v: Viewer): Prisma.Sql {
     const me = Prisma.sql`${v.userId}::uuid`;
@@ -194,8 +235,8 @@ export class SubsonicLibraryRepository {
     limit: number,
     offset: number,
   ): Promise<SongRow[]> {
-    return this.prisma.$queryRaw<SongRow[]>`SELECT ${SONG_COLUMNS} FROM subsonic_songs s ${this.songJoins(v)}
-      WHERE ${this.visible(v)} AND ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
+    return this.sql.rows<SongRow>(Prisma.sql`SELECT ${SONG_COLUMNS} FROM subsonic_songs s ${this.songJoins(v)}
+      WHERE ${this.visible(v)} AND ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`);
   }
 
   async song(v: Viewer, id: string): Promise<SongRow | undefined> {
@@ -205,16 +246,6 @@ export class SubsonicLibraryRepository {
   songsByIds(v: Viewer, ids: string[]): Promise<SongRow[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return this.songs(v, Prisma.sql`s.id = ANY(${ids}::uuid[])`, Prisma.sql`s.id`, ids.length, 0);
-  }
-
-  albumSongs(v: Viewer, albumId: string): Promise<SongRow[]> {
-    return this.songs(
-      v,
-      Prisma.sql`s.album_id = ${albumId}`,
-      Prisma.sql`s.disc_number NULLS FIRST, s.track_number NULLS LAST, lower(s.title), s.id`,
-      10_000,
-      0,
-    );
   }
 
   /** Album parts the caller sees (migration 20261125070000): public ones and their own. */
@@ -227,23 +258,44 @@ export class SubsonicLibraryRepository {
 
   /** Albums as the sums of their visible parts (usually one part an album). */
   private albumSelect(v: Viewer, q: AlbumSelect, limit: number, offset: number) {
-    return this.prisma.$queryRaw<AlbumRow[]>`
-      SELECT p.album_id AS id, min(p.name) AS name, min(p.artist) AS artist, min(p.artist_id) AS artist_id,
-        sum(p.song_count)::int AS song_count, sum(p.duration_ms)::int AS duration_ms, max(p.created) AS created,
-        min(p.year) AS year, min(p.genre) AS genre,
-        (array_agg(p.cover_song::text ORDER BY p.public DESC, p.created) FILTER (WHERE p.cover_song IS NOT NULL))[1] AS cover_song,
-        max(st.starred_at) AS starred_at, max(r.rating)::int AS rating
-      FROM subsonic_album_parts p
-      LEFT JOIN subsonic_stars st ON st.user_id = ${v.userId}::uuid AND st.item_id = p.album_id
-      LEFT JOIN subsonic_ratings r ON r.user_id = ${v.userId}::uuid AND r.item_id = p.album_id
+    return this.sql.rows<AlbumRow>(this.albumSql(v, q, limit, offset));
+  }
+
+  private albumSql(v: Viewer, q: AlbumSelect, limit: number, offset: number): Prisma.Sql {
+    return Prisma.sql`SELECT ${ALBUM_COLUMNS} ${this.albumFrom(v)}
       WHERE ${this.visibleParts(v)} AND ${q.where ?? Prisma.sql`true`}
       GROUP BY p.album_id ${q.having ?? Prisma.empty} ORDER BY ${q.order}, p.album_id LIMIT ${limit} OFFSET ${offset}`;
+  }
+
+  private albumFrom(v: Viewer): Prisma.Sql {
+    return Prisma.sql`FROM subsonic_album_parts p
+      LEFT JOIN subsonic_stars st ON st.user_id = ${v.userId}::uuid AND st.item_id = p.album_id
+      LEFT JOIN subsonic_ratings r ON r.user_id = ${v.userId}::uuid AND r.item_id = p.album_id`;
   }
 
   async album(v: Viewer, id: string): Promise<AlbumRow | undefined> {
     return (
       await this.albumSelect(v, { where: Prisma.sql`p.album_id = ${id}`, order: Prisma.sql`1` }, 1, 0)
     )[0];
+  }
+
+  /**
+   * An album and its songs in one statement (one round trip): the album's row joined to each of
+   * its visible songs; undefined when the caller sees no part of it.
+   */
+  async albumWithSongs(v: Viewer, id: string): Promise<{ album: AlbumRow; songs: SongRow[] } | undefined> {
+    const rows = await this.sql.rows<SongRow & Record<`album_${(typeof ALBUM_KEYS)[number]}`, unknown>>(
+      Prisma.sql`WITH a AS (SELECT ${ALBUM_COLUMNS} ${this.albumFrom(v)}
+        WHERE ${this.visibleParts(v)} AND p.album_id = ${id} GROUP BY p.album_id)
+      SELECT ${Prisma.raw(ALBUM_KEYS.map((k) => `a.${k} AS album_${k}`).join(', '))}, song.*
+      FROM a LEFT JOIN LATERAL (SELECT ${SONG_COLUMNS} FROM subsonic_songs s ${this.songJoins(v)}
+        WHERE ${this.visible(v)} AND s.album_id = a.id ORDER BY ${ALBUM_SONG_ORDER}) song ON true
+      ORDER BY ${Prisma.raw(SONG_ORDER_KEYS)}`,
+    );
+    const first = rows[0];
+    if (!first) return undefined;
+    const album = Object.fromEntries(ALBUM_KEYS.map((k) => [k, first[`album_${k}`]])) as unknown as AlbumRow;
+    return { album, songs: first.id === null ? [] : rows };
   }
 
   albumsOfArtist(v: Viewer, artistId: string): Promise<AlbumRow[]> {
@@ -269,17 +321,65 @@ export class SubsonicLibraryRepository {
   }
 
   albumList(v: Viewer, q: AlbumListQuery): Promise<AlbumRow[]> {
+    if (q.type === 'newest') return this.newestAlbums(v, q.size, q.offset);
     return this.albumSelect(v, albumOrder(q, this.visible(v)), q.size, q.offset);
   }
 
+  /**
+   * Newest first without grouping every album: an album's first part in (created DESC, id)
+   * order is its newest, so the first distinct albums of that index order are the page. Only the
+   * first `candidates` parts are read; when they hold too few albums (many parts an album), again
+   * with more.
+   */
+  private async newestAlbums(v: Viewer, size: number, offset: number): Promise<AlbumRow[]> {
+    for (let limit = (offset + size) * 2 + 16; ; limit *= 4) {
+      const rows = await this.sql.rows<
+        { candidates: number; newest: unknown } & { [K in keyof AlbumRow]: AlbumRow[K] | null }
+      >(Prisma.sql`
+        WITH c AS (SELECT p.album_id, p.created FROM subsonic_album_parts p WHERE ${this.visibleParts(v)}
+          ORDER BY p.created DESC, p.album_id LIMIT ${limit}),
+        page AS (SELECT album_id FROM c GROUP BY album_id ORDER BY max(created) DESC, album_id
+          LIMIT ${size} OFFSET ${offset}),
+        a AS (SELECT ${ALBUM_COLUMNS}, max(p.created) AS newest ${this.albumFrom(v)}
+          WHERE ${this.visibleParts(v)} AND p.album_id IN (SELECT album_id FROM page) GROUP BY p.album_id)
+        SELECT n.candidates, a.* FROM (SELECT count(*)::int AS candidates FROM c) n LEFT JOIN a ON true
+        ORDER BY a.newest DESC, a.id`);
+      const albums = rows.flatMap(({ candidates: _, newest: __, ...a }) =>
+        a.id === null ? [] : [a as AlbumRow],
+      );
+      // Final when the page is full, or when the candidates were every visible part.
+      if (albums.length === size || (rows[0]?.candidates ?? 0) < limit) return albums;
+    }
+  }
+
+  /**
+   * Artists from subsonic_artists (migration 20261126020000), one row an artist: folder "Mine"
+   * reads the caller's own rows; "Everyone" the public row joined to the caller's own, whose
+   * albums without a public part add to the public count.
+   */
   private artistSelect(v: Viewer, where: Prisma.Sql, limit: number, offset: number) {
-    return this.prisma.$queryRaw<ArtistRow[]>`
-      SELECT p.artist_id AS id, min(p.artist) AS name, count(DISTINCT p.album_id)::int AS album_count,
-        (array_agg(p.cover_song::text) FILTER (WHERE p.cover_song IS NOT NULL))[1] AS cover_song, max(st.starred_at) AS starred_at
-      FROM subsonic_album_parts p
-      LEFT JOIN subsonic_stars st ON st.user_id = ${v.userId}::uuid AND st.item_id = p.artist_id
-      WHERE ${this.visibleParts(v)} AND ${where}
-      GROUP BY p.artist_id ORDER BY lower(min(p.artist)), p.artist_id LIMIT ${limit} OFFSET ${offset}`;
+    return this.sql.rows<ArtistRow>(this.artistSql(v, where, limit, offset));
+  }
+
+  /** `where` is over one subsonic_artists row `a` (its name, search vector or artist_id). */
+  private artistSql(v: Viewer, where: Prisma.Sql, limit: number, offset: number): Prisma.Sql {
+    const me = Prisma.sql`${v.userId}::uuid`;
+    // The filter goes inside each side so that it reaches the indexes (GIN, primary key).
+    const rows = (viewer: Prisma.Sql) =>
+      Prisma.sql`(SELECT * FROM subsonic_artists a WHERE a.viewer = ${viewer} AND ${where})`;
+    const from =
+      v.folder === FOLDER_MINE
+        ? Prisma.sql`(SELECT a.artist_id AS id, a.name, a.album_count, a.cover_song FROM ${rows(me)} a) a`
+        : Prisma.sql`(SELECT coalesce(p.artist_id, o.artist_id) AS id, least(p.name, o.name) AS name,
+              coalesce(p.album_count, 0) + coalesce(o.extra_count, 0) AS album_count,
+              coalesce(p.cover_song, o.cover_song) AS cover_song
+            FROM ${rows(Prisma.sql`${NIL_UUID}::uuid`)} p FULL JOIN ${rows(me)} o ON o.artist_id = p.artist_id
+            WHERE p.artist_id IS NOT NULL OR o.extra_count > 0) a`;
+    return Prisma.sql`
+      SELECT a.id, a.name, a.album_count, a.cover_song::text AS cover_song, ${Prisma.raw(iso('st.starred_at'))} AS starred_at
+      FROM ${from}
+      LEFT JOIN subsonic_stars st ON st.user_id = ${me} AND st.item_id = a.id
+      ORDER BY lower(a.name), a.id LIMIT ${limit} OFFSET ${offset}`;
   }
 
   artists(v: Viewer): Promise<ArtistRow[]> {
@@ -287,36 +387,30 @@ export class SubsonicLibraryRepository {
   }
 
   async artist(v: Viewer, id: string): Promise<ArtistRow | undefined> {
-    return (await this.artistSelect(v, Prisma.sql`p.artist_id = ${id}`, 1, 0))[0];
+    return (await this.artistSelect(v, Prisma.sql`a.artist_id = ${id}`, 1, 0))[0];
   }
 
   artistsByIds(v: Viewer, ids: string[]): Promise<ArtistRow[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return this.artistSelect(v, Prisma.sql`p.artist_id = ANY(${ids}::text[])`, ids.length, 0);
+    return this.artistSelect(v, Prisma.sql`a.artist_id = ANY(${ids}::text[])`, ids.length, 0);
   }
 
   /**
-   * One page of the songs matching a search, by title: the two GIN searches give version ids,
-   * the page is chosen on tracks and versions alone, and only its rows are read from the view.
+   * One page of the songs matching a search (or of every song, `tsquery` undefined), by title,
+   * in one prepared statement: subsonic_search_songs chooses the page on subsonic_song_search
+   * (planned with the words each call), and only its rows are read from the view.
    */
-  private matchingSongs(v: Viewer, tsquery: string, limit: number, offset: number): Promise<SongRow[]> {
-    const q = Prisma.sql`to_tsquery('simple', ${tsquery})`;
-    const me = Prisma.sql`${v.userId}::uuid`;
-    const visible =
-      v.folder === FOLDER_MINE
-        ? Prisma.sql`t.owner_user_id = ${me}`
-        : Prisma.sql`(t.visibility = 'public' OR t.owner_user_id = ${me})`;
-    return this.prisma.$queryRaw<SongRow[]>`
-      WITH hits AS (
-        SELECT tv.id FROM track_versions tv WHERE tv.sub_search @@ ${q}
-        UNION SELECT t.current_version_id FROM tracks t WHERE to_tsvector('simple'::regconfig, t.title) @@ ${q}),
-      page AS (
-        SELECT t.id, lower(COALESCE(NULLIF(btrim(tv.tag_title), ''), t.title)) AS k
-        FROM hits JOIN track_versions tv ON tv.id = hits.id AND tv.status = 'ready'
-        JOIN tracks t ON t.current_version_id = tv.id
-        WHERE ${visible} ORDER BY k, t.id LIMIT ${limit} OFFSET ${offset})
-      SELECT ${SONG_COLUMNS} FROM page JOIN subsonic_songs s ON s.id = page.id ${this.songJoins(v)}
-      ORDER BY page.k, page.id`;
+  private songPage(
+    v: Viewer,
+    tsquery: string | undefined,
+    limit: number,
+    offset: number,
+  ): Promise<SongRow[]> {
+    return this.sql.rows<SongRow>(Prisma.sql`SELECT ${SONG_COLUMNS}
+      FROM subsonic_search_songs(to_tsquery('simple', ${tsquery ?? null}::text), ${v.userId}::uuid,
+        ${v.folder === FOLDER_MINE}, ${limit}::int, ${offset}::int) WITH ORDINALITY AS page(id, n)
+      JOIN subsonic_songs s ON s.id = page.id ${this.songJoins(v)}
+      ORDER BY page.n`);
   }
 
   /** search3: an empty query lists everything, paged. */
@@ -336,25 +430,60 @@ export class SubsonicLibraryRepository {
     // Albums match by their name and artist, artists by name (as Navidrome does), through GIN indexes.
     const tsq = (column: Prisma.Sql) =>
       q === undefined ? Prisma.sql`true` : Prisma.sql`${column} @@ to_tsquery('simple', ${q})`;
-    const [songs, albums, artists] = await Promise.all([
-      page.songCount > 0
-        ? q === undefined
-          ? this.songs(v, Prisma.sql`true`, Prisma.sql`lower(s.title), s.id`, page.songCount, page.songOffset)
-          : this.matchingSongs(v, q, page.songCount, page.songOffset)
-        : Promise.resolve([]),
+    const albums =
       page.albumCount > 0
-        ? this.albumSelect(
+        ? this.albumSql(
             v,
             { where: tsq(Prisma.sql`p.search`), order: Prisma.sql`lower(min(p.name))` },
             page.albumCount,
             page.albumOffset,
           )
-        : Promise.resolve([]),
+        : undefined;
+    const artists =
       page.artistCount > 0
-        ? this.artistSelect(v, tsq(Prisma.sql`p.artist_search`), page.artistCount, page.artistOffset)
-        : Promise.resolve([]),
+        ? this.artistSql(v, tsq(Prisma.sql`a.search`), page.artistCount, page.artistOffset)
+        : undefined;
+    const [songs, found] = await Promise.all([
+      page.songCount > 0 ? this.songPage(v, q, page.songCount, page.songOffset) : Promise.resolve([]),
+      this.albumsAndArtists(albums, artists),
     ]);
-    return { songs, albums, artists };
+    return { songs, ...found };
+  }
+
+  /**
+   * search3's albums and artists in one statement (one round trip fewer): both pages as one
+   * UNION ALL of same-shaped rows, told apart by `kind`; each page keeps its own order, as
+   * Append returns its branches one after the other.
+   */
+  private async albumsAndArtists(
+    albums: Prisma.Sql | undefined,
+    artists: Prisma.Sql | undefined,
+  ): Promise<{ albums: AlbumRow[]; artists: ArtistRow[] }> {
+    if (!albums && !artists) return { albums: [], artists: [] };
+    if (!albums || !artists)
+      return {
+        albums: albums ? await this.sql.rows<AlbumRow>(albums) : [],
+        artists: artists ? await this.sql.rows<ArtistRow>(artists) : [],
+      };
+    const rows = await this.sql.rows<AlbumRow & { kind: 'album' | 'artist'; album_count: number | null }>(
+      Prisma.sql`(SELECT 'album' AS kind, x.*, NULL::int AS album_count FROM (${albums}) x)
+      UNION ALL
+      (SELECT 'artist', y.id, y.name, NULL::text, NULL::text, NULL::int, NULL::int, NULL::text, NULL::int,
+        NULL::text, y.cover_song, y.starred_at, NULL::int, y.album_count FROM (${artists}) y)`,
+    );
+    const found = { albums: [] as AlbumRow[], artists: [] as ArtistRow[] };
+    for (const { kind, album_count, ...r } of rows) {
+      if (kind === 'album') found.albums.push(r);
+      else
+        found.artists.push({
+          id: r.id,
+          name: r.name,
+          album_count: album_count ?? 0,
+          cover_song: r.cover_song,
+          starred_at: r.starred_at,
+        });
+    }
+    return found;
   }
 
   randomSongs(
@@ -391,10 +520,10 @@ export class SubsonicLibraryRepository {
   }
 
   genres(v: Viewer): Promise<{ value: string; song_count: number; album_count: number }[]> {
-    return this.prisma
-      .$queryRaw`SELECT s.genre AS value, count(*)::int AS song_count, count(DISTINCT s.album_id)::int AS album_count
+    return this.sql
+      .rows(Prisma.sql`SELECT s.genre AS value, count(*)::int AS song_count, count(DISTINCT s.album_id)::int AS album_count
       FROM subsonic_songs s WHERE ${this.visible(v)} AND s.genre IS NOT NULL AND s.genre <> ''
-      GROUP BY s.genre ORDER BY lower(s.genre)`;
+      GROUP BY s.genre ORDER BY lower(s.genre)`);
   }
 
   starredSongs(v: Viewer): Promise<SongRow[]> {
@@ -438,10 +567,10 @@ export class SubsonicLibraryRepository {
 
   /** Versions still being processed and songs ready, for getScanStatus. */
   async scanState(v: Viewer): Promise<{ pending: number; ready: number }> {
-    const [row] = await this.prisma.$queryRaw<{ pending: number; ready: number }[]>`
+    const [row] = await this.sql.rows<{ pending: number; ready: number }>(Prisma.sql`
       SELECT (SELECT count(*)::int FROM track_versions tv JOIN tracks t ON t.id = tv.track_id
                 WHERE tv.status IN ('pending', 'processing') AND (t.visibility = 'public' OR t.owner_user_id = ${v.userId}::uuid)) AS pending,
-             (SELECT count(*)::int FROM subsonic_songs s WHERE ${this.visible(v)}) AS ready`;
+             (SELECT count(*)::int FROM subsonic_songs s WHERE ${this.visible(v)}) AS ready`);
     return row ?? { pending: 0, ready: 0 };
   }
 }

@@ -3,8 +3,6 @@
  * attributes, objects and lists as child elements), JSON (`f=json`) or JSONP (`f=jsonp` with
  * `callback`). Every answer carries status, version, type, serverVersion and openSubsonic.
  */
-import { XMLBuilder } from 'fast-xml-parser';
-
 export const SUBSONIC_API_VERSION = '1.16.1';
 export const SUBSONIC_NAMESPACE = 'http://subsonic.org/restapi';
 export const SERVER_TYPE = 'music-platform';
@@ -61,12 +59,20 @@ export function parseFormat(f: string | undefined, callback: string | undefined)
 /** A payload: the element(s) of a Subsonic answer, e.g. `{ album: {...} }`. */
 export type Payload = Record<string, unknown>;
 
-const builder = new XMLBuilder({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  suppressEmptyNode: true,
-  suppressBooleanAttributes: false,
-});
+const XML_SPECIAL = /[&<>"']/;
+const XML_SPECIALS = /[&<>"']/g;
+const XML_ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+};
+
+/** Text for an attribute value or element text (the five predefined entities). */
+function xmlEscape(text: string): string {
+  return XML_SPECIAL.test(text) ? text.replace(XML_SPECIALS, (c) => XML_ENTITIES[c] ?? c) : text;
+}
 
 function scalarText(v: unknown): string {
   if (v instanceof Date) return v.toISOString();
@@ -75,28 +81,48 @@ function scalarText(v: unknown): string {
   return JSON.stringify(v) ?? '';
 }
 
-function xmlNode(value: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
+/**
+ * One element, written straight from the payload: scalars as attributes (in property order),
+ * then objects and lists as child elements and `value` as the element's text, in property
+ * order; no content is a self-closed element, an empty list no element at all.
+ */
+function xmlElement(name: string, value: object): string {
+  let attributes = '';
+  let content = '';
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
     if (v === undefined || v === null) continue;
-    if (Array.isArray(v))
-      out[key] = v.map((item: unknown) =>
-        typeof item === 'object' && item !== null ? xmlNode(item as Record<string, unknown>) : String(item),
-      );
-    else if (typeof v === 'object' && !(v instanceof Date)) out[key] = xmlNode(v as Record<string, unknown>);
+    if (Array.isArray(v)) {
+      for (const item of v as unknown[])
+        content +=
+          typeof item === 'object' && item !== null
+            ? xmlElement(key, item)
+            : `<${key}>${xmlEscape(String(item))}</${key}>`;
+    } else if (typeof v === 'object' && !(v instanceof Date)) content += xmlElement(key, v);
     // `value` is an element's text in Subsonic's XML (genre names, lyrics lines).
-    else if (key === 'value') out['#text'] = scalarText(v);
-    else out[`@_${key}`] = scalarText(v);
+    else if (key === 'value') content += xmlEscape(scalarText(v));
+    else attributes += ` ${key}="${xmlEscape(scalarText(v))}"`;
   }
-  return out;
+  return content === '' ? `<${name}${attributes}/>` : `<${name}${attributes}>${content}</${name}>`;
 }
 
-function jsonValue(value: unknown): unknown {
+/** true when an object anywhere in the payload has a null property (JSON answers leave those out). */
+function hasNullProperty(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || value instanceof Date) return false;
+  if (Array.isArray(value)) {
+    for (const item of value as unknown[]) if (hasNullProperty(item)) return true;
+    return false;
+  }
+  for (const v of Object.values(value)) if (v === null || hasNullProperty(v)) return true;
+  return false;
+}
+
+/** A copy without null properties (Dates become their ISO text, as JSON.stringify writes them). */
+function withoutNulls(value: unknown): unknown {
   if (value instanceof Date) return value.toISOString();
-  if (Array.isArray(value)) return value.map(jsonValue);
+  if (Array.isArray(value)) return value.map(withoutNulls);
   if (typeof value === 'object' && value !== null) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) if (v !== undefined && v !== null) out[k] = jsonValue(v);
+    for (const [k, v] of Object.entries(value)) if (v !== undefined && v !== null) out[k] = withoutNulls(v);
     return out;
   }
   return value;
@@ -119,17 +145,16 @@ export interface Rendered {
 }
 
 export function render(format: Format, document: Payload): Rendered {
-  if (format.kind === 'xml') {
-    const root = { '@_xmlns': SUBSONIC_NAMESPACE, ...xmlNode(document) };
+  if (format.kind === 'xml')
     return {
       contentType: 'application/xml; charset=utf-8',
-      body: builder.build({
-        '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' },
-        'subsonic-response': root,
-      }),
+      body: `<?xml version="1.0" encoding="UTF-8"?>${xmlElement('subsonic-response', { xmlns: SUBSONIC_NAMESPACE, ...document })}`,
     };
-  }
-  const json = JSON.stringify({ 'subsonic-response': jsonValue(document) });
+  // JSON.stringify already leaves out undefined properties and writes Dates as ISO text; only
+  // null properties need a copy, and answers rarely have any.
+  const json = JSON.stringify({
+    'subsonic-response': hasNullProperty(document) ? withoutNulls(document) : document,
+  });
   if (format.kind === 'json') return { contentType: 'application/json; charset=utf-8', body: json };
   return { contentType: 'text/javascript; charset=utf-8', body: `${format.callback}(${json});` };
 }
