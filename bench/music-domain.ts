@@ -44,6 +44,8 @@ const UPLOAD_BYTES = Number(process.env.BENCH_UPLOAD_MB ?? 400) * 1e6;
 const CHOSEN_PART_SIZE = process.env.BENCH_PART_MIB ? Number(process.env.BENCH_PART_MIB) * MiB : undefined;
 const PART_SIZE = CHOSEN_PART_SIZE ?? UPLOAD_LIMITS.defaultPartSize;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+// Parts in flight at once on both sides: 3 as the web player sends them (web/player/src/uploader.ts).
+const PARTS_IN_FLIGHT = Number(process.env.BENCH_PARTS_IN_FLIGHT ?? 3);
 const LOAD = { connections: 50, pipelining: 1, duration: Number(process.env.BENCH_DURATION ?? 8) };
 const TRACKS = 30;
 const UPLOAD_TARGET = 0.8;
@@ -126,6 +128,15 @@ async function peakRss<T>(
   }
 }
 
+/** Runs `task` over `items` with PARTS_IN_FLIGHT at once, taking the next as one ends. */
+async function inFlight<T>(items: readonly T[], task: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  const worker = async (): Promise<void> => {
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await task(item);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, PARTS_IN_FLIGHT) }, worker));
+}
+
 function send(
   url: string,
   method: string,
@@ -177,7 +188,7 @@ async function uploadThroughApi(served: Served, file: string, size: number): Pro
   const parts: { part_number: number; etag: string }[] = [];
   const partsStart = performance.now();
   const partsCpu = processCpuMs(served.pid);
-  for (const part of answer.parts) {
+  await inFlight(answer.parts, async (part) => {
     const from = (part.part_number - 1) * PART_SIZE;
     const to = Math.min(size, from + PART_SIZE) - 1;
     const res = await send(
@@ -188,7 +199,8 @@ async function uploadThroughApi(served: Served, file: string, size: number): Pro
     );
     if (res.status !== 200) throw new Error(`part ${part.part_number}: ${res.status} ${res.text}`);
     parts.push({ part_number: part.part_number, etag: (JSON.parse(res.text) as { etag: string }).etag });
-  }
+  });
+  parts.sort((a, b) => a.part_number - b.part_number);
   const partsMs = performance.now() - partsStart;
   const partsCpuMs = processCpuMs(served.pid) - partsCpu;
   const done = await send(
@@ -209,7 +221,8 @@ async function uploadDirect(store: ObjectStore, file: string, size: number): Pro
   const parts: { partNumber: number; etag: string }[] = [];
   const partsStart = performance.now();
   const partsCpu = process.cpuUsage();
-  for (let n = 1; (n - 1) * PART_SIZE < size; n++) {
+  const numbers = Array.from({ length: Math.ceil(size / PART_SIZE) }, (_, i) => i + 1);
+  await inFlight(numbers, async (n) => {
     const from = (n - 1) * PART_SIZE;
     const to = Math.min(size, from + PART_SIZE) - 1;
     const etag = await store.uploadPart(
@@ -220,7 +233,8 @@ async function uploadDirect(store: ObjectStore, file: string, size: number): Pro
       to - from + 1,
     );
     parts.push({ partNumber: n, etag });
-  }
+  });
+  parts.sort((a, b) => a.partNumber - b.partNumber);
   const partsMs = performance.now() - partsStart;
   const partsCpuMs = cpuMsSince(partsCpu);
   await store.completeMultipartUpload(key, id, parts);
@@ -361,7 +375,7 @@ async function main(): Promise<void> {
   const markdown = [
     '## music-domain',
     '',
-    `Upload of a ${(size / 1e6).toFixed(0)} MB WAV in ${Math.ceil(size / PART_SIZE)} parts of ${PART_SIZE / MiB} MiB, sent one after another; ` +
+    `Upload of a ${(size / 1e6).toFixed(0)} MB WAV in ${Math.ceil(size / PART_SIZE)} parts of ${PART_SIZE / MiB} MiB, ${PARTS_IN_FLIGHT} in flight at once on both sides (BENCH_PARTS_IN_FLIGHT; the web player sends 3); ` +
       `${ROUNDS} alternating rounds (mean). The API runs in its own process; the direct writes go from the bench process into the same filesystem store.`,
     '',
     '| upload path | seconds | MB/s | direct multipart / this |',
