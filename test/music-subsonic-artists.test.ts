@@ -4,8 +4,8 @@
  * grouping of the album parts they see (albums shared by a public and a private part counted
  * once), and follow re-tagging, visibility, a new current version and deletion.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addReadyVersion } from './helpers/library-rows.js';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
 import { signupUser, type TestUser } from './helpers/music-domain.js';
 import { uniqueSuffix } from './helpers/music-env.js';
@@ -23,36 +23,8 @@ describe('Subsonic getArtists over subsonic_artists', () => {
   // Artist names only this test holds, so other tests' rows in the shared database do not count.
   const word = `zs${uniqueSuffix()}`;
 
-  async function addVersion(trackId: string, who: TestUser, artist: string, album: string) {
-    const asset = await t.connections.prisma.asset.create({
-      data: {
-        ownerUserId: who.id,
-        objectKey: `${who.id}/${randomUUID()}`,
-        filename: 'song.flac',
-        contentType: 'audio/flac',
-        size: 1000n,
-        status: 'uploaded',
-      },
-    });
-    const count = await t.connections.prisma.trackVersion.count({ where: { trackId } });
-    const version = await t.connections.prisma.trackVersion.create({
-      data: {
-        trackId,
-        number: count + 1,
-        assetId: asset.id,
-        status: 'ready',
-        durationMs: 60_000,
-        tagTitle: `Song ${uniqueSuffix()}`,
-        tagArtist: artist,
-        tagAlbum: album,
-      },
-    });
-    await t.connections.prisma.track.update({
-      where: { id: trackId },
-      data: { currentVersionId: version.id },
-    });
-    return version.id;
-  }
+  const addVersion = (trackId: string, who: TestUser, artist: string, album: string) =>
+    addReadyVersion(t.connections, trackId, who.id, { artist, album });
 
   async function seed(who: TestUser, artist: string, album: string, visibility: 'public' | 'private') {
     const track = await t.connections.prisma.track.create({

@@ -5,8 +5,8 @@
  * the table follows re-tagging, a new title, visibility, a new current version and deletion.
  * Songs are seeded as the pipeline leaves them (ready versions with tags) through Prisma.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addReadyVersion } from './helpers/library-rows.js';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
 import { signupUser, type TestUser } from './helpers/music-domain.js';
 import { uniqueSuffix } from './helpers/music-env.js';
@@ -28,37 +28,9 @@ describe('Subsonic search over subsonic_song_search', () => {
   const word = `zq${uniqueSuffix()}`;
   const songs: Seeded[] = [];
 
-  async function addVersion(trackId: string, who: TestUser, tags: { title: string | null; artist: string }) {
-    const asset = await t.connections.prisma.asset.create({
-      data: {
-        ownerUserId: who.id,
-        objectKey: `${who.id}/${randomUUID()}`,
-        filename: 'song.flac',
-        contentType: 'audio/flac',
-        size: 1000n,
-        status: 'uploaded',
-      },
-    });
-    const count = await t.connections.prisma.trackVersion.count({ where: { trackId } });
-    const version = await t.connections.prisma.trackVersion.create({
-      data: {
-        trackId,
-        number: count + 1,
-        assetId: asset.id,
-        status: 'ready',
-        durationMs: 60_000,
-        tagTitle: tags.title,
-        tagArtist: tags.artist,
-        tagAlbum: `Album ${word}`,
-      },
-    });
-    // Making it current is what the finalize step does; the triggers fill the search row.
-    await t.connections.prisma.track.update({
-      where: { id: trackId },
-      data: { currentVersionId: version.id },
-    });
-    return version.id;
-  }
+  // Making it current is what the finalize step does; the triggers fill the search row.
+  const addVersion = (trackId: string, who: TestUser, tags: { title: string | null; artist: string }) =>
+    addReadyVersion(t.connections, trackId, who.id, { ...tags, album: `Album ${word}` });
 
   async function seed(who: TestUser, title: string, visibility: Seeded['visibility'], tagged = true) {
     const track = await t.connections.prisma.track.create({

@@ -1,0 +1,49 @@
+/**
+ * Library rows written straight through Prisma, as upload and finalize leave them: an uploaded
+ * asset, a ready version with the given tags, made its track's current version (which is what
+ * the Subsonic library triggers react to).
+ */
+import { randomUUID } from 'node:crypto';
+import type { MusicConnections } from '../../src/music/connections.js';
+import { uniqueSuffix } from './music-env.js';
+
+export interface VersionTags {
+  title?: string | null;
+  artist: string;
+  album: string;
+}
+
+/** Adds a ready version with these tags to the track and makes it current; returns its id. */
+export async function addReadyVersion(
+  connections: MusicConnections,
+  trackId: string,
+  ownerUserId: string,
+  tags: VersionTags,
+): Promise<string> {
+  const { prisma } = connections;
+  const asset = await prisma.asset.create({
+    data: {
+      ownerUserId,
+      objectKey: `${ownerUserId}/${randomUUID()}`,
+      filename: 'song.flac',
+      contentType: 'audio/flac',
+      size: 1000n,
+      status: 'uploaded',
+    },
+  });
+  const count = await prisma.trackVersion.count({ where: { trackId } });
+  const version = await prisma.trackVersion.create({
+    data: {
+      trackId,
+      number: count + 1,
+      assetId: asset.id,
+      status: 'ready',
+      durationMs: 60_000,
+      tagTitle: tags.title === undefined ? `Song ${uniqueSuffix()}` : tags.title,
+      tagArtist: tags.artist,
+      tagAlbum: tags.album,
+    },
+  });
+  await prisma.track.update({ where: { id: trackId }, data: { currentVersionId: version.id } });
+  return version.id;
+}
