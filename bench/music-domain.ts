@@ -4,7 +4,8 @@
  * 1. Upload: a WAV of BENCH_UPLOAD_MB (default 400) MB through the API parts route (init, PUT
  *    every part in turn, complete: which also concatenates, hashes and ffprobes the file) beside
  *    the same bytes written to the same filesystem store directly (the store's own multipart
- *    calls, and one plain put), alternating. The API runs in a child process; its peak RSS
+ *    calls, and one plain put), alternating; and the parts PUT to a bare node:http server over the
+ *    same store (no framework, auth or database: what the HTTP hop alone costs). The API runs in a child process; its peak RSS
  *    during the upload is read from /proc/<pid>/status (VmHWM, reset through clear_refs just
  *    before) and sampled (VmRSS) as a fallback.
  * 2. Reads: GET /api/v1/tracks/:id (a track with a ready version: signed URLs, loudness) and
@@ -20,7 +21,8 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -82,6 +84,32 @@ async function serve(): Promise<void> {
     };
     await serveUntilParentEnds(served);
   });
+}
+
+/** The HTTP floor: node:http over the same store's uploadPart, with no framework, auth or database. */
+async function serveBare(): Promise<void> {
+  const store = new FilesystemObjectStore(join(process.env.BENCH_DATA_DIR ?? '', 'objects'), 'originals');
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://bare');
+    const put = store.uploadPart(
+      url.searchParams.get('key') ?? '',
+      url.searchParams.get('upload') ?? '',
+      Number(url.searchParams.get('n')),
+      req,
+      Number(req.headers['content-length']),
+    );
+    put.then(
+      (etag) => res.end(JSON.stringify({ etag })),
+      (err: unknown) => {
+        res.statusCode = 500;
+        res.end(String(err));
+      },
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await serveUntilParentEnds({ url: `http://127.0.0.1:${port}`, pid: process.pid });
+  server.close();
 }
 
 // ---------------------------------------------------------------- parent: load and measure
@@ -243,6 +271,33 @@ async function uploadDirect(store: ObjectStore, file: string, size: number): Pro
   return { partsMs, partsCpuMs, totalMs };
 }
 
+/** The parts of a store multipart upload sent to the bare server; complete and delete as uploadDirect does. */
+async function uploadBare(bareUrl: string, store: ObjectStore, file: string, size: number): Promise<number> {
+  const key = `bare/${randomUUID()}`;
+  const id = await store.createMultipartUpload(key, 'audio/wav');
+  const parts: { partNumber: number; etag: string }[] = [];
+  const numbers = Array.from({ length: Math.ceil(size / PART_SIZE) }, (_, i) => i + 1);
+  const partsStart = performance.now();
+  await inFlight(numbers, async (n) => {
+    const from = (n - 1) * PART_SIZE;
+    const to = Math.min(size, from + PART_SIZE) - 1;
+    const query = new URLSearchParams({ key, upload: id, n: String(n) });
+    const res = await send(
+      `${bareUrl}/?${query.toString()}`,
+      'PUT',
+      { 'content-length': String(to - from + 1) },
+      createReadStream(file, { start: from, end: to, highWaterMark: MiB }),
+    );
+    if (res.status !== 200) throw new Error(`bare part ${n}: ${res.status} ${res.text}`);
+    parts.push({ partNumber: n, etag: (JSON.parse(res.text) as { etag: string }).etag });
+  });
+  const partsMs = performance.now() - partsStart;
+  parts.sort((a, b) => a.partNumber - b.partNumber);
+  await store.completeMultipartUpload(key, id, parts);
+  await store.delete(key);
+  return partsMs;
+}
+
 async function putDirect(store: ObjectStore, file: string): Promise<number> {
   const key = `direct/${randomUUID()}`;
   const start = performance.now();
@@ -323,11 +378,16 @@ async function main(): Promise<void> {
   const file = await makeWav(work, UPLOAD_BYTES);
   const size = (await stat(file)).size;
   const child = await startServeChild<Served>(import.meta.filename, { BENCH_DATA_DIR: dataDir });
+  const bare = await startServeChild<{ url: string }>(import.meta.filename, {
+    BENCH_DATA_DIR: dataDir,
+    BENCH_SERVE: 'bare',
+  });
   const served = child.served;
   const store: ObjectStore = new FilesystemObjectStore(join(dataDir, 'objects'), 'originals');
   const api: UploadTimes[] = [];
   const direct: UploadTimes[] = [];
   const put: number[] = [];
+  const bareParts: number[] = [];
   const loads: number[] = [];
   let rss = { before: 0, peak: 0 };
   let reads: { health: Load; track: Load; trending: Load } | undefined;
@@ -348,6 +408,7 @@ async function main(): Promise<void> {
       const times = await uploadDirect(store, file, size);
       direct.push({ ...times, cpuMs: cpuMsSince(directCpu) });
       put.push(await putDirect(store, file));
+      bareParts.push(await uploadBare(bare.served.url, store, file, size));
       // The API's completed originals stay in the store: remove them so the disk does not fill.
       await rm(join(dataDir, 'objects', 'originals'), { recursive: true, force: true });
       await store.ensure();
@@ -355,6 +416,7 @@ async function main(): Promise<void> {
     if (!UPLOAD_ONLY) reads = await measureReads(served);
   } finally {
     await child.stop();
+    await bare.stop();
     await rm(work, { recursive: true, force: true });
   }
 
@@ -384,6 +446,11 @@ async function main(): Promise<void> {
     row('API: init + PUT parts + complete (sha256, ffprobe)', apiTotal, directTotal),
     row('store multipart directly, parts only', directParts, directParts),
     row('API, PUT parts only', apiParts, directParts),
+    row(
+      'bare node:http server over the same store, PUT parts only (the HTTP floor)',
+      mean(bareParts),
+      directParts,
+    ),
     row('store put of the whole file (reference)', putMs, directTotal),
     '',
     `Upload through the API / direct to the store: **${ratio.toFixed(2)}** (target >= ${UPLOAD_TARGET}: ${ratio >= UPLOAD_TARGET ? 'met' : 'NOT met'}); parts phase alone ${(directParts / apiParts).toFixed(2)}. ` +
@@ -402,5 +469,5 @@ async function main(): Promise<void> {
   await writeBenchResult(UPLOAD_ONLY ? 'music-domain-upload' : 'music-domain', markdown);
 }
 
-if (process.argv.includes('--serve')) await serve();
+if (process.argv.includes('--serve')) await (process.env.BENCH_SERVE === 'bare' ? serveBare() : serve());
 else await main();
