@@ -12,7 +12,7 @@ import { createMusicDatabase, type PrismaClient } from './repositories/prisma.js
 
 export interface MusicConnections {
   prisma: PrismaClient;
-  /** The pool Prisma runs on, for the Subsonic library's prepared statements. */
+  /** A pg pool beside Prisma's, for the Subsonic library's prepared statements. */
   pool: pg.Pool;
   redis: Redis;
   stores: ObjectStores;

@@ -8,33 +8,33 @@ import { PrismaClient } from '../../../generated/prisma/client.js';
 
 export type { PrismaClient };
 
-/** The Prisma client and the pg pool it runs on (for statements Prisma cannot prepare: subsonic/sql.ts). */
+/** The Prisma client, and a pg pool of its own for the statements Prisma cannot prepare (subsonic/sql.ts). */
 export interface MusicDatabase {
   prisma: PrismaClient;
   pool: pg.Pool;
-  /** Disconnects Prisma, then ends the pool. */
+  /** Disconnects Prisma, then ends both pools. */
   close(): Promise<void>;
 }
 
 export function createMusicDatabase(databaseUrl: string, options: { poolSize?: number } = {}): MusicDatabase {
-  const pool = new pg.Pool({
-    connectionString: databaseUrl,
-    max: options.poolSize ?? 10,
+  const pgPool = (config: pg.PoolConfig): pg.Pool => {
     // Fail a health check or request quickly instead of queueing forever when PostgreSQL is down.
-    connectionTimeoutMillis: 5_000,
-    // Prepared statements (only subsonic/sql.ts names any; Prisma's are unnamed, planned each
-    // time regardless) keep one plan instead of re-planning whenever a custom plan looks cheaper.
-    options: '-c plan_cache_mode=force_generic_plan',
-  });
-  // An idle connection's error (server restart) is reported by the next query; it must not crash the process.
-  pool.on('error', () => undefined);
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    const pool = new pg.Pool({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000, ...config });
+    // An idle connection's error (server restart) is reported by the next query; it must not crash the process.
+    pool.on('error', () => undefined);
+    return pool;
+  };
+  const prismaPool = pgPool({ max: options.poolSize ?? 10 });
+  // The named statements keep one plan instead of re-planning whenever a custom plan looks cheaper;
+  // on their own pool, so Prisma's parameterised queries keep plans made for their values.
+  const pool = pgPool({ max: 5, options: '-c plan_cache_mode=force_generic_plan' });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(prismaPool) });
   return {
     prisma,
     pool,
     close: async () => {
       await prisma.$disconnect();
-      await pool.end();
+      await Promise.all([prismaPool.end(), pool.end()]);
     },
   };
 }
