@@ -235,7 +235,10 @@ export class McpEndpoint {
       }
       const context = this.transport.contextOf(extra.requestId);
       if (!context) throw new McpError(ErrorCode.InternalError, 'No caller for this request.');
-      return tool.call(params.arguments ?? {}, context);
+      // The SDK answers only an Error (or an McpError); anything else thrown would leave the POST unanswered.
+      return tool.call(params.arguments ?? {}, context).catch((err: unknown) => {
+        throw err instanceof Error ? err : new Error(`The tool failed: ${String(err)}`);
+      });
     };
     return server;
   }

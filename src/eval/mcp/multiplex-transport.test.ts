@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { MultiplexTransport } from './multiplex-transport.js';
 
@@ -43,6 +43,32 @@ describe('the transport multiplexing HTTP requests onto one SDK server', () => {
     const { transport } = await connected();
     await transport.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
     await transport.send({ jsonrpc: '2.0', id: 42, result: {} });
+    expect(transport.inFlight).toBe(0);
+  });
+
+  it('answers a request in flight when the server closes, and one sent after', async () => {
+    const transport = new MultiplexTransport<string>();
+    const server = new Server({ name: 't', version: '0' }, { capabilities: { tools: {} } });
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    // A handler that never finishes: only the close can answer its caller.
+    server.setRequestHandler(CallToolRequestSchema, () => {
+      started();
+      return new Promise(() => undefined);
+    });
+    await server.connect(transport);
+    const call = transport.request(
+      { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'x', arguments: {} } },
+      'c',
+    );
+    await running;
+    await server.close();
+    const closed = { jsonrpc: '2.0', error: { code: -32000, message: 'The server is closing.' } };
+    expect(await call).toEqual({ ...closed, id: 7 });
+    expect(await transport.request({ jsonrpc: '2.0', id: 8, method: 'tools/list' }, 'c')).toEqual({
+      ...closed,
+      id: 8,
+    });
     expect(transport.inFlight).toBe(0);
   });
 });

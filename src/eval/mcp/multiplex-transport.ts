@@ -6,6 +6,7 @@
  * `Response` is built: the endpoint answers fastify with the serialised messages itself.
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type {
   JSONRPCErrorResponse,
   JSONRPCMessage,
@@ -29,17 +30,25 @@ export class MultiplexTransport<C> implements Transport {
   onerror?: Transport['onerror'];
 
   private nextId = 0;
+  private closed = false;
   private readonly pending = new Map<number, Pending<C>>();
 
   async start(): Promise<void> {}
 
+  /** Answers every request still in flight (the server drops them when it closes), then closes. */
   close(): Promise<void> {
+    this.closed = true;
+    for (const [id, pending] of this.pending) {
+      this.pending.delete(id);
+      pending.resolve(closedAnswer(pending.clientId));
+    }
     this.onclose?.();
     return Promise.resolve();
   }
 
   /** Hands one client request to the server; resolves with its answer, the client's id restored. */
   request(message: JSONRPCRequest, context: C): Promise<JSONRPCAnswer> {
+    if (this.closed) return Promise.resolve(closedAnswer(message.id));
     const id = ++this.nextId;
     return new Promise<JSONRPCAnswer>((resolve) => {
       this.pending.set(id, { clientId: message.id, context, resolve });
@@ -79,4 +88,12 @@ export class MultiplexTransport<C> implements Transport {
     }
     return Promise.resolve();
   }
+}
+
+function closedAnswer(id: RequestId): JSONRPCErrorResponse {
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: { code: ErrorCode.ConnectionClosed, message: 'The server is closing.' },
+  };
 }
