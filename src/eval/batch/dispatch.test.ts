@@ -25,27 +25,32 @@ function countingUsage(): UsageCounters & { lines: number } {
   return usage;
 }
 
+function gateDispatcher(lines: number) {
+  const gate = JSON.stringify(getTool('gate').example);
+  const body = Buffer.from(
+    Array.from({ length: lines }, (_, i) => `{"id":"g${i}","tool":"gate","request":${gate}}`).join('\n'),
+  );
+  const usage = countingUsage();
+  const runsInline = inlinePlacement(16 * 1024);
+  const dispatch = batchDispatcher(
+    splitLines(body),
+    {
+      runTool: toolRunner(pool, runsInline),
+      runsInline,
+      runChunk: (task: ChunkTask) => pool.runTask<ChunkTask, ChunkResult>('batch-chunk', task),
+      poolSize: 1,
+      poolChunks: false,
+      usage,
+      lineLimit: 1 << 20,
+    },
+    pino({ enabled: false }),
+  );
+  return { dispatch, usage };
+}
+
 describe('batchDispatcher', () => {
   it('runs a chunk on the event loop in slices and stops between them once the answer is gone', async () => {
-    const gate = JSON.stringify(getTool('gate').example);
-    const body = Buffer.from(
-      Array.from({ length: 1000 }, (_, i) => `{"id":"g${i}","tool":"gate","request":${gate}}`).join('\n'),
-    );
-    const usage = countingUsage();
-    const runsInline = inlinePlacement(16 * 1024);
-    const dispatch = batchDispatcher(
-      splitLines(body),
-      {
-        runTool: toolRunner(pool, runsInline),
-        runsInline,
-        runChunk: (task: ChunkTask) => pool.runTask<ChunkTask, ChunkResult>('batch-chunk', task),
-        poolSize: 1,
-        poolChunks: false,
-        usage,
-        lineLimit: 1 << 20,
-      },
-      pino({ enabled: false }),
-    );
+    const { dispatch, usage } = gateDispatcher(1000);
     const stop = new AbortController();
     const unit = dispatch(0, 1000, stop.signal);
     expect(unit.lines).toBe(256);
@@ -58,5 +63,24 @@ describe('batchDispatcher', () => {
     expect(answered[0]).toMatch(/^\{"id":"g0","status":200,"receipt":/);
     // Only the lines that ran are counted.
     expect(usage.lines).toBe(answered.length);
+  });
+
+  it('runs one inline chunk at a time: the next waits instead of adding its slices to every turn', async () => {
+    const { dispatch, usage } = gateDispatcher(1000);
+    const signal = new AbortController().signal;
+    const first = dispatch(0, 1000, signal);
+    const ranOfFirst = usage.lines;
+    expect(ranOfFirst).toBeGreaterThan(0);
+    const second = dispatch(first.lines, 1000 - first.lines, signal);
+    expect(usage.lines).toBe(ranOfFirst);
+    const texts = await Promise.all([first.text, second.text]);
+    const answered = texts.flatMap((t) =>
+      Buffer.from(t)
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l !== ''),
+    );
+    expect(answered.length).toBe(first.lines + second.lines);
+    expect(answered[first.lines]).toMatch(new RegExp(`^\\{"id":"g${first.lines}","status":200,`));
   });
 });

@@ -55,7 +55,10 @@ export function batchDispatcher(
   const chunkable = (line: ParsedLine | LineError): line is ParsedLine =>
     !(line instanceof LineError) && deps.runsInline(line.tool, line.request.byteLength);
   let pooled = 0;
-  let inline = false;
+  // Inline chunks run one after another (interleaved, each would add its slice to every turn of
+  // the loop): how many are running or waiting, and the last one's end.
+  let inline = 0;
+  let inlineTail: Promise<unknown> = Promise.resolve();
 
   return (from, most, stopped) => {
     const first = parsed(from);
@@ -77,11 +80,13 @@ export function batchDispatcher(
       ms += declaredMs(next);
     }
     if (chunk.length === 1) return { lines: 1, text: runLine(first, from) };
-    if (!deps.poolChunks || (pooled >= deps.poolSize && !inline)) {
-      inline = true;
-      const text = runInlineChunk(chunk, from, deps, log, stopped).finally(() => {
-        inline = false;
+    if (!deps.poolChunks || (pooled >= deps.poolSize && inline === 0)) {
+      const run = (): Promise<Uint8Array> => runInlineChunk(chunk, from, deps, log, stopped);
+      const text = (inline > 0 ? inlineTail.then(run) : run()).finally(() => {
+        inline--;
       });
+      inline++;
+      inlineTail = text.catch(() => undefined);
       return { lines: chunk.length, text };
     }
     pooled++;

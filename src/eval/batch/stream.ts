@@ -115,7 +115,13 @@ export class BatchStream extends Readable {
     } finally {
       this.admitting = false;
     }
-    this.fill();
+    try {
+      this.fill();
+    } catch (err) {
+      // A dispatch that throws ends this answer, as a rejecting unit does in pump().
+      this.destroy(err as Error);
+      return;
+    }
     this.wakeHead?.();
   }
 
