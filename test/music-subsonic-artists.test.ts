@@ -5,7 +5,7 @@
  * once), and follow re-tagging, visibility, a new current version and deletion.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addReadyVersion } from './helpers/library-rows.js';
+import { addReadyVersion, clientKeys } from './helpers/library-rows.js';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
 import { signupUser, type TestUser } from './helpers/music-domain.js';
 import { uniqueSuffix } from './helpers/music-env.js';
@@ -19,7 +19,7 @@ describe('Subsonic getArtists over subsonic_artists', () => {
   let t: MusicTestApp;
   let owner: TestUser;
   let other: TestUser;
-  const keys = new Map<string, string>();
+  let keys: Map<string, string>;
   // Artist names only this test holds, so other tests' rows in the shared database do not count.
   const word = `zs${uniqueSuffix()}`;
 
@@ -70,16 +70,7 @@ describe('Subsonic getArtists over subsonic_artists', () => {
     t = await createMusicTestApp({ RATE_LIMITS: 'off' });
     owner = await signupUser(t.app, 'arto');
     other = await signupUser(t.app, 'arta');
-    for (const who of [owner, other]) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/v1/me/client-keys',
-        headers: who.headers,
-        payload: { name: 'artists test' },
-      });
-      expect(res.statusCode, res.body).toBe(201);
-      keys.set(who.id, res.json().key as string);
-    }
+    keys = await clientKeys(t.app, [owner, other]);
   });
 
   afterAll(async () => {

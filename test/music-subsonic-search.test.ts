@@ -6,7 +6,7 @@
  * Songs are seeded as the pipeline leaves them (ready versions with tags) through Prisma.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addReadyVersion } from './helpers/library-rows.js';
+import { addReadyVersion, clientKeys } from './helpers/library-rows.js';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
 import { signupUser, type TestUser } from './helpers/music-domain.js';
 import { uniqueSuffix } from './helpers/music-env.js';
@@ -23,7 +23,7 @@ describe('Subsonic search over subsonic_song_search', () => {
   let t: MusicTestApp;
   let owner: TestUser;
   let other: TestUser;
-  const keys = new Map<string, string>();
+  let keys: Map<string, string>;
   // One word only this test's songs hold, so other tests' rows in the shared database do not show.
   const word = `zq${uniqueSuffix()}`;
   const songs: Seeded[] = [];
@@ -77,16 +77,7 @@ describe('Subsonic search over subsonic_song_search', () => {
     t = await createMusicTestApp({ RATE_LIMITS: 'off' });
     owner = await signupUser(t.app, 'srch');
     other = await signupUser(t.app, 'srco');
-    for (const who of [owner, other]) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/v1/me/client-keys',
-        headers: who.headers,
-        payload: { name: 'search test' },
-      });
-      expect(res.statusCode, res.body).toBe(201);
-      keys.set(who.id, res.json().key as string);
-    }
+    keys = await clientKeys(t.app, [owner, other]);
     // Titles in an order unlike their creation order; mixed case (the order is case-blind).
     for (const n of [17, 3, 25, 9, 0, 21, 12, 5, 28, 14, 1, 19, 7, 23, 10, 26, 2, 16, 8, 29])
       await seed(owner, `${n % 3 === 0 ? 'Song' : 'song'} ${word} ${String(n).padStart(2, '0')}`, 'public');

@@ -1,9 +1,10 @@
 /**
  * Library rows written straight through Prisma, as upload and finalize leave them: an uploaded
  * asset, a ready version with the given tags, made its track's current version (which is what
- * the Subsonic library triggers react to).
+ * the Subsonic library triggers react to); and the client keys its tests call /rest/ with.
  */
 import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import type { MusicConnections } from '../../src/music/connections.js';
 import { uniqueSuffix } from './music-env.js';
 
@@ -46,4 +47,23 @@ export async function addReadyVersion(
   });
   await prisma.track.update({ where: { id: trackId }, data: { currentVersionId: version.id } });
   return version.id;
+}
+
+/** A Subsonic client key for each user (POST /api/v1/me/client-keys), by user id. */
+export async function clientKeys(
+  app: FastifyInstance,
+  users: readonly { id: string; headers: { authorization: string } }[],
+): Promise<Map<string, string>> {
+  const keys = new Map<string, string>();
+  for (const user of users) {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/me/client-keys',
+      headers: user.headers,
+      payload: { name: 'library test' },
+    });
+    if (res.statusCode !== 201) throw new Error(`client key: ${res.statusCode} ${res.body}`);
+    keys.set(user.id, res.json<{ key: string }>().key);
+  }
+  return keys;
 }
