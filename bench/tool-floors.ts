@@ -35,7 +35,7 @@ interface Case {
   body: string;
   receiptBytes: number;
   status: string;
-  /** In-process phase times (median of 5 runs, ms): where the time above the floor goes. */
+  /** In-process phase times (median of 15 runs after 5 warm-up runs, ms): where the time above the floor goes. */
   phases: ToolTimings & { jsonParse: number };
 }
 
@@ -44,9 +44,10 @@ function caseFor(label: string, toolId: string, body: string): Case {
   const runs: ToolTimings[] = [];
   const parses: number[] = [];
   let out: ToolOutcome | undefined;
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < 20; i++) {
     out = executeTool(toolId, Buffer.from(body));
     if (!out.ok) throw new Error(`${toolId}: ${JSON.stringify(out.problem).slice(0, 300)}`);
+    if (i < 5) continue;
     runs.push(out.timings);
     const t0 = performance.now();
     JSON.parse(body);
@@ -171,8 +172,8 @@ const md = [
   '',
   'Near-limit workloads, target <= 1.5x the floor (a bare route that parses the same request and sends a pre-built body of the receipt size with its SHA-256):',
   '',
-  '| tool | request KiB | receipt bytes | size target | status | floor req/s | tool req/s | time / floor | CPU / floor | target <= 1.5 (CPU) | in-process ms: JSON.parse alone; parse / validate / run / seal |',
-  '| --- | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | --- | --- |',
+  '| tool | request KiB | receipt bytes | size target | status | floor req/s | tool req/s | time / floor | CPU / floor | target <= 1.5 (CPU) | in-process ms: JSON.parse alone; parse / validate / run / seal | run phase alone / floor CPU |',
+  '| --- | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | --- | --- | ---: |',
   ...tools.map((m) => {
     const floorRps =
       m.rows.filter((_, i) => i % 2 === 0).reduce((s, r) => s + r.requestsPerSecond, 0) / rounds;
@@ -182,8 +183,13 @@ const md = [
     const cpu = median(m.cpuRatios);
     const target = SIZE_TARGET_KB[m.c.label];
     const size = target === undefined ? '' : `<= ${target} kB: ${met(m.c.receiptBytes <= target * 1000)}`;
-    return `| ${m.c.label} | ${kib(m.c.body.length)} | ${m.c.receiptBytes} | ${size} | ${m.c.status} | ${floorRps.toFixed(1)} | ${toolRps.toFixed(1)} | ${slow.toFixed(2)} | ${cpu.toFixed(2)} | ${met(cpu <= 1.5)} | ${phases(m.c)} |`;
+    // The tool's own computation against everything the floor spends per request: above 1.5,
+    // no saving in parsing, sealing or transport can bring the tool within 1.5x of its floor.
+    const floorCpu = median(m.rows.filter((_, i) => i % 2 === 0).map((r) => r.cpuMsPerRequest));
+    return `| ${m.c.label} | ${kib(m.c.body.length)} | ${m.c.receiptBytes} | ${size} | ${m.c.status} | ${floorRps.toFixed(1)} | ${toolRps.toFixed(1)} | ${slow.toFixed(2)} | ${cpu.toFixed(2)} | ${met(cpu <= 1.5)} | ${phases(m.c)} | ${(m.c.phases.run / floorCpu).toFixed(2)} |`;
   }),
+  '',
+  'The last column is the lower bound the target meets: the run phase alone (the tool computing its answer, in process, nothing else) over all the CPU the floor spends per request. Where it is above 1.5, the tool cannot come within 1.5x of its floor while it computes what it does.',
   '',
   '<details><summary>every round</summary>',
   '',
