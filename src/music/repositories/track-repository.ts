@@ -1,6 +1,7 @@
 /** Tracks and their versions in PostgreSQL. */
 import { Prisma } from '../../../generated/prisma/client.js';
 import type { Visibility } from '../domain.js';
+import { retryConflicts } from './conflict-retry.js';
 import type { PrismaClient } from './prisma.js';
 
 export interface TrackSummary {
@@ -73,7 +74,7 @@ export class PrismaTrackRepository {
     description: string;
     visibility: Visibility;
   }): Promise<TrackSummary> {
-    return this.prisma.track.create({ data: track });
+    return retryConflicts(() => this.prisma.track.create({ data: track }));
   }
 
   /**
@@ -110,16 +111,18 @@ export class PrismaTrackRepository {
     id: string,
     changes: { title?: string; description?: string; visibility?: Visibility },
   ): Promise<TrackSummary> {
-    return this.prisma.track.update({ where: { id }, data: changes });
+    return retryConflicts(() => this.prisma.track.update({ where: { id }, data: changes }));
   }
 
   /** Deletes the track (its versions, comments and plays cascade); returns its versions as they were. */
   async delete(id: string): Promise<VersionRecord[]> {
-    return this.prisma.$transaction(async (tx) => {
-      const versions = await tx.trackVersion.findMany({ where: { trackId: id } });
-      await tx.track.delete({ where: { id } });
-      return versions;
-    });
+    return retryConflicts(() =>
+      this.prisma.$transaction(async (tx) => {
+        const versions = await tx.trackVersion.findMany({ where: { trackId: id } });
+        await tx.track.delete({ where: { id } });
+        return versions;
+      }),
+    );
   }
 
   listVersions(trackId: string): Promise<VersionRecord[]> {
@@ -132,17 +135,19 @@ export class PrismaTrackRepository {
 
   /** Numbered one past the track's last version; the unique (track, number) index settles a race. */
   async createVersion(version: NewVersion): Promise<VersionRecord> {
-    return this.prisma.$transaction(async (tx) => {
-      const last = await tx.trackVersion.aggregate({
-        where: { trackId: version.trackId },
-        _max: { number: true },
-      });
-      return tx.trackVersion.create({ data: { ...version, number: (last._max.number ?? 0) + 1 } });
-    });
+    return retryConflicts(() =>
+      this.prisma.$transaction(async (tx) => {
+        const last = await tx.trackVersion.aggregate({
+          where: { trackId: version.trackId },
+          _max: { number: true },
+        });
+        return tx.trackVersion.create({ data: { ...version, number: (last._max.number ?? 0) + 1 } });
+      }),
+    );
   }
 
   updateVersionTags(id: string, tags: Partial<VersionTagColumns>): Promise<VersionRecord> {
-    return this.prisma.trackVersion.update({ where: { id }, data: tags });
+    return retryConflicts(() => this.prisma.trackVersion.update({ where: { id }, data: tags }));
   }
 
   async countVersionsOfAsset(assetId: string): Promise<number> {

@@ -1,4 +1,5 @@
 /** The version rows the media pipeline reads and writes (status, outputs, loudness). */
+import { retryConflicts } from './conflict-retry.js';
 import type { PrismaClient } from './prisma.js';
 
 export interface VersionOutputs {
@@ -56,45 +57,53 @@ export class PrismaVersionProcessingRepository implements VersionProcessingRepos
   }
 
   async markProcessing(versionId: string): Promise<void> {
-    await this.prisma.trackVersion.updateMany({
-      where: { id: versionId, status: 'pending' },
-      data: { status: 'processing' },
-    });
+    await retryConflicts(() =>
+      this.prisma.trackVersion.updateMany({
+        where: { id: versionId, status: 'pending' },
+        data: { status: 'processing' },
+      }),
+    );
   }
 
   async saveOutputs(versionId: string, outputs: VersionOutputs): Promise<void> {
-    await this.prisma.trackVersion.update({ where: { id: versionId }, data: outputs });
+    await retryConflicts(() => this.prisma.trackVersion.update({ where: { id: versionId }, data: outputs }));
   }
 
   async markReady(versionId: string): Promise<void> {
-    await this.prisma.$transaction(async (tx) => {
-      const version = await tx.trackVersion.update({
-        where: { id: versionId },
-        data: { status: 'ready', error: null },
-        select: { trackId: true, number: true },
-      });
-      const track = await tx.track.findUnique({
-        where: { id: version.trackId },
-        select: { currentVersion: { select: { number: true } } },
-      });
-      const current = track?.currentVersion?.number;
-      if (current === undefined || current <= version.number) {
-        await tx.track.update({ where: { id: version.trackId }, data: { currentVersionId: versionId } });
-      }
-    });
+    await retryConflicts(() =>
+      this.prisma.$transaction(async (tx) => {
+        const version = await tx.trackVersion.update({
+          where: { id: versionId },
+          data: { status: 'ready', error: null },
+          select: { trackId: true, number: true },
+        });
+        const track = await tx.track.findUnique({
+          where: { id: version.trackId },
+          select: { currentVersion: { select: { number: true } } },
+        });
+        const current = track?.currentVersion?.number;
+        if (current === undefined || current <= version.number) {
+          await tx.track.update({ where: { id: version.trackId }, data: { currentVersionId: versionId } });
+        }
+      }),
+    );
   }
 
   async markFailed(versionId: string, error: string): Promise<void> {
-    await this.prisma.trackVersion.updateMany({
-      where: { id: versionId, status: { in: ['pending', 'processing'] } },
-      data: { status: 'failed', error: error.slice(0, 2000) },
-    });
+    await retryConflicts(() =>
+      this.prisma.trackVersion.updateMany({
+        where: { id: versionId, status: { in: ['pending', 'processing'] } },
+        data: { status: 'failed', error: error.slice(0, 2000) },
+      }),
+    );
   }
 
   async reopen(versionId: string): Promise<void> {
-    await this.prisma.trackVersion.updateMany({
-      where: { id: versionId, status: 'failed' },
-      data: { status: 'processing', error: null },
-    });
+    await retryConflicts(() =>
+      this.prisma.trackVersion.updateMany({
+        where: { id: versionId, status: 'failed' },
+        data: { status: 'processing', error: null },
+      }),
+    );
   }
 }
