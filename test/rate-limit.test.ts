@@ -41,6 +41,21 @@ describe('Redis GCRA store', () => {
     expect(takes[1]!.retryAfterMs).toBeGreaterThan(900);
   });
 
+  it('takes up to a number of requests, what the bucket holds, as gcraUpTo does', async () => {
+    const store = new RedisRateLimitStore(redis, prefix());
+    const limit = { ratePerSecond: 1, burst: 3 };
+    expect(await store.takeUpTo('client', limit, 10)).toEqual({ granted: 4, retryAfterMs: 0 });
+    const empty = await store.takeUpTo('client', limit, 10);
+    expect(empty.granted).toBe(0);
+    expect(empty.retryAfterMs).toBeGreaterThan(900);
+    expect(empty.retryAfterMs).toBeLessThanOrEqual(1000);
+    // A cost the all-or-none take refuses is partly granted here, and the rest refused after.
+    const other = new RedisRateLimitStore(redis, prefix());
+    expect((await other.take('c', limit, 3)).allowed).toBe(true);
+    expect(await other.takeUpTo('c', limit, 5)).toEqual({ granted: 1, retryAfterMs: 0 });
+    expect((await other.take('c', limit, 1)).allowed).toBe(false);
+  });
+
   it('expires idle keys so Redis does not keep them', async () => {
     const p = prefix();
     const store = new RedisRateLimitStore(redis, p);

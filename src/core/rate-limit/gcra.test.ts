@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gcra, retryAfterSeconds, type GcraLimit } from './gcra.js';
+import { gcra, gcraUpTo, retryAfterSeconds, type GcraLimit } from './gcra.js';
 import { MemoryRateLimitStore } from './memory-store.js';
 
 /** Replays nginx limit_req burst/nodelay: returns the admitted flags for request times. */
@@ -64,6 +64,34 @@ describe('GCRA with nginx burst/nodelay semantics', () => {
     expect(gcra(undefined, 0, limit, 5).allowed).toBe(false);
   });
 
+  it('takes up to a number of requests: what the bucket holds now, then one per interval', () => {
+    const first = gcraUpTo(undefined, 0, limit, 10);
+    expect(first).toEqual({ granted: 4, tat: 400, retryAfterMs: 0 });
+    const empty = gcraUpTo(first.tat, 0, limit, 10);
+    expect(empty).toEqual({ granted: 0, tat: 400, retryAfterMs: 100 });
+    // 250 ms later two and a half intervals have passed: two requests are due, not a group of four.
+    expect(gcraUpTo(first.tat, 250, limit, 10)).toEqual({ granted: 2, tat: 600, retryAfterMs: 0 });
+    expect(gcraUpTo(first.tat, 250, limit, 1)).toEqual({ granted: 1, tat: 500, retryAfterMs: 0 });
+  });
+
+  it('grants exactly the largest cost gcra would admit, from any state', () => {
+    const limits: GcraLimit[] = [
+      limit,
+      { ratePerSecond: 3, burst: 0 },
+      { ratePerSecond: 1200 / 60, burst: 100 },
+    ];
+    for (const l of limits) {
+      for (let i = 0; i < 500; i++) {
+        const now = 1_000_000 + Math.floor(i * 7.3);
+        const tat = i % 5 === 0 ? undefined : now - 2000 + ((i * 7919) % 6000);
+        const most = 1 + (i % 150);
+        const { granted } = gcraUpTo(tat, now, l, most);
+        if (granted > 0) expect(gcra(tat, now, l, granted).allowed).toBe(true);
+        if (granted < most) expect(gcra(tat, now, l, granted + 1).allowed).toBe(false);
+      }
+    }
+  });
+
   it('restores the full burst after an idle period', () => {
     expect(replay([0, 0, 0, 0, 0, 400, 400, 400, 400, 400], limit)).toEqual([
       true,
@@ -89,5 +117,8 @@ describe('GCRA with nginx burst/nodelay semantics', () => {
     now += 100;
     expect((await store.take('k', limit)).allowed).toBe(true);
     expect((await store.take('k', limit)).allowed).toBe(false);
+    now += 250;
+    expect(await store.takeUpTo('k', limit, 10)).toEqual({ granted: 2, retryAfterMs: 0 });
+    expect((await store.takeUpTo('k', limit, 10)).granted).toBe(0);
   });
 });

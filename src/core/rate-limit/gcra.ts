@@ -44,6 +44,36 @@ export function gcra(
   return { allowed: true, tat: tat + cost * interval, retryAfterMs: 0 };
 }
 
+export interface GcraGrant {
+  /** Requests admitted now: 1 to `most`, or 0 when none is. */
+  granted: number;
+  /** New TAT to store when some were granted; the previous one otherwise. */
+  tat: number;
+  /** Milliseconds until one request would be admitted (0 when some were granted). */
+  retryAfterMs: number;
+}
+
+/**
+ * As many of `most` requests as the bucket holds now (a batch's lines): what `gcra` would admit
+ * as one cost, at most `most`, so a long batch takes the lines as they become due instead of
+ * waiting for a whole group.
+ */
+export function gcraUpTo(
+  previousTat: number | undefined,
+  nowMs: number,
+  limit: GcraLimit,
+  most: number,
+): GcraGrant {
+  const interval = emissionIntervalMs(limit);
+  const tolerance = limit.burst * interval;
+  const tat = Math.max(previousTat ?? nowMs, nowMs);
+  let granted = Math.min(most, Math.floor((nowMs + tolerance - tat) / interval) + 1);
+  // Rounding must never admit what gcra() would refuse.
+  while (granted > 0 && tat + (granted - 1) * interval - tolerance - nowMs > 0) granted--;
+  if (granted <= 0) return { granted: 0, tat: previousTat ?? nowMs, retryAfterMs: tat - tolerance - nowMs };
+  return { granted, tat: tat + granted * interval, retryAfterMs: 0 };
+}
+
 /** Retry-After is whole seconds (RFC 9110); round up so a client that obeys it is admitted. */
 export function retryAfterSeconds(retryAfterMs: number): number {
   return Math.max(1, Math.ceil(retryAfterMs / 1000));

@@ -1,5 +1,5 @@
-import { gcra, type GcraLimit } from './gcra.js';
-import type { RateLimitResult, RateLimitStore } from './store.js';
+import { gcra, gcraUpTo, type GcraLimit } from './gcra.js';
+import type { RateLimitGrant, RateLimitResult, RateLimitStore } from './store.js';
 
 /** In-process GCRA state, for a single instance. Idle keys are swept so memory stays bounded. */
 export class MemoryRateLimitStore implements RateLimitStore {
@@ -14,6 +14,14 @@ export class MemoryRateLimitStore implements RateLimitStore {
     const d = gcra(this.tats.get(key), now, limit, cost);
     if (d.allowed) this.tats.set(key, d.tat);
     return Promise.resolve({ allowed: d.allowed, retryAfterMs: d.retryAfterMs });
+  }
+
+  takeUpTo(key: string, limit: GcraLimit, most: number): Promise<RateLimitGrant> {
+    const now = this.now();
+    this.sweep(now);
+    const g = gcraUpTo(this.tats.get(key), now, limit, most);
+    if (g.granted > 0) this.tats.set(key, g.tat);
+    return Promise.resolve({ granted: g.granted, retryAfterMs: g.retryAfterMs });
   }
 
   /** A key whose TAT has passed holds no information (it equals a fresh key). */

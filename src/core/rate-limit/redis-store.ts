@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { GcraLimit } from './gcra.js';
-import type { RateLimitResult, RateLimitStore } from './store.js';
+import type { RateLimitGrant, RateLimitResult, RateLimitStore } from './store.js';
 
 /**
  * GCRA in Redis: one Lua script, atomic per key, clock from Redis `TIME` so instances with
@@ -24,12 +24,48 @@ redis.call('SET', KEYS[1], tostring(new_tat), 'PX', math.max(1, math.ceil(new_ta
 return {1, '0'}
 `;
 
+/** gcraUpTo in Redis: grants as many of ARGV[3] requests as are due now. Returns {granted, retry_ms}. */
+const UP_TO_SCRIPT = `
+local interval = tonumber(ARGV[1])
+local tolerance = tonumber(ARGV[2])
+local most = tonumber(ARGV[3])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local stored = redis.call('GET', KEYS[1])
+local tat = now
+if stored then tat = math.max(tonumber(stored), now) end
+local granted = math.min(most, math.floor((now + tolerance - tat) / interval) + 1)
+while granted > 0 and tat + (granted - 1) * interval - tolerance - now > 0 do granted = granted - 1 end
+if granted <= 0 then
+  return {0, tostring(tat - tolerance - now)}
+end
+local new_tat = tat + granted * interval
+redis.call('SET', KEYS[1], tostring(new_tat), 'PX', math.max(1, math.ceil(new_tat - now)))
+return {granted, '0'}
+`;
+
+type Script = (key: string, interval: string, tolerance: string, n: string) => Promise<[number, string]>;
+
 export class RedisRateLimitStore implements RateLimitStore {
   constructor(
     private readonly redis: Redis,
     private readonly keyPrefix: string,
   ) {
     redis.defineCommand('gcraTake', { numberOfKeys: 1, lua: SCRIPT });
+    redis.defineCommand('gcraTakeUpTo', { numberOfKeys: 1, lua: UP_TO_SCRIPT });
+  }
+
+  async takeUpTo(key: string, limit: GcraLimit, most: number): Promise<RateLimitGrant> {
+    const interval = 1000 / limit.ratePerSecond;
+    const run = (this.redis as unknown as { gcraTakeUpTo: Script }).gcraTakeUpTo;
+    const [granted, retry] = await run.call(
+      this.redis,
+      this.keyPrefix + key,
+      String(interval),
+      String(limit.burst * interval),
+      String(most),
+    );
+    return { granted, retryAfterMs: Number(retry) };
   }
 
   async take(key: string, limit: GcraLimit, cost = 1): Promise<RateLimitResult> {

@@ -5,9 +5,17 @@ export interface RateLimitResult {
   retryAfterMs: number;
 }
 
+export interface RateLimitGrant {
+  /** Requests admitted: 0 when none was. */
+  granted: number;
+  retryAfterMs: number;
+}
+
 /** Where GCRA state lives: in this process, or in Redis shared by every instance. */
 export interface RateLimitStore {
   /** Takes `cost` requests' worth at once (default 1), all or none (gcra.ts). */
   take(key: string, limit: GcraLimit, cost?: number): Promise<RateLimitResult>;
+  /** Takes as many of `most` requests as the bucket holds now, at least one or none (gcraUpTo). */
+  takeUpTo(key: string, limit: GcraLimit, most: number): Promise<RateLimitGrant>;
   close?(): Promise<void>;
 }

@@ -1,9 +1,10 @@
 /**
  * Batch lines against the rate limit: the client's bucket in the `tools` scope, the one its
- * single calls use, charged per line. Lines are admitted in groups of at most burst + 1 (a
- * larger group could never be); when the bucket is empty the stream waits the time the limiter
- * names rather than failing, so a long batch runs at the client's rate. A limiter that fails
- * (Redis down) admits the rest of the batch, as the per-request limiter does.
+ * single calls use, charged per line. Each ask takes as many lines as the bucket holds now (up to
+ * the lines wanted), so lines run as they fall due rather than in groups; when the bucket is
+ * empty the stream waits the time the limiter names for the next line rather than failing, so a
+ * long batch runs at the client's rate. A limiter that fails (Redis down) admits the rest of the
+ * batch, as the per-request limiter does.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyRequest } from 'fastify';
@@ -29,14 +30,14 @@ export interface RequestAdmission extends LineAdmission {
 
 export function lineAdmission(limiter: BatchLimiter, request: FastifyRequest): RequestAdmission {
   const key = limitKey(limiter.scope, limiter.clientAddress(request));
-  const most = Math.max(1, Math.floor(limiter.scope.burst) + 1);
   let unlimited = false;
   const now = async (cost: number): Promise<Grant> => {
-    const lines = Math.min(cost, most);
     if (unlimited) return { allowed: true, lines: cost };
     try {
-      const r = await limiter.store.take(key, limiter.scope, lines);
-      return r.allowed ? { allowed: true, lines } : { allowed: false, retryAfterMs: r.retryAfterMs };
+      const r = await limiter.store.takeUpTo(key, limiter.scope, Math.max(1, cost));
+      return r.granted > 0
+        ? { allowed: true, lines: r.granted }
+        : { allowed: false, retryAfterMs: r.retryAfterMs };
     } catch (err) {
       unlimited = true;
       request.log.error(
