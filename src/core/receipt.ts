@@ -124,7 +124,9 @@ export function sealReceipt(tool: string, requestSha256: string, body: AnyReceip
   for (const piece of pieces(canonicalJson(hashesWithout))) digest.update(piece, 'utf8');
   digest.update('}');
   const hashes: ReceiptHashes = { ...hashesWithout, receipt_sha256: digest.digest('hex') };
-  const text = pieces(canonicalJson(hashes)).join('') + '}';
+  // '}' joins the pieces rather than being appended: `join(...) + '}'` is a rope every reader
+  // (Buffer.from, postMessage, a hash) must first flatten, about 2 ms for a 500 KB receipt.
+  const text = [...pieces(canonicalJson(hashes)), '}'].join('');
   return { text, status: body.status, ...(body.verdict !== undefined ? { verdict: body.verdict } : {}) };
 }
 
