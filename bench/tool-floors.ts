@@ -189,7 +189,7 @@ const md = [
     return `| ${m.c.label} | ${kib(m.c.body.length)} | ${m.c.receiptBytes} | ${size} | ${m.c.status} | ${floorRps.toFixed(1)} | ${toolRps.toFixed(1)} | ${slow.toFixed(2)} | ${cpu.toFixed(2)} | ${met(cpu <= 1.5)} | ${phases(m.c)} | ${(m.c.phases.run / floorCpu).toFixed(2)} |`;
   }),
   '',
-  'The last column is the lower bound the target meets: the run phase alone (the tool computing its answer, in process, nothing else) over all the CPU the floor spends per request. Where it is above 1.5, the tool cannot come within 1.5x of its floor while it computes what it does.',
+  'The last column is a lower bound on the CPU / floor column: the run phase alone (the tool computing its answer, in process, wall time on an otherwise idle thread, nothing else) over all the CPU the floor spends per request. Where it is above 1.5, the tool cannot come within 1.5x of its floor while it computes what it does.',
   '',
   '<details><summary>every round</summary>',
   '',

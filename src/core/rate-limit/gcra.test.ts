@@ -75,15 +75,19 @@ describe('GCRA with nginx burst/nodelay semantics', () => {
   });
 
   it('grants exactly the largest cost gcra would admit, from any state', () => {
+    // Intervals that are not whole milliseconds (1000/7, 1000/3) and clock readings as large and
+    // fractional as real ones, where the division rounds either way.
     const limits: GcraLimit[] = [
       limit,
       { ratePerSecond: 3, burst: 0 },
+      { ratePerSecond: 3, burst: 2 },
+      { ratePerSecond: 7, burst: 5 },
       { ratePerSecond: 1200 / 60, burst: 100 },
     ];
     for (const l of limits) {
-      for (let i = 0; i < 500; i++) {
-        const now = 1_000_000 + Math.floor(i * 7.3);
-        const tat = i % 5 === 0 ? undefined : now - 2000 + ((i * 7919) % 6000);
+      for (let i = 0; i < 2000; i++) {
+        const now = 1.7e12 + i * 7.31 + (i % 3) * 0.5;
+        const tat = i % 5 === 0 ? undefined : now - 2000 + ((i * 7919) % 6000) + (i % 7) / 7;
         const most = 1 + (i % 150);
         const { granted } = gcraUpTo(tat, now, l, most);
         if (granted > 0) expect(gcra(tat, now, l, granted).allowed).toBe(true);

@@ -68,8 +68,9 @@ export function gcraUpTo(
   const tolerance = limit.burst * interval;
   const tat = Math.max(previousTat ?? nowMs, nowMs);
   let granted = Math.min(most, Math.floor((nowMs + tolerance - tat) / interval) + 1);
-  // Rounding must never admit what gcra() would refuse.
+  // The division can round either way: settle on exactly the largest cost gcra() admits.
   while (granted > 0 && tat + (granted - 1) * interval - tolerance - nowMs > 0) granted--;
+  while (granted < most && tat + granted * interval - tolerance - nowMs <= 0) granted++;
   if (granted <= 0) return { granted: 0, tat: previousTat ?? nowMs, retryAfterMs: tat - tolerance - nowMs };
   return { granted, tat: tat + granted * interval, retryAfterMs: 0 };
 }

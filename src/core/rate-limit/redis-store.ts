@@ -36,6 +36,7 @@ local tat = now
 if stored then tat = math.max(tonumber(stored), now) end
 local granted = math.min(most, math.floor((now + tolerance - tat) / interval) + 1)
 while granted > 0 and tat + (granted - 1) * interval - tolerance - now > 0 do granted = granted - 1 end
+while granted < most and tat + granted * interval - tolerance - now <= 0 do granted = granted + 1 end
 if granted <= 0 then
   return {0, tostring(tat - tolerance - now)}
 end

@@ -27,7 +27,7 @@ export function isRetryableConflict(err: unknown): boolean {
   if (err === null || typeof err !== 'object') return false;
   const e = err as PrismaErrorShape;
   if (e.code === 'P2034') return true;
-  // Raw queries wrap the adapter's error (P2010); model queries in a transaction throw it as it is.
+  // Raw queries wrap the adapter's error (P2010); model queries throw it as it is.
   const cause = e.meta?.driverAdapterError?.cause ?? (e.name === 'DriverAdapterError' ? e.cause : undefined);
   if (cause?.kind === 'TransactionWriteConflict') return true;
   return RETRYABLE_SQLSTATES.has(cause?.originalCode ?? cause?.code ?? '');
