@@ -1,11 +1,11 @@
 /**
  * Groups a batch's lines into the units the stream dispatches. A run of consecutive lines that
  * would each run inline (run-tool.ts) becomes one chunk (chunk.ts), sized so its lines' declared
- * worst case stays within CHUNK_BUDGET_MS and the batch spreads over the threads. Chunks go to
- * the pool threads; while every thread has one, the next runs on the event loop, in slices of
- * INLINE_BUDGET_MS with a turn of the loop between them, so all cores work and the event loop
- * adds its own share without a hand-off. A line bound for the pool anyway, a bad line, or a lone
- * small line is a unit of its own.
+ * worst case stays within CHUNK_BUDGET_MS and the batch spreads over the threads. Chunks run on
+ * the event loop, one at a time, in slices of INLINE_BUDGET_MS with a turn of the loop between
+ * them; with EVAL_BATCH_CHUNKS=pool they go to the pool threads, and only while every thread has
+ * one does the next run on the event loop. A line bound for the pool anyway, a bad line, or a
+ * lone small line is a unit of its own.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';

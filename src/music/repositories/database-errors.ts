@@ -34,11 +34,15 @@ export function isDatabaseOutage(err: unknown): boolean {
   );
 }
 
-export function databaseUnavailable(err: unknown): AppError | undefined {
-  if (!isDatabaseOutage(err)) return undefined;
+/** The answer to any database outage, whichever client saw it: 503 with Retry-After. */
+export function databaseUnavailableError(): AppError {
   return new AppError('unavailable', 'The database is unavailable; retry in a few seconds.', {
     headers: { 'retry-after': '5' },
   });
+}
+
+export function databaseUnavailable(err: unknown): AppError | undefined {
+  return isDatabaseOutage(err) ? databaseUnavailableError() : undefined;
 }
 
 /** The one line of a Prisma error that says what went wrong (its message starts with a newline). */

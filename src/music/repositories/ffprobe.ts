@@ -1,7 +1,7 @@
 /**
- * Reads an object once (unless the store already hashed it): hashes it (sha256) and runs ffprobe on a file (m4a keeps its index at
- * the end, so ffprobe needs a seekable input): the store's own file when it has one, else a
- * temporary copy spooled while hashing.
+ * Reads an object at most once: hashes it (sha256, unless the store already did) and runs
+ * ffprobe on a file (m4a keeps its index at the end, so ffprobe needs a seekable input): the
+ * store's own file when it has one, else a temporary copy spooled while hashing.
  */
 import { execFile } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';

@@ -1,5 +1,6 @@
 /**
- * The Subsonic library's reads through pg directly, on the pool Prisma runs on. Each statement is
+ * The Subsonic library's reads through pg directly, on a pool of their own beside Prisma's
+ * (repositories/prisma.ts, createMusicDatabase). Each statement is
  * sent as a named (prepared) statement, so PostgreSQL parses it once per connection and, after its
  * first few runs, reuses one plan instead of planning every call (the view's joins cost more to
  * plan than to run), and Prisma's per-query compilation is skipped. Where the best plan depends
@@ -8,7 +9,8 @@
  */
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { AppError } from '../../core/errors.js';
+import type { AppError } from '../../core/errors.js';
+import { databaseUnavailableError } from '../repositories/database-errors.js';
 
 /** A statement: text with $1..$n placeholders and its values. */
 interface Statement {
@@ -33,10 +35,7 @@ function outage(err: unknown): AppError | undefined {
   const e = err as { code?: string; message?: string };
   if (!(e.code !== undefined && OUTAGE_CODES.has(e.code)) && !OUTAGE_TEXT.test(e.message ?? ''))
     return undefined;
-  // The same answer as Prisma's outages (repositories/database-errors.ts): 503 with Retry-After.
-  return new AppError('unavailable', 'The database is unavailable; retry in a few seconds.', {
-    headers: { 'retry-after': '5' },
-  });
+  return databaseUnavailableError();
 }
 
 /** Statement names by text: a bounded set (the library composes a few dozen shapes). */
