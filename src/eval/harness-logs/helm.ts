@@ -8,7 +8,7 @@
 import { invalidInput } from '../../core/errors.js';
 import { asRecord, CohortBuilder, idString, onlyChoice, unknownChoice, type LogCohort } from './cohort.js';
 import type { ReadOptions } from './options.js';
-import { passes } from './score-value.js';
+import { meanPasses, passes } from './score-value.js';
 import { readJsonDocument, type LogSource } from './source.js';
 
 export async function readHelm(source: LogSource, options: ReadOptions): Promise<LogCohort> {
@@ -43,21 +43,18 @@ export async function readHelm(source: LogSource, options: ReadOptions): Promise
     const trial = typeof row.train_trial_index === 'number' ? row.train_trial_index : 0;
     const stat = stats.get(metric);
     if (!stat) throw unknownChoice(source.name, 'metric', metric, stats.keys());
-    const mean =
-      typeof stat.mean === 'number'
-        ? stat.mean
-        : typeof stat.sum === 'number' && typeof stat.count === 'number' && stat.count > 0
-          ? stat.sum / stat.count
-          : null;
-    if (mean === null)
-      throw invalidInput(`${source.name}: ${at} stat ${metric} has neither mean nor sum/count.`);
-    builder.add(
-      id,
-      trial,
-      { passed: passes(mean, options.threshold, `${source.name}: ${at}`), errored: false },
-      null,
-      at,
-    );
+    let passed: boolean;
+    if (typeof stat.mean === 'number') passed = passes(stat.mean, options.threshold, `${source.name}: ${at}`);
+    else if (
+      typeof stat.sum === 'number' &&
+      Number.isFinite(stat.sum) &&
+      typeof stat.count === 'number' &&
+      Number.isFinite(stat.count) &&
+      stat.count > 0
+    )
+      passed = meanPasses(stat.sum, stat.count, options.threshold);
+    else throw invalidInput(`${source.name}: ${at} stat ${metric} has neither mean nor sum/count.`);
+    builder.add(id, trial, { passed, errored: false }, null, at);
   });
   return builder.finish({
     format: 'helm',

@@ -106,7 +106,7 @@ export function runLogsGate(
   other(join.excluded, 'excluded_errors', 'every run on one side errored (errors: "exclude")');
   items.sort((a, b) => (a.item_id < b.item_id ? -1 : a.item_id > b.item_id ? 1 : 0));
 
-  const test = signFlipTest(
+  const { compared, ...test } = signFlipTest(
     matched.map((m) => ({
       basePasses: m.base.passes,
       baseRuns: m.base.runs,
@@ -122,10 +122,14 @@ export function runLogsGate(
     ? `all ${matched.length} item(s) on both sides with the same inputs, no duplicate rows`
     : `${join.onlyBaseline.length} only in baseline, ${join.onlyCandidate.length} only in candidate, ` +
       `${join.inputChanged.length} with a changed input, ${dupCount} duplicate row(s): the logs do not cover the same items`;
-  const { path, verdict } = decide(gains, regressions, test.p_one_sided, policy, options.retained_probe, {
-    ok: cohortOk,
-    detail: cohortDetail,
-  });
+  const { path, verdict } = decide(
+    gains,
+    regressions,
+    { shown: test.p_one_sided, compared },
+    policy,
+    options.retained_probe,
+    { ok: cohortOk, detail: cohortDetail },
+  );
   const needed = oneRun && cohortOk ? additionalGainsNeeded(verdict, gains, regressions, policy) : null;
   const baseName = options.baseline_name ?? baseline.cohort.model ?? 'baseline';
   const candName = options.candidate_name ?? candidate.cohort.model ?? 'candidate';
@@ -175,8 +179,10 @@ export function runLogsGate(
       sign_flip_test: {
         description:
           test.method === 'monte-carlo'
-            ? `Monte Carlo paired sign-flip test over per-item pass-rate differences, ${test.draws} draws, seed ${test.seed}; p within ±${test.error_bound_99} at 99%`
-            : 'exact paired sign-flip test over per-item pass-rate differences (one run per side: the exact McNemar sign test, P(X >= gains), X ~ Bin(gains + regressions, 1/2))',
+            ? `Monte Carlo paired sign-flip test over per-item pass-rate differences, ${test.draws} draws, seed ${test.seed}; p within ±${test.error_bound_99} at 99%; p = (hits + 1) / (draws + 1) is compared with alpha exactly`
+            : test.p_one_sided_upper_bound !== undefined
+              ? 'paired sign-flip test over per-item pass-rate differences, exact distribution computed in floating point; the rule compares p_one_sided_upper_bound with alpha, so rounding can hold but never pass'
+              : 'exact paired sign-flip test over per-item pass-rate differences (one run per side: the exact McNemar sign test, P(X >= gains), X ~ Bin(gains + regressions, 1/2))',
         ...test,
         confidence_alpha: policy.confidence_alpha,
         test_enabled: policy.confidence_alpha < 1,

@@ -282,3 +282,35 @@ async function zerosZip(mib: number, declared = mib * (1 << 20)): Promise<Buffer
   eocd.writeUInt32LE(30 + name.length + data.length, 16);
   return Buffer.concat([local, name, data, central, name, eocd]);
 }
+
+describe('score thresholds are compared exactly', () => {
+  /** One HELM instance whose exact_match stat has only sum and count (its mean is computed). */
+  const helm = (sum: number, count: number): Uint8Array =>
+    new TextEncoder().encode(
+      JSON.stringify([
+        {
+          instance_id: 'i',
+          train_trial_index: 0,
+          perturbation: null,
+          stats: [{ name: { name: 'exact_match', split: 'test' }, count, sum }],
+        },
+      ]),
+    );
+  // 7 / 30 = 0.2333...; its double prints as 0.23333333333333334, above the fraction.
+  it.each([
+    [0.2333333333333333, 'P'],
+    [0.23333333333333334, 'F'],
+    [0.7, 'F'],
+  ])('HELM sum 7 / count 30 against threshold %s: %s', async (threshold, run) => {
+    const c = await read(helm(7, 30), 'x', { metric: 'exact_match', threshold });
+    expect(runsOf(c, 'i')).toBe(run);
+  });
+  it.each([
+    [0.6999, 'P'],
+    [0.7, 'P'], // exactly at
+    [0.7001, 'F'],
+  ])('HELM sum 7 / count 10 against threshold %s: %s', async (threshold, run) => {
+    const c = await read(helm(7, 10), 'x', { metric: 'exact_match', threshold });
+    expect(runsOf(c, 'i')).toBe(run);
+  });
+});

@@ -1,5 +1,17 @@
-/** Turns a harness's score value into pass/fail. */
+/**
+ * Turns a harness's score value into pass/fail. A number read from a log and the threshold are
+ * both doubles, and comparing two doubles is comparing the decimals they print as; a mean the
+ * reader computes (HELM's sum / count) is compared as that fraction, before any rounding.
+ */
 import { invalidInput } from '../../core/errors.js';
+import { atLeast, decimalValue, doubleValue, ratio } from '../math/exact.js';
+
+/** sum / count >= threshold, exactly (sum and count as the doubles the log holds; count > 0). */
+export function meanPasses(sum: number, count: number, threshold: number): boolean {
+  const s = doubleValue(sum);
+  const c = doubleValue(count);
+  return atLeast(ratio(s.num * c.den, s.den * c.num), decimalValue(threshold));
+}
 
 /**
  * Inspect's letter values (src/inspect_ai/scorer/_metric.py: CORRECT "C", INCORRECT "I",

@@ -7,7 +7,8 @@ import { GateRequest } from '../tools/gate/schema.js';
 import { CohortBuilder, type LogCohort } from './cohort.js';
 import { runLogsGate } from './logs-gate.js';
 import { LogsGateOptions } from './options.js';
-import { signFlipTest, type ItemRates } from './sign-flip.js';
+import { atLeast, atMost, doubleValue } from '../math/exact.js';
+import { bigintDp, floatDp, signFlipTest, type ItemRates } from './sign-flip.js';
 
 const validateGate = compileValidator(GateRequest);
 const validateOptions = compileValidator(LogsGateOptions);
@@ -183,5 +184,83 @@ describe('repeated runs', () => {
     // d = 2/3, -2/3, 1/3, 0 -> T = 1/3 (in thirds: 2, -2, 1); patterns with T* >= 1: 4 of 8.
     expect(body.summary.p_one_sided).toBe(0.5);
     expect(body.summary.test_method).toBe('exact-dp');
+  });
+});
+
+describe('the p the rule compares is exact, or an upper bound', () => {
+  const d = {
+    a: [false, false, false],
+    b: [true, true, true],
+    c: [true, false, true],
+    d: [true, true, false],
+  };
+  const c = {
+    a: [true, true, false],
+    b: [true, false, false],
+    c: [true, true, true],
+    d: [true, false, true],
+  };
+  // p = 4/8 exactly (previous test); at, just under and just over it.
+  it.each([
+    [0.49999, 'HOLD'],
+    [0.5, 'PASS'],
+    [0.50001, 'PASS'],
+  ])('repeated runs, p = 0.5 against alpha %s: %s', (alpha, verdict) => {
+    const policy = { confidence_alpha: alpha, max_regressions: 5 };
+    expect(runLogsGate(side(d), side(c), validateOptions.assert({ policy })).verdict).toBe(verdict);
+  });
+
+  it('holds one run per side when p is above alpha by less than a double can show, as /api/gate does', () => {
+    const baseline: Record<string, boolean> = {};
+    const candidate: Record<string, boolean> = {};
+    for (let i = 0; i < 39; i++) [baseline[`g${i}`], candidate[`g${i}`]] = [false, true];
+    for (let i = 0; i < 22; i++) [baseline[`r${i}`], candidate[`r${i}`]] = [true, false];
+    const policy = { confidence_alpha: 0.01980850744924984, max_regressions: 30 };
+    const logs = runLogsGate(side(baseline), side(candidate), validateOptions.assert({ policy }));
+    expect(logs.summary.p_one_sided).toBe(0.01980850744924984);
+    expect(logs.verdict).toBe('HOLD');
+    expect(runGate(validateGate.assert({ baseline, candidate, policy })).verdict).toBe('HOLD');
+  });
+
+  it('counts sign patterns in BigInt: p is the exact rational', () => {
+    const r = bigintDp([2, -2, 1], 5, 1 / 3);
+    expect(r.compared).toEqual({ num: 4n, den: 8n });
+    expect(r.p_one_sided).toBe(0.5);
+  });
+
+  it('bounds the floating DP from above, never below, and only just', () => {
+    const rand = lcg(5);
+    for (let trial = 0; trial < 40; trial++) {
+      const m = 20 + Math.floor(rand() * 300);
+      const diffs = Array.from({ length: m }, () => (1 + Math.floor(rand() * 12)) * (rand() < 0.55 ? 1 : -1));
+      const range = diffs.reduce((a, x) => a + Math.abs(x), 0);
+      const exact = bigintDp(diffs, range, 0).compared;
+      const float = floatDp(diffs, range, 0);
+      expect(atLeast(float.compared, exact)).toBe(true);
+      expect(float.compared).toEqual(doubleValue(float.p_one_sided_upper_bound!));
+      // The bound is within 1e-9 (relative) of the exact p: it holds only at a hair's breadth.
+      expect(
+        atMost(float.compared, { num: exact.num * 1_000_000_001n, den: exact.den * 1_000_000_000n }),
+      ).toBe(true);
+    }
+  });
+
+  it("compares Monte Carlo's (hits + 1) / (draws + 1) itself, not its 12-digit rounding", () => {
+    const runs = [7, 11, 13, 17, 19, 23];
+    const rand = lcg(3);
+    const items: ItemRates[] = Array.from({ length: 14 }, (_, i) => {
+      const nb = runs[i % runs.length]!;
+      const nc = runs[(i + 2) % runs.length]!;
+      return {
+        basePasses: Math.floor(rand() * (nb + 1)),
+        baseRuns: nb,
+        candPasses: Math.floor(rand() * (nc + 1)),
+        candRuns: nc,
+      };
+    });
+    const r = signFlipTest(items, 42);
+    expect(r.method).toBe('monte-carlo');
+    expect(r.compared.den).toBe(BigInt(r.draws! + 1));
+    expect(Number((Number(r.compared.num) / (r.draws! + 1)).toPrecision(12))).toBe(r.p_one_sided);
   });
 });

@@ -6,11 +6,17 @@
  * that case is computed by the same BigInt binomial tail, so the two agree to the bit.
  *
  * Exact otherwise when the differences are integers in a small unit (1 / lcm of the run
- * counts): dynamic programming over the distribution of the positive part. When that unit or
- * that range is too large (run counts differing from item to item without a small common
+ * counts): dynamic programming over the distribution of the positive part, in BigInt counts
+ * while that is cheap, else in doubles with a rigorous upper bound. When that unit or that
+ * range is too large (run counts differing from item to item without a small common
  * multiple), a seeded Monte Carlo estimate with its 99% error bound.
+ *
+ * `compared` is what the gate's rule tests against alpha: the exact p (binomial, BigInt DP,
+ * and Monte Carlo's (hits + 1) / (draws + 1)), or the floating DP's upper bound, so rounding
+ * can turn a PASS into a HOLD but never a HOLD into a PASS.
  */
-import { signTest } from '../math/binomial.js';
+import { dyadicToNumber, signTest } from '../math/binomial.js';
+import { doubleValue, ratio, type Rational } from '../math/exact.js';
 
 export interface ItemRates {
   basePasses: number;
@@ -27,15 +33,22 @@ export interface SignFlipResult {
   statistic: number;
   p_one_sided: number;
   p_two_sided: number;
+  /** Floating DP only: the upper bound of p that the gate compares (p_one_sided is computed). */
+  p_one_sided_upper_bound?: number;
   /** Monte Carlo only. */
   draws?: number;
   seed?: number;
   error_bound_99?: number;
 }
 
+/** The result, and the rational the gate compares with alpha (not part of the receipt). */
+export type SignFlipOutcome = SignFlipResult & { compared: Rational };
+
 const MAX_UNIT = 5040;
 /** Cells x steps of the DP; beyond it Monte Carlo (about a second of work at worst). */
 const MAX_DP_WORK = 400_000_000;
+/** Up to this many cells x steps the DP counts sign patterns in BigInt: p exact. */
+const EXACT_DP_WORK = 2_000_000;
 const MC_WORK = 60_000_000;
 const MC_MIN_DRAWS = 20_000;
 const MC_MAX_DRAWS = 200_000;
@@ -46,7 +59,7 @@ function gcd(a: number, b: number): number {
 }
 const lcm = (a: number, b: number): number => (a / gcd(a, b)) * b;
 
-export function signFlipTest(items: readonly ItemRates[], seed = 1): SignFlipResult {
+export function signFlipTest(items: readonly ItemRates[], seed = 1): SignFlipOutcome {
   let unit = 1;
   for (const it of items) {
     unit = lcm(unit, lcm(it.baseRuns, it.candRuns));
@@ -70,16 +83,47 @@ export function signFlipTest(items: readonly ItemRates[], seed = 1): SignFlipRes
         statistic: Number(statistic.toPrecision(12)),
         p_one_sided: t.p_one_sided,
         p_two_sided: t.p_two_sided,
+        compared: t.p_one_exact,
       };
     }
     const range = diffs.reduce((a, d) => a + Math.abs(d), 0);
-    if (diffs.length * range <= MAX_DP_WORK) return exactDp(diffs, range, statistic);
+    if (diffs.length * range <= EXACT_DP_WORK) return bigintDp(diffs, range, statistic);
+    if (diffs.length * range <= MAX_DP_WORK) return floatDp(diffs, range, statistic);
   }
   return monteCarlo(items, seed);
 }
 
+/** count[s] = sign patterns whose + signs carry |d| summing to s; p = count(S >= s_obs) / 2^m. */
+export function bigintDp(diffs: number[], range: number, statistic: number): SignFlipOutcome {
+  const count = new Array<bigint>(range + 1).fill(0n);
+  count[0] = 1n;
+  let top = 0;
+  for (const d of diffs) {
+    const v = Math.abs(d);
+    for (let s = top + v; s >= v; s--) count[s]! += count[s - v]!;
+    top += v;
+  }
+  const positive = diffs.reduce((a, d) => a + (d > 0 ? d : 0), 0);
+  let upper = 0n;
+  let lower = 0n;
+  for (let s = 0; s <= range; s++) {
+    if (s >= positive) upper += count[s]!;
+    if (s <= positive) lower += count[s]!;
+  }
+  const m = diffs.length;
+  const pUp = dyadicToNumber(upper, m);
+  return {
+    method: 'exact-dp',
+    discordant: m,
+    statistic: Number(statistic.toPrecision(12)),
+    p_one_sided: pUp,
+    p_two_sided: Math.min(1, 2 * Math.min(pUp, dyadicToNumber(lower, m))),
+    compared: { num: upper, den: 1n << BigInt(m) },
+  };
+}
+
 /** dist[s] = P(sum of the |d| given a + sign = s); p = P(S >= s_obs). */
-function exactDp(diffs: number[], range: number, statistic: number): SignFlipResult {
+export function floatDp(diffs: number[], range: number, statistic: number): SignFlipOutcome {
   const dist = new Float64Array(range + 1);
   dist[0] = 1;
   let top = 0;
@@ -97,12 +141,23 @@ function exactDp(diffs: number[], range: number, statistic: number): SignFlipRes
     if (s >= positive) upper += dist[s]!;
     if (s <= positive) lower += dist[s]!;
   }
+  // Every cell is a sum of non-negative terms: after m halvings-of-sums and a sum of range + 1
+  // cells its relative error is below (m + range) u (u = 2^-53), plus at most 2^-1075 absolute
+  // per step where values fall below the normal range. Doubling both (2^-52, 2^-1074 per cell
+  // and step) also covers this bound's own few roundings.
+  const m = diffs.length;
+  const bound = Math.min(
+    1,
+    (upper + (range + 1) * (m + 1) * Number.MIN_VALUE) * (1 + (m + range + 8) * 2 ** -52),
+  );
   return {
     method: 'exact-dp',
-    discordant: diffs.length,
+    discordant: m,
     statistic: Number(statistic.toPrecision(12)),
     p_one_sided: Math.min(1, upper),
     p_two_sided: Math.min(1, 2 * Math.min(upper, lower)),
+    p_one_sided_upper_bound: bound,
+    compared: doubleValue(bound),
   };
 }
 
@@ -125,7 +180,7 @@ function sfc32(seed: number): () => number {
   return next;
 }
 
-function monteCarlo(items: readonly ItemRates[], seed: number): SignFlipResult {
+function monteCarlo(items: readonly ItemRates[], seed: number): SignFlipOutcome {
   const mags: number[] = [];
   let statistic = 0;
   for (const it of items) {
@@ -173,5 +228,6 @@ function monteCarlo(items: readonly ItemRates[], seed: number): SignFlipResult {
     draws,
     seed,
     error_bound_99: Number(bound.toPrecision(6)),
+    compared: ratio(upper + 1, draws + 1),
   };
 }

@@ -24,7 +24,12 @@ describe('exact sign test', () => {
   });
 
   it('has p = 1 with no discordant pairs and caps the two-sided p at 1', () => {
-    expect(signTest(0, 0)).toEqual({ discordant: 0, p_one_sided: 1, p_two_sided: 1 });
+    expect(signTest(0, 0)).toEqual({
+      discordant: 0,
+      p_one_sided: 1,
+      p_two_sided: 1,
+      p_one_exact: { num: 1n, den: 1n },
+    });
     expect(signTest(3, 3).p_two_sided).toBe(1);
   });
 

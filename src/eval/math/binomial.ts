@@ -2,7 +2,9 @@
  * Exact binomial tails for p = 1/2 (the sign test). Sums of binomial coefficients are
  * computed in BigInt and divided by 2^n only at the end, so the results are exact dyadic
  * rationals rounded once to the nearest double: no normal approximation, no log-space drift.
+ * Verdicts compare the exact rational (upperTailExact), never the rounded double.
  */
+import type { Rational } from './exact.js';
 
 /** Sum of C(n, k) for k in [lo, hi] (inclusive), exactly. */
 export function binomialCoefficientSum(n: number, lo: number, hi: number): bigint {
@@ -56,13 +58,25 @@ export function dyadicToNumber(numerator: bigint, n: number): number {
   return value * 2 ** exponent;
 }
 
-/** P(X >= k) for X ~ Binomial(n, 1/2). */
+/** 2^n P(X >= k) for X ~ Binomial(n, 1/2): the tail's exact numerator over 2^n. */
+export function upperTailNumerator(n: number, k: number): bigint {
+  if (k <= 0) return 1n << BigInt(Math.max(0, n));
+  if (k > n) return 0n;
+  // The shorter of the two sums is cheaper; the complement stays exact in BigInt.
+  if (n - k + 1 <= k) return binomialCoefficientSum(n, k, n);
+  return (1n << BigInt(n)) - binomialCoefficientSum(n, 0, k - 1);
+}
+
+/** P(X >= k) for X ~ Binomial(n, 1/2), exactly, as a rational. */
+export function upperTailExact(n: number, k: number): Rational {
+  return { num: upperTailNumerator(n, k), den: 1n << BigInt(Math.max(0, n)) };
+}
+
+/** P(X >= k) for X ~ Binomial(n, 1/2), the nearest double. */
 export function upperTail(n: number, k: number): number {
   if (k <= 0) return 1;
   if (k > n) return 0;
-  // The shorter of the two sums is cheaper; the complement stays exact in BigInt.
-  if (n - k + 1 <= k) return dyadicToNumber(binomialCoefficientSum(n, k, n), n);
-  return dyadicToNumber((1n << BigInt(n)) - binomialCoefficientSum(n, 0, k - 1), n);
+  return dyadicToNumber(upperTailNumerator(n, k), n);
 }
 
 /**
@@ -94,8 +108,11 @@ export function lowerTail(n: number, k: number): number {
 
 export interface SignTest {
   discordant: number;
+  /** The nearest double to p_one_exact: what receipts show. */
   p_one_sided: number;
   p_two_sided: number;
+  /** What the gate compares with alpha. */
+  p_one_exact: Rational;
 }
 
 /**
@@ -105,7 +122,8 @@ export interface SignTest {
  */
 export function signTest(gains: number, regressions: number): SignTest {
   const n = gains + regressions;
-  const pOne = upperTail(n, gains);
-  const pTwo = n === 0 ? 1 : Math.min(1, 2 * Math.min(upperTail(n, gains), lowerTail(n, gains)));
-  return { discordant: n, p_one_sided: pOne, p_two_sided: pTwo };
+  const exact = upperTailExact(n, gains);
+  const pOne = dyadicToNumber(exact.num, n);
+  const pTwo = n === 0 ? 1 : Math.min(1, 2 * Math.min(pOne, lowerTail(n, gains)));
+  return { discordant: n, p_one_sided: pOne, p_two_sided: pTwo, p_one_exact: exact };
 }

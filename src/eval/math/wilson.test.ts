@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lcg } from './lcg.testing.js';
-import { round12, wilson } from './wilson.js';
+import { round12, wilson, wilsonLowAbove } from './wilson.js';
 
 const reference = (x: number): number => Number(x.toPrecision(12));
 
@@ -37,5 +37,23 @@ describe('round12', () => {
     const p = wilson(1, 3);
     expect(p.rate).toBe(reference(1 / 3));
     expect(p.wilson_low).toBe(round12(p.wilson_low!));
+  });
+});
+
+describe('wilsonLowAbove: the lower bound against a threshold, exactly', () => {
+  const tenth = { num: 1n, den: 10n };
+  it('agrees with the floating bound wherever that is not within 1e-9 of the threshold', () => {
+    for (let n = 1; n <= 300; n++)
+      for (let x = 0; x <= n; x++) {
+        const low = wilson(x, n).wilson_low!;
+        if (Math.abs(low - 0.1) > 1e-9) expect(wilsonLowAbove(x, n, tenth)).toBe(low > 0.1);
+      }
+  });
+  it('turns between 15 and 16 of 100 (bounds 0.0931 and 0.10095) and is never above p̂', () => {
+    expect(wilsonLowAbove(15, 100, tenth)).toBe(false);
+    expect(wilsonLowAbove(16, 100, tenth)).toBe(true);
+    expect(wilsonLowAbove(1, 10, tenth)).toBe(false);
+    expect(wilsonLowAbove(0, 0, tenth)).toBe(false);
+    expect(wilsonLowAbove(1, 1, { num: 0n, den: 1n })).toBe(true);
   });
 });

@@ -1,4 +1,8 @@
-/** Wilson score interval for a binomial proportion (95% by default). */
+/**
+ * Wilson score interval for a binomial proportion (95% by default). The bounds a receipt shows
+ * are rounded to 12 significant digits; a rule that tests a bound uses wilsonLowAbove, exact.
+ */
+import { decimalValue, type Rational } from './exact.js';
 
 export const Z_95 = 1.959963984540054;
 
@@ -40,4 +44,22 @@ export function wilson(successes: number, trials: number, z = Z_95): Proportion 
   const low = successes === 0 ? 0 : round12(Math.max(0, centre - half));
   const high = successes === trials ? 1 : round12(Math.min(1, centre + half));
   return { rate: round12(p), successes, trials, wilson_high: high, wilson_low: low };
+}
+
+/**
+ * Whether the Wilson lower bound of successes / trials is above t, decided exactly. The
+ * interval is the set of p with (p̂ - p)^2 <= z^2 p (1 - p) / trials, so for t = a/b below
+ * p̂ = x/n the bound is above t iff (x b - a n)^2 > z^2 a (b - a) n; z is the decimal
+ * 1.959963984540054 (Z_95 as printed), squared exactly.
+ */
+export function wilsonLowAbove(successes: number, trials: number, t: Rational, z = Z_95): boolean {
+  if (trials === 0) return false;
+  const x = BigInt(successes);
+  const n = BigInt(trials);
+  const { num: a, den: b } = t;
+  if (x * b <= a * n) return false; // t >= p̂: the bound is at most p̂
+  if (a < 0n) return true; // the bound is never below 0
+  const zr = decimalValue(z);
+  const gap = x * b - a * n;
+  return gap * gap * zr.den * zr.den > zr.num * zr.num * a * (b - a) * n;
 }

@@ -36,7 +36,12 @@ export interface OpenBenchDeps {
 }
 
 /** The gate's policy for six paired tasks: any regression blocks, any gain passes, else hold. */
-const POLICY = { confidence_alpha: 1, max_regressions: 0, min_gains: 1, require_retained_probe: false };
+export const OPEN_BENCH_POLICY = {
+  confidence_alpha: 1,
+  max_regressions: 0,
+  min_gains: 1,
+  require_retained_probe: false,
+};
 
 const NO_LEDGER = new AppError(
   'unavailable',
@@ -169,7 +174,7 @@ export class OpenBenchService {
       candidate: Object.fromEntries(items.map((it) => [it.item_id, it.candidate.passed])),
       baseline_name: 'baseline',
       candidate_name: 'candidate',
-      policy: POLICY,
+      policy: OPEN_BENCH_POLICY,
     });
     const gains = items.filter((it) => !it.baseline.passed && it.candidate.passed).length;
     const regressions = items.filter((it) => it.baseline.passed && !it.candidate.passed).length;
@@ -213,7 +218,7 @@ export class OpenBenchService {
         track: TRACK,
         session_id: session.session_id,
         ...(session.challenge !== undefined ? { challenge: session.challenge } : {}),
-        policy: POLICY,
+        policy: OPEN_BENCH_POLICY,
         gate_summary: gate.summary,
         ...(publicId
           ? { publication: { public_id: publicId, url: `/api/open-bench/receipt/${publicId}` } }

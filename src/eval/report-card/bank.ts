@@ -9,7 +9,19 @@ import { andBits, bitsOf, firstOutside, popcountBits, type Bits } from './bitset
 import { HEURISTICS, type HeuristicId } from './heuristics.js';
 import type { Universe } from './universe.js';
 
-export const MIN_RETENTION = 0.05;
+/** A repair keeps at least 1 in 20 (5%) of the class's correctly-handled graphs. */
+export const MIN_RETENTION = { kept: 1, of: 20 } as const;
+export const MIN_RETENTION_PERCENT = (100 * MIN_RETENTION.kept) / MIN_RETENTION.of;
+
+/** kept / rightInClass >= 1/20, compared in integers: 282 of 5644 (4.9965%) is not enough. */
+export function retainsEnough(kept: number, rightInClass: number): boolean {
+  return rightInClass > 0 && kept * MIN_RETENTION.of >= rightInClass * MIN_RETENTION.kept;
+}
+
+/** The fewest graphs a repair must keep: ceil(rightInClass / 20). */
+export function minimumKept(rightInClass: number): number {
+  return Math.ceil((rightInClass * MIN_RETENTION.kept) / MIN_RETENTION.of);
+}
 
 const BASES = [
   'is_connected',
@@ -82,7 +94,7 @@ export function buildBank(universe: Universe): BankItem[] {
       if (rightGraphs === classGraphs || rightGraphs === 0) continue;
       const repair = narrow.find((n) => {
         const r = andBits(c.bits, n.bits);
-        return firstOutside(r, right) < 0 && popcountBits(r) >= MIN_RETENTION * rightGraphs;
+        return firstOutside(r, right) < 0 && retainsEnough(popcountBits(r), rightGraphs);
       });
       if (!repair) continue;
       bank.push({

@@ -8,7 +8,8 @@ import { F } from '../graph/features.js';
 import { toGraph6 } from '../graph/graph6.js';
 import { edgeList } from '../graph/graph.js';
 import { andBits, bitsOf, firstOutside, popcountBits } from './bitset.js';
-import { MIN_RETENTION, predicateBits, rightBits } from './bank.js';
+import { floorDecimal, ratio } from '../math/exact.js';
+import { MIN_RETENTION_PERCENT, minimumKept, predicateBits, retainsEnough, rightBits } from './bank.js';
 import { HEURISTIC_INFO, minDegreeGreedyMis, type HeuristicId } from './heuristics.js';
 import type { Universe } from './universe.js';
 
@@ -34,8 +35,14 @@ export interface ItemGrade {
   parses: boolean;
   subclass: boolean;
   always_right: boolean;
+  /** kept / right_in_class rounded down to 4 decimals, for display: never shows 0.05 for less. */
   retention: number;
+  /** Decided on the counts: kept x 20 >= right_in_class. */
   retains_enough: boolean;
+  /** Graphs the answer admits (0 unless it is a subclass on which the heuristic is right). */
+  kept?: number;
+  /** Graphs of the original class on which the heuristic is right. */
+  right_in_class?: number;
   passed: boolean;
   message: string;
   counterexample?: Counterexample;
@@ -92,7 +99,7 @@ export function gradeItem(universe: Universe, item: GradedItemInput, answer: str
   const wrongAt = firstOutside(r, right);
   const rightInClass = popcountBits(andBits(original, right));
   const kept = outside < 0 && wrongAt < 0 ? popcountBits(r) : 0;
-  const retention = rightInClass === 0 ? 0 : Number((kept / rightInClass).toFixed(4));
+  const retention = rightInClass === 0 ? 0 : floorDecimal(ratio(kept, rightInClass), 4);
   const grade: ItemGrade = {
     item_id: item.item_id,
     heuristic: item.heuristic,
@@ -102,7 +109,9 @@ export function gradeItem(universe: Universe, item: GradedItemInput, answer: str
     subclass: outside < 0,
     always_right: wrongAt < 0,
     retention,
-    retains_enough: retention >= MIN_RETENTION,
+    retains_enough: retainsEnough(kept, rightInClass),
+    kept,
+    right_in_class: rightInClass,
     passed: false,
     message: '',
   };
@@ -114,7 +123,10 @@ export function gradeItem(universe: Universe, item: GradedItemInput, answer: str
     grade.counterexample = counterexample(universe, item.heuristic, wrongAt);
     grade.message = 'The heuristic is still wrong on a graph the answer admits (see counterexample).';
   } else if (!grade.retains_enough) {
-    grade.message = `The answer keeps ${(retention * 100).toFixed(2)}% of the class's correctly-handled graphs; at least ${MIN_RETENTION * 100}% is required.`;
+    grade.message =
+      `The answer keeps ${kept} of the class's ${rightInClass} correctly-handled graphs ` +
+      `(${floorDecimal(ratio(100 * kept, rightInClass), 2)}%, rounded down); at least ${MIN_RETENTION_PERCENT}% ` +
+      `(${minimumKept(rightInClass)} graphs) is required.`;
   } else {
     grade.passed = true;
     grade.message = 'Correct repair.';

@@ -9,7 +9,7 @@ import type { VerifierPool } from '../pool.js';
 import type { KeySet } from '../repositories/receipt-keys.js';
 import type { SessionItem, SessionStore, StoredSession } from '../repositories/report-card-sessions.js';
 import type { BankItem } from './bank.js';
-import { MIN_RETENTION } from './bank.js';
+import { MIN_RETENTION_PERCENT } from './bank.js';
 import type { ItemGrade } from './grade.js';
 import { HEURISTIC_INFO, HEURISTICS } from './heuristics.js';
 import type { ReportCardSubmitRequest, StartRequest } from './schemas.js';
@@ -128,7 +128,7 @@ export class ReportCardService {
         claim: HEURISTIC_INFO[it.heuristic].claim,
         class_predicate: it.class_predicate,
         conjecture: `On every graph satisfying (${it.class_predicate}), the claim holds. It is false.`,
-        task: `Answer with a narrower predicate in the graph DSL (docs: /api/counterexample's expression): it must imply (${it.class_predicate}), make the claim true on every graph with at most ${EXHAUSTIVE_MAX_N} vertices and on a fixed set of hard 7-8-vertex graphs, and keep at least ${MIN_RETENTION * 100}% of the class's graphs on which the claim already held.`,
+        task: `Answer with a narrower predicate in the graph DSL (docs: /api/counterexample's expression): it must imply (${it.class_predicate}), make the claim true on every graph with at most ${EXHAUSTIVE_MAX_N} vertices and on a fixed set of hard 7-8-vertex graphs, and keep at least ${MIN_RETENTION_PERCENT}% of the class's graphs on which the claim already held.`,
         forbidden_features: HEURISTIC_INFO[it.heuristic].forbidden,
         class_graphs: byId.get(it.bank_id)?.class_graphs,
         failing_graphs: byId.get(it.bank_id)?.wrong_graphs,

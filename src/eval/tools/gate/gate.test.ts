@@ -200,3 +200,39 @@ describe('hostile policies and ids', () => {
     expect(items.map((i) => i.item_id)).toEqual([...ids].sort());
   });
 });
+
+describe('the sign test compares the exact p with alpha (the decimal the receipt prints)', () => {
+  const policy = (confidence_alpha: number) =>
+    ({ confidence_alpha, max_regressions: 100, min_gains: 1 }) as GateRequest['policy'];
+
+  // 5 gains, 0 regressions: p = 1/32 = 0.03125 exactly.
+  it.each([
+    [0.03124, 'HOLD'],
+    [0.03125, 'PASS'],
+    [0.03126, 'PASS'],
+  ])('p = 0.03125 against alpha %s: %s', (alpha, verdict) => {
+    const body = runGate(cohort(5, 0, 0, { policy: policy(alpha) }));
+    expect(body.summary.p_one_sided).toBe(0.03125);
+    expect(body.verdict).toBe(verdict);
+  });
+
+  // 39 gains, 22 regressions: p = 2854706776550633 / 2^57 is 1.7e-18 above its nearest
+  // double, whose shortest text is 0.01980850744924984: compared after rounding it passed.
+  it.each([
+    [0.01980850744924984, 'HOLD'],
+    [0.01980850744924985, 'PASS'],
+  ])('p just above its shown rounding, against alpha %s: %s', (alpha, verdict) => {
+    const body = runGate(cohort(39, 22, 0, { policy: policy(alpha) }));
+    expect(body.summary.p_one_sided).toBe(0.01980850744924984);
+    expect(body.verdict).toBe(verdict);
+    const step = body.decision_path.find((s) => s.rule === 'sign_test')!;
+    if (verdict === 'HOLD') {
+      expect(step.detail).toBe(
+        'one-sided p = 0.01980850744924984 > alpha 0.01980850744924984 (compared before rounding: the exact p is above alpha)',
+      );
+      // One more clean gain does reach PASS, confirmed with the exact tail.
+      expect(body.summary.additional_clean_gains_needed).toBe(1);
+      expect(runGate(cohort(40, 22, 0, { policy: policy(alpha) })).verdict).toBe('PASS');
+    }
+  });
+});

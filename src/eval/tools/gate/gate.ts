@@ -5,7 +5,8 @@
 import { invalidInput, type FieldError } from '../../../core/errors.js';
 import type { DecisionStep, ItemDecision, ReceiptBody, Verdict } from '../../../core/receipt.js';
 import { PLAIN_RUN_CONTEXT, type RunContext } from '../../tool-definition.js';
-import { logUpperTail, signTest, upperTail } from '../../math/binomial.js';
+import { logUpperTail, signTest, upperTailExact } from '../../math/binomial.js';
+import { atMost, compareRationals, decimalValue, type Rational } from '../../math/exact.js';
 import { round12, wilson, type Proportion } from '../../math/wilson.js';
 import {
   assertDomainsInCohort,
@@ -40,6 +41,21 @@ interface DomainTally {
   candidatePasses: number;
   gains: number;
   regressions: number;
+}
+
+/** A one-sided p-value: the figure a receipt shows, and the rational the sign-test rule compares. */
+export interface ComparedP {
+  shown: number;
+  /** Exact, or an upper bound where p is computed in floating point (never rounded down). */
+  compared: Rational;
+}
+
+/**
+ * p <= alpha, exactly: alpha is the decimal the receipt prints (0.05 is 5/100), p the exact
+ * tail (a dyadic rational) or an upper bound of it.
+ */
+export function withinAlpha(p: Rational, alpha: number): boolean {
+  return atMost(p, decimalValue(alpha));
 }
 
 export interface DomainFigures {
@@ -105,7 +121,13 @@ export function runGate(request: GateRequest, context: RunContext = PLAIN_RUN_CO
   }
 
   const test = signTest(gains, regressions);
-  const { path, verdict } = decide(gains, regressions, test.p_one_sided, policy, request.retained_probe);
+  const { path, verdict } = decide(
+    gains,
+    regressions,
+    { shown: test.p_one_sided, compared: test.p_one_exact },
+    policy,
+    request.retained_probe,
+  );
   const needed = additionalGainsNeeded(verdict, gains, regressions, policy);
   const domains = [...tallies.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -186,7 +208,7 @@ export function assertProbe(probe: GateProbe | undefined): void {
 export function decide(
   gains: number,
   regressions: number,
-  pOne: number,
+  p: ComparedP,
   policy: GatePolicy,
   probe: GateProbe | undefined,
   cohort?: { ok: boolean; detail: string },
@@ -233,12 +255,19 @@ export function decide(
     `${gains} gain(s) ${gains >= policy.min_gains ? '>=' : '<'} min_gains ${policy.min_gains}`,
     'HOLD',
   );
+  const alpha = policy.confidence_alpha;
+  const significant = withinAlpha(p.compared, alpha);
+  // Shown as equal but compared as different: the rounding of the shown p hid the difference.
+  const exactNote =
+    p.shown === alpha && compareRationals(p.compared, decimalValue(alpha)) !== 0
+      ? ' (compared before rounding: the exact p is ' + (significant ? 'below' : 'above') + ' alpha)'
+      : '';
   step(
     'sign_test',
-    pOne <= policy.confidence_alpha,
-    policy.confidence_alpha >= 1
-      ? `test off (confidence_alpha = 1); one-sided p = ${pOne}`
-      : `one-sided p = ${pOne} ${pOne <= policy.confidence_alpha ? '<=' : '>'} alpha ${policy.confidence_alpha}`,
+    significant,
+    alpha >= 1
+      ? `test off (confidence_alpha = 1); one-sided p = ${p.shown}`
+      : `one-sided p = ${p.shown} ${significant ? '<=' : '>'} alpha ${alpha}${exactNote}`,
     'HOLD',
   );
   if (verdict === undefined) {
@@ -287,7 +316,7 @@ export function additionalGainsNeeded(
   }
   if (gains + k + regressions <= EXACT_CHECK_MAX_N) {
     const exact = (j: number): boolean =>
-      upperTail(gains + j + regressions, gains + j) <= policy.confidence_alpha;
+      withinAlpha(upperTailExact(gains + j + regressions, gains + j), policy.confidence_alpha);
     while (k > first && exact(k - 1)) k--;
     while (!exact(k)) {
       k++;

@@ -8,6 +8,7 @@ import {
 } from './classify.js';
 import type { ItemObservation } from './observe.js';
 import { observe } from './observe.js';
+import { emptyCounts, readiness } from './readiness.js';
 
 /** Builds an observation from "system:TFT" strings through the real history reader. */
 function item(...specs: string[]): ItemObservation {
@@ -101,5 +102,48 @@ describe('classifyItem', () => {
     expect(f.discrimination).toBeNull();
     expect(f.utility).toBeNull();
     expect(f.pass_rate.rate).toBeNull();
+  });
+});
+
+describe('thresholds are compared exactly', () => {
+  const runs = (passes: number, total: number): string => 'T'.repeat(passes) + 'F'.repeat(total - passes);
+  /** Alternating results, then the last one repeated: `flips` flips in `transitions` pairs. */
+  const flipping = (flips: number, transitions: number): string =>
+    Array.from({ length: transitions + 1 }, (_, i) => (Math.min(i, flips) % 2 === 0 ? 'T' : 'F')).join('');
+
+  // Pass rates as fractions: 7/10 - 2/10 is 0.49999999999999994 in doubles, exactly 0.5 here.
+  it.each([
+    [runs(699, 1000), runs(2, 10), 'flat'], // 0.499
+    [runs(7, 10), runs(2, 10), 'discriminating'], // exactly 0.5
+    [runs(701, 1000), runs(2, 10), 'discriminating'], // 0.501
+  ])('discrimination at the 0.5 edge: %#', (a, b, cls) => {
+    expect(classifyItem(item(`a:${a}`, `b:${b}`)).item_class).toBe(cls);
+  });
+
+  // 100 consecutive pairs: the 95% lower bound is 0.0931 at 15 flips and 0.10095 at 16.
+  it.each([
+    [15, 100, false],
+    [16, 100, true],
+    [1, 1, false], // lower bound 0.21 but a single flip
+    [2, 2, true],
+  ])('flakiness: %i flips in %i pairs is flaky: %s', (flips, transitions, flaky) => {
+    const f = classifyItem(item(`a:${flipping(flips, transitions)}`, 'b:TT'));
+    expect(f.systems[0]).toMatchObject({ flips, flaky });
+  });
+});
+
+describe('readiness band on the exact index', () => {
+  // Every component 1 but discrimination k / n: index = 65 + 35 k / n, READY at 75 (k / n = 2/7).
+  const band = (k: number, n: number) =>
+    readiness({ ...emptyCounts(), discriminating: k, flat: n - k }, [
+      { domain: 'd', items: n, classes: emptyCounts(), mean_utility: 0, frontier_gap: false },
+    ]);
+  it.each([
+    [57, 200, 74.9, 'NEEDS_WORK'], // 74.975: rounded to one decimal first, it read 75.0 and READY
+    [2, 7, 75, 'READY'], // exactly 75
+    [143, 500, 75, 'READY'], // 75.01
+    [5, 7, 90, 'READY'],
+  ])('discrimination %i / %i: index %s, %s', (k, n, index, status) => {
+    expect(band(k, n)).toMatchObject({ index, band: status });
   });
 });

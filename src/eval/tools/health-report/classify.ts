@@ -2,7 +2,8 @@
  * Per-item figures and the item class (docs/health-report.md). Classes are checked in the
  * stated order; the first that applies is the item's class.
  */
-import { round12, wilson, type Proportion } from '../../math/wilson.js';
+import { atLeast, compareRationals, decimalValue, ratio } from '../../math/exact.js';
+import { round12, wilson, wilsonLowAbove, type Proportion } from '../../math/wilson.js';
 import type { ItemObservation, SystemRuns } from './observe.js';
 
 /** An item needs results from this many distinct systems before it can say anything. */
@@ -13,6 +14,13 @@ export const FLAKY_MIN_FLIPS = 2;
 export const FLAKY_FLIP_RATE_THRESHOLD = 0.1;
 /** Systems "differ" on an item when their pass rates span at least this much. */
 export const DISCRIMINATION_THRESHOLD = 0.5;
+// The rules compare exactly: the flip rate's Wilson bound by its quadratic, pass rates as fractions.
+const FLAKY_ABOVE = decimalValue(FLAKY_FLIP_RATE_THRESHOLD);
+const DISCRIMINATES_AT = decimalValue(DISCRIMINATION_THRESHOLD);
+
+/** passes / runs of a against b, exactly. */
+const comparePassRates = (a: SystemFigures, b: SystemFigures): number =>
+  compareRationals(ratio(a.passes, a.runs), ratio(b.passes, b.runs));
 
 export const ITEM_CLASSES = [
   'unmeasured',
@@ -34,7 +42,7 @@ export interface SystemFigures {
   flips: number;
   /** flips / (runs - 1); null with a single run. */
   flip_rate: number | null;
-  /** 95% Wilson lower bound of the flip rate: what the flakiness rule tests. */
+  /** 95% Wilson lower bound of the flip rate, 12 significant digits: the rule tests it exactly. */
   flip_rate_wilson_low: number | null;
   flaky: boolean;
 }
@@ -65,7 +73,7 @@ function systemFigures(s: SystemRuns): SystemFigures {
     flips: s.flips,
     flip_rate: transitions === 0 ? null : round12(s.flips / transitions),
     flip_rate_wilson_low: low,
-    flaky: s.flips >= FLAKY_MIN_FLIPS && low !== null && low > FLAKY_FLIP_RATE_THRESHOLD,
+    flaky: s.flips >= FLAKY_MIN_FLIPS && wilsonLowAbove(s.flips, transitions, FLAKY_ABOVE),
   };
 }
 
@@ -102,10 +110,15 @@ export function classifyItem(obs: ItemObservation): ItemFigures {
   let lo = systems[0]!;
   let hi = systems[0]!;
   for (const s of systems) {
-    if (s.pass_rate < lo.pass_rate) lo = s;
-    if (s.pass_rate > hi.pass_rate) hi = s;
+    if (comparePassRates(s, lo) < 0) lo = s;
+    if (comparePassRates(s, hi) > 0) hi = s;
   }
+  // Shown rounded; decided on hi.passes / hi.runs - lo.passes / lo.runs as a fraction.
   const discrimination = round12(hi.pass_rate - lo.pass_rate);
+  const discriminates = atLeast(
+    ratio(hi.passes * lo.runs - lo.passes * hi.runs, hi.runs * lo.runs),
+    DISCRIMINATES_AT,
+  );
   const utility = round12(discrimination * (1 - (flipRate.rate ?? 0)));
   const figures = { ...base, discrimination, utility };
   const reasons: string[] = [];
@@ -133,7 +146,7 @@ export function classifyItem(obs: ItemObservation): ItemFigures {
         `${s.system} flipped ${s.flips} times in ${s.runs - 1} consecutive run pairs ` +
           `(flip rate ${fmt(s.flip_rate)}, 95% lower bound ${fmt(s.flip_rate_wilson_low)} > ${FLAKY_FLIP_RATE_THRESHOLD})`,
       );
-  } else if (discrimination >= DISCRIMINATION_THRESHOLD) {
+  } else if (discriminates) {
     itemClass = 'discriminating';
     reasons.push(`${spread} >= ${DISCRIMINATION_THRESHOLD}`);
   } else {

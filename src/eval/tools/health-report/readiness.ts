@@ -2,6 +2,13 @@
  * Benchmark-level figures: per-domain class counts, frontier gaps and the readiness index
  * (docs/health-report.md, "Readiness index").
  */
+import {
+  atLeast,
+  compareRationals,
+  floorDecimal,
+  ratio as fraction,
+  type Rational,
+} from '../../math/exact.js';
 import { round12 } from '../../math/wilson.js';
 import { ITEM_CLASSES, type ItemClass } from './classify.js';
 
@@ -81,6 +88,21 @@ export const READY_AT = 75;
 export const NEEDS_WORK_AT = 40;
 
 const ratio = (num: number, den: number): number => (den === 0 ? 0 : num / den);
+/** A component's value as a fraction; an empty denominator counts 0. */
+const exactValue = (p: { numerator: number; denominator: number }): Rational =>
+  p.denominator === 0 ? fraction(0) : fraction(p.numerator, p.denominator);
+/** Weights in index points (weight x 100), integers so the index is an exact fraction. */
+const points = (weight: number): bigint => BigInt(Math.round(weight * 100));
+
+/** 100 x sum of weight x value, exactly: the band is decided on this, not on the rounded index. */
+function exactIndex(parts: readonly Omit<ReadinessComponent, 'value'>[]): Rational {
+  let sum = fraction(0);
+  for (const p of parts) {
+    const v = exactValue(p);
+    sum = fraction(sum.num * v.den + points(p.weight) * v.num * sum.den, sum.den * v.den);
+  }
+  return sum;
+}
 
 export function readiness(counts: ClassCounts, domains: readonly DomainFigures[]): Readiness {
   const total = ITEM_CLASSES.reduce((s, c) => s + counts[c], 0);
@@ -130,25 +152,31 @@ export function readiness(counts: ClassCounts, domains: readonly DomainFigures[]
     },
   ];
   const components = parts.map((p) => ({ ...p, value: round12(ratio(p.numerator, p.denominator)) }));
-  const index = Math.round(components.reduce((s, c) => s + 100 * c.weight * c.value, 0) * 10) / 10;
+  const exact = exactIndex(parts);
   return {
-    index,
-    band: index >= READY_AT ? 'READY' : index >= NEEDS_WORK_AT ? 'NEEDS_WORK' : 'NOT_READY',
+    // Rounded down, so the index shown and the band always agree (74.96 shows as 74.9).
+    index: floorDecimal(exact, 1),
+    band: atLeast(exact, fraction(READY_AT))
+      ? 'READY'
+      : atLeast(exact, fraction(NEEDS_WORK_AT))
+        ? 'NEEDS_WORK'
+        : 'NOT_READY',
     components,
     formula:
       'index = 100 x (0.15 coverage + 0.10 observation + 0.35 discrimination + 0.25 reliability + 0.15 frontier), ' +
-      `one decimal; READY at >= ${READY_AT}, NEEDS_WORK at >= ${NEEDS_WORK_AT}, NOT_READY below; ` +
-      'a component with an empty denominator counts 0',
+      `rounded down to one decimal; the band is decided on the exact index: READY at >= ${READY_AT}, ` +
+      `NEEDS_WORK at >= ${NEEDS_WORK_AT}, NOT_READY below; a component with an empty denominator counts 0`,
   };
 }
 
-/** The component whose shortfall costs the most index points (first in order on ties). */
+/** The component whose shortfall costs the most index points (first in order on ties), exactly. */
 export function weakestComponent(r: Readiness): ReadinessComponent | undefined {
   let worst: ReadinessComponent | undefined;
-  let worstLoss = 0;
+  let worstLoss = fraction(0);
   for (const c of r.components) {
-    const loss = c.weight * (1 - c.value);
-    if (loss > worstLoss + 1e-12) {
+    const v = exactValue(c);
+    const loss = fraction(points(c.weight) * (v.den - v.num), v.den);
+    if (compareRationals(loss, worstLoss) > 0) {
       worst = c;
       worstLoss = loss;
     }

@@ -220,3 +220,29 @@ describe('inspect: ids named like Object.prototype members', () => {
     expect(r.result.gate.result.domains.map((d: any) => d.domain)).toEqual(['(unlabelled)', 'letters']);
   });
 });
+
+describe('inspect: the gate on the clean items compares the exact p with alpha', () => {
+  // The example gates 5 clean gains: p = 1/32 = 0.03125 exactly.
+  it.each([
+    [0.03124, 'HOLD'],
+    [0.03125, 'PASS'],
+    [0.03126, 'PASS'],
+  ])('p = 0.03125 against alpha %s: %s', (alpha, verdict) => {
+    const r = ok(run({ ...inspectExample, policy: { ...inspectExample.policy, confidence_alpha: alpha } }));
+    expect(r.result.gate.summary.p_one_sided).toBe(0.03125);
+    expect(r.verdict).toBe(verdict);
+  });
+
+  it('holds when p is above alpha by less than a double can show', () => {
+    const exam = Array.from({ length: 61 }, (_, i) => clean(i));
+    const baseline: Record<string, boolean> = {};
+    const candidate: Record<string, boolean> = {};
+    exam.forEach(
+      (row, i) => ([baseline[row.item_id], candidate[row.item_id]] = i < 39 ? [false, true] : [true, false]),
+    );
+    const policy = { confidence_alpha: 0.01980850744924984, max_regressions: 30 };
+    const r = ok(run({ exam, baseline, candidate, policy }));
+    expect(r.summary).toMatchObject({ gains: 39, regressions: 22, p_one_sided: 0.01980850744924984 });
+    expect(r.verdict).toBe('HOLD');
+  });
+});

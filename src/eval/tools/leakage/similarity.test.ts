@@ -7,9 +7,11 @@ import {
   MAX_SIMILARITY_MATCHES,
   MIN_SHARED_TERMS,
   SimilarityTier,
+  exactSimilarityScore,
   similarityScore,
   type SimilarityHit,
 } from './similarity.js';
+import { compareRationals, decimalValue } from '../../math/exact.js';
 import { lcg } from '../../math/lcg.testing.js';
 
 function rows(texts: string[]): AuditRow[] {
@@ -94,5 +96,34 @@ describe('SimilarityTier', () => {
     const terms = analyzeText('topic3 subject3 matter3 novel').terms;
     tier.match(terms);
     expect(tier.stats.candidate_pairs).toBeLessThanOrEqual(terms.length * DF_CAP);
+  });
+});
+
+describe('the similarity threshold is compared on the exact score', () => {
+  const words = (n: number, from = 0): string =>
+    Array.from({ length: n }, (_, i) => `term${String.fromCharCode(97 + from + i)}x`).join(' ');
+  const scores = (exam: string, exposure: string, threshold: number): number[] =>
+    new SimilarityTier(rows([exposure]), threshold).match(analyzeText(exam).terms).map((h) => h.score);
+
+  // 3 shared terms, 3 and b terms: (27 + 6 b) / (15 b) = 0.58, 0.6 and 0.625 for b = 10, 9, 8.
+  it.each([
+    [10, 0.58, false],
+    [9, 0.6, true],
+    [8, 0.625, true],
+  ])('3 of 3 terms shared with a row of %i terms scores %s: a match at 0.6: %s', (b, score, match) => {
+    const exposure = `${words(3)} ${words(b - 3, 10)}`;
+    expect(compareRationals(exactSimilarityScore(3, 3, b), decimalValue(score))).toBe(0);
+    expect(scores(words(3), exposure, 0.6)).toEqual(match ? [score] : []);
+  });
+
+  // 3 shared of 4 and 6 terms: 39/70 = 0.557142857142857142..., whose double prints as
+  // 0.5571428571428572; rounded to 12 digits first (0.557142857143) it reached that threshold.
+  it.each([
+    [0.5571428571428571, true],
+    [0.5571428571428572, false],
+  ])('39/70 against threshold %s: a match: %s', (threshold, match) => {
+    const exam = `${words(3)} ${words(1, 10)}`;
+    const exposure = `${words(3)} ${words(3, 15)}`;
+    expect(scores(exam, exposure, threshold)).toEqual(match ? [0.557142857143] : []);
   });
 });

@@ -13,6 +13,7 @@
  * shared terms, of which at least o - (A's unindexed terms) are indexed. Probing only A's
  * rarest indexed terms, all but (that many - 1) of them, still reaches every such row.
  */
+import { atLeast, compareRationals, decimalValue, ratio, type Rational } from '../../math/exact.js';
 import { round12 } from '../../math/wilson.js';
 import type { AuditRow } from './rows.js';
 
@@ -22,12 +23,22 @@ export const MAX_SIMILARITY_MATCHES = 3;
 export const DF_CAP = 64;
 export const JACCARD_WEIGHT = 0.6;
 export const OVERLAP_WEIGHT = 0.4;
-/** Far above float error in a score, far below any difference between two real scores. */
+/** Far above float error in a score: the candidate filters err towards scoring a pair exactly. */
 const SLACK = 1e-9;
 
+/** The score as a double: what the receipt shows (rounded to 12 significant digits). */
 export function similarityScore(shared: number, a: number, b: number): number {
   if (shared === 0) return 0;
   return JACCARD_WEIGHT * (shared / (a + b - shared)) + OVERLAP_WEIGHT * (shared / Math.min(a, b));
+}
+
+/** The score as a fraction, (3 s min + 2 s union) / (5 union min): what the threshold is tested on. */
+export function exactSimilarityScore(shared: number, a: number, b: number): Rational {
+  if (shared === 0) return ratio(0);
+  const union = BigInt(a + b - shared);
+  const min = BigInt(Math.min(a, b));
+  const s = BigInt(shared);
+  return ratio(3n * s * min + 2n * s * union, 5n * union * min);
 }
 
 export interface SimilarityHit {
@@ -59,6 +70,8 @@ export class SimilarityTier {
   private readonly stamp: Int32Array;
   /** The smallest Jaccard index a pair scoring at least the threshold can have. */
   private readonly minJaccard: number;
+  /** The threshold as the decimal it prints as. */
+  private readonly thresholdExact: Rational;
   private generation = 0;
   readonly stats: SimilarityStats;
 
@@ -108,6 +121,7 @@ export class SimilarityTier {
     this.touched = new Int32Array(exposure.length);
     this.stamp = new Int32Array(vocab);
     this.minJaccard = Math.max(0, (threshold - OVERLAP_WEIGHT) / JACCARD_WEIGHT);
+    this.thresholdExact = decimalValue(threshold);
     this.stats = {
       indexed_exposure_rows: indexedRows,
       vocabulary: vocab,
@@ -150,7 +164,7 @@ export class SimilarityTier {
     }
     this.stats.candidate_pairs += touched;
 
-    const hits: SimilarityHit[] = [];
+    const hits: { hit: SimilarityHit; exact: Rational }[] = [];
     for (let k = 0; k < touched; k++) {
       const e = this.touched[k]!;
       const viaPrefix = this.counts[e]!;
@@ -165,13 +179,16 @@ export class SimilarityTier {
       let shared = 0;
       for (let q = 0; q < b; q++) if (this.stamp[row[q]!] === gen) shared++;
       if (shared < MIN_SHARED_TERMS) continue;
+      // Decided on the fraction (0.6 means 3/5, a 16-digit threshold means itself); the double,
+      // off by ~1e-16, settles every pair outside the slack band without BigInt work.
       const raw = similarityScore(shared, a, b);
       if (raw < this.threshold - SLACK) continue;
-      // Scores are compared as reported (12 significant digits), so 0.6 means 0.6.
+      const exact = exactSimilarityScore(shared, a, b);
+      if (raw < this.threshold + SLACK && !atLeast(exact, this.thresholdExact)) continue;
       const score = round12(raw);
-      if (score >= this.threshold) hits.push({ exposure_index: e, score, shared_terms: shared });
+      hits.push({ hit: { exposure_index: e, score, shared_terms: shared }, exact });
     }
-    hits.sort((x, y) => y.score - x.score || x.exposure_index - y.exposure_index);
-    return hits.slice(0, MAX_SIMILARITY_MATCHES);
+    hits.sort((x, y) => compareRationals(y.exact, x.exact) || x.hit.exposure_index - y.hit.exposure_index);
+    return hits.slice(0, MAX_SIMILARITY_MATCHES).map((h) => h.hit);
   }
 }

@@ -264,3 +264,32 @@ describe('prototype names in request text', () => {
     }
   });
 });
+
+describe('the token budget is compared in whole tokens', () => {
+  // Two memories of 4 and 5 tokens (whitespace words); the budget is 8, 9 or 10.
+  it.each([
+    [8, ['m-0001'], 4],
+    [9, ['m-0001', 'm-0002'], 9],
+    [10, ['m-0001', 'm-0002'], 9],
+  ])('budget %i selects %j (%i tokens)', (token_budget, selected, used) => {
+    const memories = [mem('deploy note one two', { confidence: 0.9 }), mem('deploy note three four five')];
+    const r = run({ objective: 'deploy note', memories, token_budget });
+    const sal = r.result.salience as { selected: string[]; tokens_used: number };
+    expect(sal).toMatchObject({ selected, tokens_used: used });
+    if (token_budget === 8) expect(item(r, 'm-0002').reasons.join('; ')).toContain('needs 5 tokens, 4 left');
+  });
+});
+
+describe('salience is a floating quantity: where it underflows, the receipt says so', () => {
+  it('a memory 148 654 steps old scores 0 and is not taken, and the reason is the age, not the confidence', () => {
+    const r = run({
+      objective: 'deploy note',
+      memories: [mem('deploy note one', { age: 148_653 }), mem('deploy note two', { age: 148_654 })],
+    });
+    expect(item(r, 'm-0001').salience.score).toBeGreaterThan(0);
+    expect(item(r, 'm-0002').salience.score).toBe(0);
+    expect(item(r, 'm-0002').reasons.join('; ')).toContain(
+      'salience is below the smallest double (0.995^148654 underflows; current_step caps the age)',
+    );
+  });
+});

@@ -227,7 +227,9 @@ function why(fill: Fill, i: number, s: Scored, ranking: string): string {
     case 'no_score':
       return ranking === 'relevance'
         ? 'no term or entity overlap with the objective'
-        : 'salience is 0 (confidence 0)';
+        : s.salience.confidence === 0
+          ? 'salience is 0 (confidence 0)'
+          : `salience is below the smallest double (0.995^${s.salience.effective_age} underflows; current_step caps the age)`;
     case 'empty':
       return 'content has no words';
     case 'over_budget':
