@@ -60,7 +60,7 @@ function interpolate(value: unknown, env: Record<string, string>): unknown {
       if (whole === '$$') return '$';
       const v = env[name!];
       const missing = v === undefined || (colon === ':' && v === '');
-      if (op === '-') return missing ? arg! : v!;
+      if (op === '-') return missing ? arg! : v;
       if (op === '?' && missing) throw new Error(`compose: ${name}: ${arg}`);
       return v ?? '';
     },
@@ -302,7 +302,7 @@ describe('each service started from the environment compose gives it', () => {
     expect(list.check(base!.replace(/\.0$/, '.7'))).toBe(true);
   });
 
-  it('creates and hands to the node user every directory a volume of ours is mounted on', async () => {
+  it('creates and hands to the node user every directory a volume of ours is mounted on', () => {
     const dockerfile = read('docker/Dockerfile');
     const owned = /RUN mkdir -p ([^&]+) && chown node:node ([^\n]+)/.exec(dockerfile);
     expect(owned).not.toBeNull();
@@ -366,6 +366,7 @@ describe('each service started from the environment compose gives it', () => {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT')
           throw new Error(
             'docker-compose is not installed: `make setup` installs it (Debian package docker-compose)',
+            { cause: err },
           );
         throw err;
       }
