@@ -4,6 +4,7 @@
  * so a table the migrations recreate gets its grant back (compose's `migrate` one-shot).
  */
 import pg from 'pg';
+import { libpqUrl } from './database-backup.js';
 
 const ROLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -19,7 +20,8 @@ export function evalGrants(role: string): string[] {
 
 export async function grantEvalRole(databaseUrl: string, role: string): Promise<void> {
   const statements = evalGrants(role);
-  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 10_000 });
+  // Prisma-only URL parameters (schema=…) are not PostgreSQL settings.
+  const client = new pg.Client({ connectionString: libpqUrl(databaseUrl), connectionTimeoutMillis: 10_000 });
   await client.connect();
   try {
     await client.query('BEGIN');
