@@ -12,7 +12,7 @@ import { Type } from 'typebox';
 import { ConfigError, parseEnv } from '../core/env.js';
 import { createS3Client } from '../music/repositories/object-store/s3-store.js';
 
-const OffsiteEnv = Type.Object({
+export const OffsiteEnv = Type.Object({
   BACKUP_OFFSITE_ENDPOINT: Type.Optional(
     Type.String({ pattern: '^https?://', description: 'S3-protocol endpoint of the second target' }),
   ),
