@@ -289,9 +289,26 @@ describe('nginx in front of the apps (production template)', () => {
       expect(answer.headers['content-type'], path).toBe('application/problem+json');
       expect(answer.body, path).not.toMatch(/# (HELP|TYPE)/);
     }
+    // Spellings nginx does not normalise to /metrics reach the app, which must not read them as it.
+    for (const path of [
+      '/metrics;x',
+      '/metrics%3Fx',
+      '/metrics%2F',
+      '/./metrics',
+      '/x/../metrics',
+      '/METRICS',
+    ]) {
+      const answer = await https(path);
+      expect(answer.body, `${path} ${answer.status} ${answer.body.slice(0, 80)}`).not.toMatch(
+        /# (HELP|TYPE)/,
+      );
+    }
     // The route exists behind nginx: the edge is what refuses it.
-    expect((await music.app.inject('/metrics')).statusCode).toBe(200);
-    expect((await evalApp.inject('/metrics')).statusCode).toBe(200);
+    for (const app of [music.app, evalApp]) {
+      const direct = await app.inject('/metrics');
+      expect(direct.statusCode).toBe(200);
+      expect(direct.body).toMatch(/# (HELP|TYPE)/);
+    }
   });
 
   it('routes eval’s published files and the workbench (pages and assets) to eval', async () => {
