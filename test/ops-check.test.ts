@@ -71,7 +71,7 @@ describe('ops check', () => {
     expect(lines[1]).toBe('ok   failed-jobs: 0 failed jobs (needs fewer than 10)');
     expect(lines[2]).toMatch(/^ok {3}tls-certificate: .*valid (364|365) more days/);
     expect(lines[3]).toMatch(
-      /^ok {3}backup: last good database backup db-\d{8}T\d{6}Z\.dump, 1\.0 h old \(needs at most 24 h\)$/,
+      /^ok {3}backup: last good database backup db-\d{8}T\d{6}Z\.dump in .*backups, 1\.0 h old \(needs at most 24 h\)$/,
     );
   });
 
@@ -85,7 +85,7 @@ describe('ops check', () => {
     const old = await check({ ...env, BACKUP_DIR: stale }, ['--min-free', '0', '--cert', certs.valid]);
     expect(old.code).toBe(1);
     expect(old.out).toMatch(
-      /^FAIL backup: last good database backup db-\d{8}T\d{6}Z\.dump, 25\.0 h old \(needs at most 24 h\)$/m,
+      /^FAIL backup: last good database backup db-\d{8}T\d{6}Z\.dump in .*stale-backups, 25\.0 h old \(needs at most 24 h\)$/m,
     );
     const none = await check(env, [
       '--min-free',

@@ -240,11 +240,21 @@ describe('production roles, backup loop and restore drill', () => {
     } finally {
       client.destroy();
     }
-    const check = io({ ...appEnv, BACKUP_DIR: dir });
+    const check = io({ ...appEnv, ...offsite, BACKUP_DIR: dir });
     await runOps(['check', '--min-free', '0', '--tls-host', '127.0.0.1:1'], check);
     expect(check.text()).toMatch(
-      /^ok {3}backup: last good database backup db-\d{8}T\d{6}Z\.dump, 0\.0 h old/m,
+      /^ok {3}backup: last good database backup db-\d{8}T\d{6}Z\.dump in .*fresh, 0\.0 h old/m,
     );
+    expect(check.text()).toMatch(
+      new RegExp(
+        `^ok {3}backup-offsite: last good database backup db-\\d{8}T\\d{6}Z\\.dump in .* bucket ${bucket}, 0\\.0 h old`,
+        'm',
+      ),
+    );
+    // A target that holds no copy (its uploads failing) fails the check.
+    const empty = io({ ...appEnv, ...offsite, BACKUP_OFFSITE_BUCKET: `${bucket}-empty`, BACKUP_DIR: dir });
+    await runOps(['check', '--min-free', '0', '--tls-host', '127.0.0.1:1'], empty);
+    expect(empty.text()).toMatch(/^FAIL backup-offsite: (no database backup in|could not check)/m);
   }, 120_000);
 
   it('reports a backup directory it cannot write (root-owned) as FAILED, and ops check fails', async () => {

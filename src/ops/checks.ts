@@ -23,24 +23,31 @@ export const CHECK_THRESHOLDS = {
   maxBackupAgeHours: 24,
 };
 
-/** The age of the newest complete database dump in `dir` (its name's UTC stamp) against the RPO. */
-export async function backupAgeCheck(dir: string, now: Date, maxAgeHours: number): Promise<CheckResult> {
-  const newest = (await readdir(dir))
-    .map((name) => ({ name, parsed: parseBackupFileName(name) }))
+/** The age of the newest complete database dump among `names` (its UTC stamp) against the RPO. */
+export function backupAgeCheck(
+  name: string,
+  names: readonly string[],
+  where: string,
+  now: Date,
+  maxAgeHours: number,
+): CheckResult {
+  const newest = names
+    .map((file) => ({ file, parsed: parseBackupFileName(file) }))
     .filter((f) => f.parsed?.kind === 'db')
     .sort((a, b) => b.parsed!.date.getTime() - a.parsed!.date.getTime())[0];
   if (!newest)
-    return {
-      name: 'backup',
-      ok: false,
-      detail: `no database backup in ${dir} (needs one within ${maxAgeHours} h)`,
-    };
+    return { name, ok: false, detail: `no database backup in ${where} (needs one within ${maxAgeHours} h)` };
   const hours = (now.getTime() - newest.parsed!.date.getTime()) / 3_600_000;
   return {
-    name: 'backup',
+    name,
     ok: hours <= maxAgeHours,
-    detail: `last good database backup ${newest.name}, ${hours.toFixed(1)} h old (needs at most ${maxAgeHours} h)`,
+    detail: `last good database backup ${newest.file} in ${where}, ${hours.toFixed(1)} h old (needs at most ${maxAgeHours} h)`,
   };
+}
+
+/** The newest dump in a backup directory. */
+export async function localBackupCheck(dir: string, now: Date, maxAgeHours: number): Promise<CheckResult> {
+  return backupAgeCheck('backup', await readdir(dir), dir, now, maxAgeHours);
 }
 
 export async function diskFreeCheck(path: string, minFreeRatio: number): Promise<CheckResult> {

@@ -6,7 +6,12 @@
  */
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
-import { CreateBucketCommand, HeadBucketCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { Type } from 'typebox';
 import { ConfigError, parseEnv } from '../core/env.js';
@@ -72,4 +77,23 @@ export async function copyOffsite(file: string, target: OffsiteTarget, size: num
   } finally {
     client.destroy();
   }
+}
+
+/** Names of the database dumps in the target's bucket (for `ops check`). */
+export async function offsiteDumps(target: OffsiteTarget): Promise<string[]> {
+  const client = createS3Client({ ...target, bucketPrefix: '' });
+  const names: string[] = [];
+  try {
+    let token: string | undefined;
+    do {
+      const page = await client.send(
+        new ListObjectsV2Command({ Bucket: target.bucket, Prefix: 'db-', ContinuationToken: token }),
+      );
+      for (const o of page.Contents ?? []) if (o.Key) names.push(o.Key);
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  } finally {
+    client.destroy();
+  }
+  return names;
 }

@@ -6,8 +6,11 @@
 import { parseArgs } from 'node:util';
 import { createRedis } from '../../core/redis.js';
 import { BullJobQueueRepository } from '../../music/repositories/job-queue-repository.js';
+import { ConfigError } from '../../core/env.js';
+import { offsiteDumps, offsiteTarget } from '../../ops/offsite-copy.js';
 import {
   backupAgeCheck,
+  localBackupCheck,
   certificateCheck,
   certificateFromFile,
   certificateFromServer,
@@ -120,7 +123,24 @@ export async function runCheck(argv: string[], io: OpsIo): Promise<number> {
   );
   // Where `ops backup` writes (its --dir default): BACKUP_DIR, else ./backups.
   const backupDir = values['backup-dir'] ?? io.env.BACKUP_DIR ?? 'backups';
-  results.push(await guarded('backup', () => backupAgeCheck(backupDir, now, maxBackupAge)));
+  results.push(await guarded('backup', () => localBackupCheck(backupDir, now, maxBackupAge)));
+  // The copy off the host, when one is configured: a failing upload is an alert too.
+  let target;
+  try {
+    target = offsiteTarget(io.env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    results.push({ name: 'backup-offsite', ok: false, detail: err.problems.join('; ') });
+  }
+  if (target) {
+    const t = target;
+    const where = `${t.endpoint} bucket ${t.bucket}`;
+    results.push(
+      await guarded('backup-offsite', async () =>
+        backupAgeCheck('backup-offsite', await offsiteDumps(t), where, now, maxBackupAge),
+      ),
+    );
+  }
   const failed = results.filter((r) => !r.ok).length;
   if (values.json) io.out(`${JSON.stringify({ failed, checks: results })}\n`);
   else for (const r of results) io.out(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name}: ${r.detail}\n`);
