@@ -25,7 +25,7 @@ import { loadSigningKeys } from '../src/eval/repositories/receipt-keys.js';
 import { loadMusicConfig } from '../src/music/config.js';
 import { loadWorkerConfig } from '../src/music/worker-config.js';
 import { offsiteTarget } from '../src/ops/offsite-copy.js';
-import { renderNginxTemplate } from '../src/ops/nginx-template.js';
+import { NGINX_TEMPLATE_VARIABLES, renderNginxTemplate } from '../src/ops/nginx-template.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -197,13 +197,22 @@ describe('docker/compose.yaml', () => {
     expect(bucketDeps.objectstore).toEqual({ condition: 'service_healthy' });
   });
 
-  it('gives nginx every variable its template uses', () => {
+  it('gives nginx every variable its template uses, and the image substitutes only those', () => {
     const template = read('docker/nginx/templates/default.conf.template');
-    const used = new Set([...template.matchAll(/\$\{([A-Z0-9_]+)\}/g)].map((m) => m[1]));
-    const env = compose.services.nginx!.environment!;
-    for (const name of used) expect(env, String(name)).toHaveProperty(String(name));
-    expect(new RegExp(env.NGINX_ENVSUBST_FILTER!).test('DOMAIN')).toBe(true);
-    expect(new RegExp(env.NGINX_ENVSUBST_FILTER!).test('uri')).toBe(false);
+    const used = new Set([...template.matchAll(/\$\{([A-Z0-9_]+)\}/g)].map((m) => m[1]!));
+    expect([...used].sort()).toEqual([...NGINX_TEMPLATE_VARIABLES].sort());
+    const env = interpolate(compose.services.nginx!.environment, {
+      DOMAIN: 'd',
+      SECURE_LINK_SECRET: 's',
+    }) as Record<string, string>;
+    for (const name of used) expect(env, name).toHaveProperty(name);
+    // The image's envsubst takes the names this pattern matches (awk), in both $NAME and ${NAME}
+    // forms: exactly the template's, and no nginx variable the template uses.
+    const filter = new RegExp(env.NGINX_ENVSUBST_FILTER!);
+    for (const name of NGINX_TEMPLATE_VARIABLES) expect(filter.test(name), name).toBe(true);
+    const nginxVariables = new Set([...template.matchAll(/\$([a-z_][a-z0-9_]*)/gi)].map((m) => m[1]!));
+    expect(nginxVariables.size).toBeGreaterThan(10);
+    for (const name of nginxVariables) expect(filter.test(name), name).toBe(false);
   });
 });
 
