@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs and starts the system services the project needs, where they are missing:
 # PostgreSQL, Redis, ffmpeg, promtool (prometheus), openssl, nginx (the edge test runs it as the
-# current user; the system service is not started), g++, npm, chromium (browser tests), supysonic
-# (bench only). On Debian as root this uses apt-get; elsewhere it says exactly what to install and fails.
+# current user; the system service is not started), docker-compose (test/compose.test.ts runs
+# `docker-compose config`; no Docker engine is needed), g++, npm, chromium (browser tests),
+# supysonic (bench only). On Debian as root this uses apt-get; elsewhere it says exactly what to install and fails.
 set -euo pipefail
 
 need_pkgs=()
@@ -13,6 +14,7 @@ command -v ffmpeg >/dev/null 2>&1 || need_pkgs+=(ffmpeg)
 command -v promtool >/dev/null 2>&1 || need_pkgs+=(prometheus)
 command -v openssl >/dev/null 2>&1 || need_pkgs+=(openssl)
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need_pkgs+=(nginx)
+command -v docker-compose >/dev/null 2>&1 || need_pkgs+=(docker-compose)
 command -v g++ >/dev/null 2>&1 || need_pkgs+=(g++)
 # npm fetches the dependencies, and once the pinned Node.js runtime (scripts/setup-node.sh).
 command -v npm >/dev/null 2>&1 || need_pkgs+=(npm)

@@ -1,30 +1,107 @@
 /**
  * The production shape that cannot run here (no Docker): docker/compose.yaml against the
- * Compose specification's JSON schema, secrets only as environment references, images pinned,
- * and the Dockerfile's build stage running what `make build` runs, with every entry point the
- * compose file starts present in that build's output.
+ * Compose specification's JSON schema and Debian's `docker-compose config`, secrets only as
+ * environment references, images pinned; every service's production configuration loaded with
+ * the project's own loaders from exactly the environment compose gives it (the image's ENV
+ * under the service's, interpolated from a complete production env file); networks, volumes
+ * and healthchecks; and the Dockerfile's build stage running what `make build` runs, with
+ * every entry point the compose file starts present in that build's output.
  */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { BlockList } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Ajv } from 'ajv';
+import { exportJWK, generateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { parseProxyEntry } from '../src/core/trusted-proxies.js';
+import { loadEvalConfig } from '../src/eval/config.js';
+import { loadSigningKeys } from '../src/eval/repositories/receipt-keys.js';
+import { loadMusicConfig } from '../src/music/config.js';
+import { loadWorkerConfig } from '../src/music/worker-config.js';
+import { offsiteTarget } from '../src/ops/offsite-copy.js';
+import { NGINX_TEMPLATE_VARIABLES, renderNginxTemplate } from '../src/ops/nginx-template.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 
 interface Service {
   image?: string;
-  build?: unknown;
+  build?: { context: string; dockerfile: string; target?: string };
   command?: string[];
   environment?: Record<string, string>;
   depends_on?: Record<string, { condition: string }> | string[];
+  networks?: string[];
+  volumes?: string[];
+  healthcheck?: { test: string[] };
 }
 interface Compose {
   services: Record<string, Service>;
+  networks: Record<string, { ipam?: { config: { subnet: string }[] } }>;
+  volumes: Record<string, unknown>;
 }
 
 const compose = parse(read('docker/compose.yaml'), { merge: true }) as Compose;
+
+/** Compose's interpolation: ${V}, ${V:-default}, ${V-default}, ${V:?error}, ${V?error}, $$. */
+function interpolate(value: unknown, env: Record<string, string>): unknown {
+  if (Array.isArray(value)) return value.map((v) => interpolate(v, env));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v, env)]));
+  if (typeof value !== 'string') return value;
+  return value.replace(
+    /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-?])([^}]*))?\}/g,
+    (whole, name?: string, colon?: string, op?: string, arg?: string) => {
+      if (whole === '$$') return '$';
+      const v = env[name!];
+      const missing = v === undefined || (colon === ':' && v === '');
+      if (op === '-') return missing ? arg! : v;
+      if (op === '?' && missing) throw new Error(`compose: ${name}: ${arg}`);
+      return v ?? '';
+    },
+  );
+}
+
+/** The production env file, complete: every variable of docker/production.env.example filled. */
+async function productionEnv(): Promise<Record<string, string>> {
+  const { privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
+  const example = Object.fromEntries(
+    read('docker/production.env.example')
+      .split('\n')
+      .filter((l) => /^[A-Z_]+=/.test(l))
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
+  const secret = (n: number) => randomBytes(n).toString('base64url');
+  return {
+    ...example,
+    DOMAIN: 'music.example.org',
+    POSTGRES_ADMIN_PASSWORD: secret(24),
+    MUSIC_DB_PASSWORD: secret(24),
+    EVAL_DB_PASSWORD: secret(24),
+    OBJECT_STORE_ROOT_USER: 'admin',
+    OBJECT_STORE_ROOT_PASSWORD: secret(24),
+    JWT_SECRET: secret(48),
+    SECURE_LINK_SECRET: secret(48),
+    IP_HASH_SALT: secret(48),
+    CLIENT_KEY_SECRET: secret(48),
+    RECEIPT_SIGNING_KEY: JSON.stringify(await exportJWK(privateKey)),
+  };
+}
+
+/** The runtime stage's ENV (the image's environment under each service's own). */
+function imageEnv(): Record<string, string> {
+  const stages = read('docker/Dockerfile').split(/^FROM /m);
+  const runtime = stages.at(-1)!;
+  const env: Record<string, string> = {};
+  for (const line of runtime.split('\n').filter((l) => l.startsWith('ENV ')))
+    for (const m of line.slice(4).matchAll(/([A-Z_]+)=(\S+)/g)) env[m[1]!] = m[2]!;
+  return env;
+}
 
 interface Instruction {
   keyword: string;
@@ -77,7 +154,7 @@ describe('docker/compose.yaml', () => {
       for (const [key, value] of Object.entries(service.environment ?? {})) {
         const text = String(value);
         if (secretName.test(key)) {
-          expect(text, `${name}.${key}`).toMatch(/^\$\{[A-Z_]+(:\?[^}]*)?\}$/);
+          expect(text, `${name}.${key}`).toMatch(/^\$\{[A-Z_]+(:\?[^}]*|:-)?\}$/);
           checked++;
         }
         // Credentials inside URLs too (postgresql://user:password@host).
@@ -106,21 +183,227 @@ describe('docker/compose.yaml', () => {
       'ops',
       'init-buckets',
     ]);
-    for (const name of ['api', 'worker', 'eval', 'backup']) {
+    for (const name of ['api', 'worker', 'backup']) {
       const deps = compose.services[name]!.depends_on as Record<string, { condition: string }>;
       expect(deps.buckets, name).toEqual({ condition: 'service_completed_successfully' });
     }
+    // Migrations before every process that uses the database, with the image's migrate stage.
+    for (const name of ['api', 'worker', 'eval', 'backup']) {
+      const deps = compose.services[name]!.depends_on as Record<string, { condition: string }>;
+      expect(deps.migrate, name).toEqual({ condition: 'service_completed_successfully' });
+    }
+    expect(compose.services.migrate!.build?.target).toBe('migrate');
     const bucketDeps = compose.services.buckets!.depends_on as Record<string, { condition: string }>;
     expect(bucketDeps.objectstore).toEqual({ condition: 'service_healthy' });
   });
 
-  it('gives nginx every variable its template uses', () => {
+  it('gives nginx every variable its template uses, and the image substitutes only those', () => {
     const template = read('docker/nginx/templates/default.conf.template');
-    const used = new Set([...template.matchAll(/\$\{([A-Z0-9_]+)\}/g)].map((m) => m[1]));
-    const env = compose.services.nginx!.environment!;
-    for (const name of used) expect(env, String(name)).toHaveProperty(String(name));
-    expect(new RegExp(env.NGINX_ENVSUBST_FILTER!).test('DOMAIN')).toBe(true);
-    expect(new RegExp(env.NGINX_ENVSUBST_FILTER!).test('uri')).toBe(false);
+    const used = new Set([...template.matchAll(/\$\{([A-Z0-9_]+)\}/g)].map((m) => m[1]!));
+    expect([...used].sort()).toEqual([...NGINX_TEMPLATE_VARIABLES].sort());
+    const env = interpolate(compose.services.nginx!.environment, {
+      DOMAIN: 'd',
+      SECURE_LINK_SECRET: 's',
+    }) as Record<string, string>;
+    for (const name of used) expect(env, name).toHaveProperty(name);
+    // The image's envsubst takes the names this pattern matches (awk), in both $NAME and ${NAME}
+    // forms: exactly the template's, and no nginx variable the template uses.
+    const filter = new RegExp(env.NGINX_ENVSUBST_FILTER!);
+    for (const name of NGINX_TEMPLATE_VARIABLES) expect(filter.test(name), name).toBe(true);
+    const nginxVariables = new Set([...template.matchAll(/\$([a-z_][a-z0-9_]*)/gi)].map((m) => m[1]!));
+    expect(nginxVariables.size).toBeGreaterThan(10);
+    for (const name of nginxVariables) expect(filter.test(name), name).toBe(false);
+  });
+});
+
+describe('each service started from the environment compose gives it', () => {
+  const ourImage = (s: Service) => s.image === 'verifier-music:latest';
+
+  async function services(): Promise<Record<string, Service & { env: Record<string, string> }>> {
+    const resolved = interpolate(compose, await productionEnv()) as Compose;
+    const base = imageEnv();
+    return Object.fromEntries(
+      Object.entries(resolved.services).map(([name, service]) => [
+        name,
+        { ...service, env: { ...(ourImage(service) ? base : {}), ...service.environment } },
+      ]),
+    );
+  }
+
+  it('lists every variable the compose file reads in docker/production.env.example', () => {
+    const used = new Set([...read('docker/compose.yaml').matchAll(/\$\{([A-Z_]+)/g)].map((m) => m[1]!));
+    const listed = new Set(
+      [...read('docker/production.env.example').matchAll(/^([A-Z_]+)=/gm)].map((m) => m[1]!),
+    );
+    expect([...used].filter((n) => !listed.has(n))).toEqual([]);
+  });
+
+  it('loads every process’s production configuration with the project’s own loaders', async () => {
+    const all = await services();
+    const started = Object.entries(all).filter(([, s]) => ourImage(s));
+    expect(started.map(([n]) => n).sort()).toEqual(['api', 'backup', 'buckets', 'eval', 'worker']);
+    for (const [name, { env }] of started) expect(env.NODE_ENV, name).toBe('production');
+
+    const evalEnv = all.eval!.env;
+    const evalConfig = loadEvalConfig(evalEnv);
+    expect(evalConfig.production).toBe(true);
+    // What eval.ts does next: the signing keys, which production requires.
+    const keys = await loadSigningKeys({
+      dataDir: evalConfig.dataDir,
+      envKey: evalConfig.receiptSigningKey,
+      production: true,
+    });
+    expect(keys.active.kid).toBeTruthy();
+    expect(() => loadMusicConfig(all.api!.env)).not.toThrow();
+    expect(loadMusicConfig(all.api!.env).port).toBe(8081);
+    expect(() => loadMusicConfig(all.worker!.env)).not.toThrow();
+    expect(loadWorkerConfig(all.worker!.env).port).toBe(8082);
+    // `ops init-buckets`, `ops backup` and `ops check` read the music configuration.
+    for (const name of ['buckets', 'backup'])
+      expect(() => loadMusicConfig(all[name]!.env), name).not.toThrow();
+    expect(offsiteTarget(all.backup!.env)).toBeUndefined();
+    expect(() =>
+      renderNginxTemplate(read('docker/nginx/templates/default.conf.template'), all.nginx!.env),
+    ).not.toThrow();
+    // The migrate one-shot needs the owning role's URL and the eval role's name.
+    expect(all.migrate!.env.DATABASE_URL).toMatch(/^postgresql:\/\/music:[^@]+@postgres:5432\/music$/);
+    expect(all.migrate!.env.EVAL_DB_USER).toBe('eval');
+  });
+
+  it('gives eval none of music’s secrets and its own database role', async () => {
+    const all = await services();
+    const evalEnv = all.eval!.env;
+    const musicSecrets = Object.entries(all.api!.env).filter(([k]) =>
+      /SECRET|SALT|PASSWORD|ROOT_USER/.test(k),
+    );
+    expect(musicSecrets.length).toBeGreaterThanOrEqual(6);
+    for (const [key, value] of musicSecrets) {
+      expect(evalEnv, key).not.toHaveProperty(key);
+      for (const v of Object.values(evalEnv)) expect(v.includes(value), key).toBe(false);
+    }
+    expect(evalEnv.DATABASE_URL).toMatch(/^postgresql:\/\/eval:/);
+    expect(all.api!.env.DATABASE_URL).toMatch(/^postgresql:\/\/music:/);
+    expect(all.postgres!.env.POSTGRES_USER).toBe('postgres');
+    expect(read('docker/postgres/initdb/10-roles.sh')).toMatch(/NOSUPERUSER/);
+    expect(compose.services.postgres!.volumes).toContain('./postgres/initdb:/docker-entrypoint-initdb.d:ro');
+  });
+
+  it('trusts only the edge network for X-Forwarded-For, by a range no redeploy changes', async () => {
+    const all = await services();
+    const resolved = interpolate(compose, await productionEnv()) as Compose;
+    const subnet = resolved.networks.edge!.ipam!.config[0]!.subnet;
+    expect(parseProxyEntry(subnet)).toEqual({ kind: 'range', text: subnet });
+    const edge = Object.entries(all)
+      .filter(([, s]) => s.networks?.includes('edge'))
+      .map(([n]) => n)
+      .sort();
+    expect(edge).toEqual(['api', 'eval', 'nginx']);
+    expect(all.nginx!.networks).toEqual(['edge']);
+    for (const name of ['api', 'eval', 'worker', 'backup']) {
+      const entries = all[name]!.env.TRUSTED_PROXIES!.split(',');
+      // Addresses and ranges only: a host name would be resolved once, from the service's side.
+      for (const entry of entries) expect(parseProxyEntry(entry), name).toMatchObject({ kind: 'range' });
+      expect(entries, name).toEqual([subnet]);
+    }
+    const [base, bits] = subnet.split('/');
+    const list = new BlockList();
+    list.addSubnet(base!, Number(bits));
+    expect(list.check(base!.replace(/\.0$/, '.7'))).toBe(true);
+  });
+
+  it('creates and hands to the node user every directory a volume of ours is mounted on', () => {
+    const dockerfile = read('docker/Dockerfile');
+    const owned = /RUN mkdir -p ([^&]+) && chown node:node ([^\n]+)/.exec(dockerfile);
+    expect(owned).not.toBeNull();
+    const made = owned![1]!.trim().split(/\s+/);
+    expect(owned![2]!.trim().split(/\s+/)).toEqual(made);
+    expect(dockerfile).toMatch(/^USER node$/m);
+    for (const [name, service] of Object.entries(compose.services).filter(([, s]) => ourImage(s))) {
+      for (const volume of service.volumes ?? []) {
+        const [source, target] = volume.split(':');
+        // Named volumes (not bind mounts of the checkout) are written by the process.
+        if (source!.startsWith('.') || source!.startsWith('$')) continue;
+        expect(made, `${name}: ${volume}`).toContain(target);
+      }
+    }
+    expect(compose.services.backup!.environment!.BACKUP_DIR).toBe('/backups');
+    expect(compose.services.eval!.volumes).toEqual(['eval-data:/data']);
+  });
+
+  it('has a healthcheck on every long-running service, probing the port that service listens on', async () => {
+    const all = await services();
+    const ports: Record<string, string> = { api: 'MUSIC_PORT', eval: 'EVAL_PORT', worker: 'WORKER_PORT' };
+    for (const [name, service] of Object.entries(all)) {
+      if (['migrate', 'buckets'].includes(name)) continue;
+      expect(service.healthcheck?.test, name).toBeDefined();
+    }
+    const paths: Record<string, string> = { api: '/api/v1/health', eval: '/api/health', worker: '/health' };
+    for (const [name, variable] of Object.entries(ports)) {
+      const probe = all[name]!.healthcheck!.test.join(' ');
+      expect(probe, name).toContain(`http://127.0.0.1:${all[name]!.env[variable]}${paths[name]}'`);
+    }
+    expect(all.backup!.healthcheck!.test).toEqual([
+      'CMD',
+      'node',
+      'dist/src/main/cli.js',
+      'ops',
+      'check',
+      '--cert',
+      '/tls/fullchain.pem',
+    ]);
+  });
+
+  it('is accepted by Debian’s docker-compose, which gives each service the same environment', async () => {
+    const env = await productionEnv();
+    const dir = await mkdtemp(join(tmpdir(), 'compose-'));
+    try {
+      const envFile = join(dir, 'production.env');
+      await writeFile(
+        envFile,
+        Object.entries(env)
+          .map(([k, v]) => `${k}=${v}`)
+          .join('\n') + '\n',
+      );
+      let stdout: string;
+      try {
+        ({ stdout } = await promisify(execFile)(
+          'docker-compose',
+          ['-p', 'verifier-music', '--env-file', envFile, '-f', join(ROOT, 'docker/compose.yaml'), 'config'],
+          { env: { PATH: process.env.PATH }, maxBuffer: 8 * 1024 * 1024 },
+        ));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+          throw new Error(
+            'docker-compose is not installed: `make setup` installs it (Debian package docker-compose)',
+            { cause: err },
+          );
+        throw err;
+      }
+      // Its output escapes a literal $ as $$ again (it is itself a compose file).
+      const config = interpolate(parse(stdout), {}) as Compose;
+      const ours = interpolate(compose, env) as Compose;
+      expect(Object.keys(config.services).sort()).toEqual(Object.keys(ours.services).sort());
+      for (const [name, service] of Object.entries(ours.services))
+        expect(config.services[name]!.environment ?? {}, name).toEqual(service.environment ?? {});
+      // A required variable left empty stops it, naming the variable.
+      await writeFile(
+        envFile,
+        Object.entries({ ...env, RECEIPT_SIGNING_KEY: '' })
+          .map(([k, v]) => `${k}=${v}`)
+          .join('\n'),
+      );
+      await expect(
+        promisify(execFile)(
+          'docker-compose',
+          ['-p', 'verifier-music', '--env-file', envFile, '-f', join(ROOT, 'docker/compose.yaml'), 'config'],
+          {
+            env: { PATH: process.env.PATH },
+          },
+        ),
+      ).rejects.toThrow(/RECEIPT_SIGNING_KEY/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -129,10 +412,41 @@ describe('docker/Dockerfile', () => {
   const build = stages.find((s) => s.name === 'build');
   const runtime = stages.at(-1)!;
 
-  it('has a build stage and a runtime stage on Node 24', () => {
-    expect(stages).toHaveLength(2);
-    expect(build).toBeDefined();
-    for (const s of stages) expect(s.from).toMatch(/^node:24[-.\w]*$/);
+  it('has a build, a migrate and a runtime stage on Node 24, pinned by digest', () => {
+    expect(stages.map((s) => s.name)).toEqual(['build', 'migrate', 'runtime-deps', undefined]);
+    for (const s of [stages[0]!, runtime]) expect(s.from).toMatch(/^node:24[-.\w]*@sha256:[0-9a-f]{64}$/);
+    expect(stages[0]!.from).toBe(runtime.from);
+    expect(stages[1]!.from).toBe('build');
+  });
+
+  it('migrates with the lockfile’s prisma CLI and prisma.config.ts, never one npx would fetch', () => {
+    const migrate = stages.find((s) => s.name === 'migrate')!;
+    const cmd = migrate.instructions.find((i) => i.keyword === 'CMD')!.args;
+    expect(JSON.parse(cmd)).toEqual(['npx', '--no-install', 'prisma', 'migrate', 'deploy']);
+    expect(compose.services.migrate!.command!.join(' ')).toMatch(
+      /^sh -c npx --no-install prisma migrate deploy && /,
+    );
+    // The build stage holds the checkout (prisma.config.ts) and every dependency (npm ci, no prune).
+    expect(build!.instructions.some((i) => i.keyword === 'COPY' && i.args === '. .')).toBe(true);
+    expect(build!.instructions.some((i) => /npm prune/.test(i.args))).toBe(false);
+    expect(JSON.parse(read('package.json')).devDependencies.prisma).toBeDefined();
+  });
+
+  it('keeps the host’s installs, builds, data and secrets out of the build context', () => {
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'));
+    for (const entry of [
+      '**/node_modules',
+      '.runtime',
+      'data',
+      'dist',
+      'generated',
+      'native/build',
+      '.env',
+      '.git',
+    ])
+      expect(ignored, entry).toContain(entry);
   });
 
   it('builds dist/ with the command `make build` runs, from the locked dependencies', () => {
@@ -143,6 +457,9 @@ describe('docker/Dockerfile', () => {
       .filter(Boolean);
     expect(makeBuild).toEqual(['node scripts/build.mjs']);
     const runs = build!.instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args);
+    expect(stages.find((s) => s.name === 'runtime-deps')!.instructions.map((i) => i.args)).toEqual([
+      'npm prune --omit=dev',
+    ]);
     const installAt = runs.findIndex((r) => /\bnpm ci\b/.test(r));
     const buildAt = runs.findIndex((r) => r.split('&&').some((part) => part.trim() === makeBuild[0]));
     expect(installAt).toBeGreaterThanOrEqual(0);
@@ -153,11 +470,16 @@ describe('docker/Dockerfile', () => {
 
   it('copies into the runtime image what the processes load, and has pg_dump for backups', () => {
     const copied = runtime.instructions
-      .filter((i) => i.keyword === 'COPY' && i.args.startsWith('--from=build'))
+      .filter((i) => i.keyword === 'COPY' && i.args.startsWith('--from='))
       .map((i) => i.args.split(/\s+/)[1]);
+    // Production dependencies only: the pruned copy of the build's.
+    expect(runtime.instructions.find((i) => i.args.includes('/app/node_modules'))?.args).toMatch(
+      /^--from=runtime-deps /,
+    );
     for (const path of [
       '/app/dist',
       '/app/node_modules',
+      '/app/prisma.config.ts',
       '/app/generated',
       '/app/native/build',
       '/app/prisma',

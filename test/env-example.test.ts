@@ -5,6 +5,7 @@ import { EvalEnv } from '../src/eval/config.js';
 import { VerifyWorkerEnv } from '../src/eval/verify-queue/worker-config.js';
 import { EnvSchema as MusicEnv } from '../src/music/config.js';
 import { WorkerEnvSchema } from '../src/music/worker-config.js';
+import { OffsiteEnv } from '../src/ops/offsite-copy.js';
 
 const listed = new Set(
   readFileSync(new URL('../.env.example', import.meta.url), 'utf8')
@@ -19,8 +20,13 @@ describe('.env.example', () => {
     ['verify-worker', VerifyWorkerEnv],
     ['music-api', MusicEnv],
     ['music-worker', WorkerEnvSchema],
+    ['ops backup (off-site copy)', OffsiteEnv],
   ])('lists every setting %s reads', (_name, schema) => {
     const missing = Object.keys(schema.properties).filter((key) => !listed.has(key));
     expect(missing).toEqual([]);
+  });
+
+  it('lists the ops settings read outside a schema', () => {
+    for (const name of ['BACKUP_DIR', 'EVAL_DB_USER']) expect(listed.has(name), name).toBe(true);
   });
 });

@@ -1,7 +1,10 @@
 /**
  * The production nginx template, rendered for loopback and run as real nginx in front of the
- * running music API and eval service: TLS versions, the 80 → 301, headers exactly once, signed
- * media through secure_link, the auth limit, the media cache and the body limit.
+ * running music API and eval service, reached by their compose names (`api`, `eval`) through a
+ * DNS server on loopback: TLS versions, the 80 → 301, headers exactly once, signed media through
+ * secure_link, the auth limit, the media cache and the body limit, cache headers by status,
+ * /metrics refused, the proxy headers reaching the app, eval's files and workbench routed to
+ * eval, and a service down or redeployed at a new address while nginx keeps serving.
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -19,6 +22,7 @@ import {
   TEST_SECURE_LINK_SECRET,
   type MusicTestApp,
 } from './helpers/music-app.js';
+import { startTestDns, type TestDns } from './helpers/dns-server.js';
 import { startNginxEdge, type NginxEdge } from './helpers/nginx-edge.js';
 
 const DOMAIN = 'localhost';
@@ -55,7 +59,11 @@ describe('nginx in front of the apps (production template)', () => {
   let music: MusicTestApp;
   let evalApp: FastifyInstance;
   let edge: NginxEdge;
+  let dns: TestDns;
   let version: string;
+  let evalPort: number;
+  /** The headers of every request the music API received, in order. */
+  const musicSaw: IncomingMessage['headers'][] = [];
 
   const https = (
     path: string,
@@ -83,20 +91,26 @@ describe('nginx in front of the apps (production template)', () => {
     // The app's own limits are off so that every 429 here is nginx's.
     music = await createMusicTestApp({ RATE_LIMITS: 'off', DOMAIN, TRUSTED_PROXIES: '127.0.0.1' });
     evalApp = await makeEvalApp();
-    await music.app.listen({ port: 0, host: '127.0.0.1' });
-    await evalApp.listen({ port: 0, host: '127.0.0.1' });
+    // Each service on its own loopback address, known to nginx only by its compose name.
+    await music.app.listen({ port: 0, host: '127.0.0.2' });
+    await evalApp.listen({ port: 0, host: '127.0.0.3' });
+    music.app.server.on('request', (req: IncomingMessage) => musicSaw.push(req.headers));
     version = await publishTestHls(music.connections.stores.transcodes);
     const port = (app: FastifyInstance) => (app.server.address() as AddressInfo).port;
+    evalPort = port(evalApp);
+    dns = await startTestDns({ api: '127.0.0.2', eval: '127.0.0.3' });
     edge = await startNginxEdge({
-      musicApi: `127.0.0.1:${port(music.app)}`,
-      eval: `127.0.0.1:${port(evalApp)}`,
+      musicApi: `api:${port(music.app)}`,
+      eval: `eval:${evalPort}`,
       domain: DOMAIN,
       secureLinkSecret: TEST_SECURE_LINK_SECRET,
+      resolver: dns.address,
     });
   }, 120_000);
 
   afterAll(async () => {
     await edge?.stop();
+    await dns?.close();
     await evalApp?.close();
     await music?.close();
   });
@@ -113,6 +127,7 @@ describe('nginx in front of the apps (production template)', () => {
       MUSIC_API_UPSTREAM: 'api:8081',
       EVAL_UPSTREAM: 'eval:8080',
       NGINX_CACHE_DIR: '/var/cache/nginx',
+      NGINX_RESOLVER: '127.0.0.11',
     };
     expect(() => renderNginxTemplate('x', values)).toThrow(/SECURE_LINK_SECRET must not contain/);
     expect(renderNginxTemplate('$uri ${DOMAIN} ${OTHER}', { ...values, SECURE_LINK_SECRET: 's' })).toBe(
@@ -245,6 +260,128 @@ describe('nginx in front of the apps (production template)', () => {
     expect(occurrences(refused!, 'content-security-policy')).toBe(1);
   });
 
+  it('passes Host, X-Forwarded-For, X-Forwarded-Proto and keep-alive to the app from every location', async () => {
+    for (const path of ['/', '/rest/ping.view?u=a&p=b&v=1.16.1&c=t&f=json', '/api/v1/health']) {
+      const before = musicSaw.length;
+      const answer = await https(path, { headers: { 'x-forwarded-for': '198.51.100.7' } });
+      expect(answer.status, path).toBeLessThan(500);
+      const seen = musicSaw.slice(before);
+      expect(seen, path).toHaveLength(1);
+      expect(seen[0]!.host, path).toBe(DOMAIN);
+      // The client's own X-Forwarded-For is kept and nginx's peer appended: the app trusts only the last hop.
+      expect(seen[0]!['x-forwarded-for'], path).toBe('198.51.100.7, 127.0.0.1');
+      expect(seen[0]!['x-forwarded-proto'], path).toBe('https');
+      expect(seen[0]!.connection, path).toBeUndefined();
+    }
+  });
+
+  it('refuses /metrics at the edge in every spelling, while the apps serve it on their own port', async () => {
+    for (const path of [
+      '/metrics',
+      '/metrics?format=text',
+      '/metrics/',
+      '//metrics',
+      '/%6Detrics',
+      '/metrics/x',
+    ]) {
+      const answer = await https(path);
+      expect(answer.status, path).toBe(404);
+      expect(answer.headers['content-type'], path).toBe('application/problem+json');
+      expect(answer.body, path).not.toMatch(/# (HELP|TYPE)/);
+    }
+    // Spellings nginx does not normalise to /metrics reach the app, which must not read them as it.
+    for (const path of [
+      '/metrics;x',
+      '/metrics%3Fx',
+      '/metrics%2F',
+      '/./metrics',
+      '/x/../metrics',
+      '/METRICS',
+    ]) {
+      const answer = await https(path);
+      expect(answer.body, `${path} ${answer.status} ${answer.body.slice(0, 80)}`).not.toMatch(
+        /# (HELP|TYPE)/,
+      );
+    }
+    // The route exists behind nginx: the edge is what refuses it.
+    for (const app of [music.app, evalApp]) {
+      const direct = await app.inject('/metrics');
+      expect(direct.statusCode).toBe(200);
+      expect(direct.body).toMatch(/# (HELP|TYPE)/);
+    }
+  });
+
+  it('routes eval’s published files and the workbench (pages and assets) to eval', async () => {
+    const keys = await https('/.well-known/receipt-keys.json');
+    expect(keys.status).toBe(200);
+    expect(keys.body).toBe((await evalApp.inject('/.well-known/receipt-keys.json')).body);
+    const llms = await https('/llms.txt');
+    expect(llms.status).toBe(200);
+    expect(llms.body).toBe((await evalApp.inject('/llms.txt')).body);
+    const workbench = (await evalApp.inject('/report-card')).body;
+    const player = (await music.app.inject('/')).body;
+    expect(workbench).not.toBe(player);
+    for (const page of ['/report-card', '/leaderboard', '/tools/counterexample']) {
+      const answer = await https(page);
+      expect(answer.status, page).toBe(200);
+      expect(answer.body, page).toBe(workbench);
+    }
+    expect((await https('/')).body).toBe(player);
+    // Each front-end's own assets, through the one /assets/ prefix.
+    const assetsOf = (html: string) => [...html.matchAll(/\/assets\/[\w.-]+\.(?:js|css)/g)].map((m) => m[0]);
+    const assets = [...assetsOf(workbench), ...assetsOf(player)];
+    expect(assetsOf(workbench).length).toBeGreaterThan(0);
+    expect(assetsOf(player).length).toBeGreaterThan(0);
+    for (const asset of assets) {
+      const answer = await https(asset);
+      expect(answer.status, asset).toBe(200);
+      expect(answer.headers['content-type'], asset).toMatch(/javascript|css/);
+    }
+    const missing = await https('/assets/no-such-file.js');
+    expect(missing.status).toBe(404);
+  });
+
+  it('keeps a 404 under /images/ out of the cache and not immutable: the cover appears once made', async () => {
+    const key = `edge-test/late-${Date.now()}.png`;
+    for (let i = 0; i < 2; i++) {
+      const missing = await https(`/images/${key}`);
+      expect(missing.status).toBe(404);
+      expect(missing.headers['cache-control'] ?? '').not.toMatch(/immutable|max-age=604800/);
+      expect(missing.headers['x-cache-status']).not.toBe('HIT');
+    }
+    const waveform = await https(`/waveforms/${key}.json`);
+    expect(waveform.status).toBe(404);
+    expect(waveform.headers['cache-control'] ?? '').not.toMatch(/immutable/);
+    await music.connections.stores.images.put(key, Buffer.from('made later'));
+    const made = await https(`/images/${key}`);
+    expect(made.status).toBe(200);
+    expect(made.body).toBe('made later');
+    expect(made.headers['cache-control']).toBe('public, max-age=604800, immutable');
+  });
+
+  it('labels the media location’s error bodies as problems, not as video or playlists', async () => {
+    const nowSeconds = Date.now() / 1000;
+    for (const file of ['r0/init.mp4', 'r0/index.m3u8', 'r0/seg_99999.m4s', 'r9/init.mp4']) {
+      const path = `/media/hls/${version}/${file}`;
+      const answers = [
+        await https(path),
+        await https(signedUrl(path, TEST_SECURE_LINK_SECRET, -60, nowSeconds)),
+      ];
+      if (file.includes('99999') || file.startsWith('r9'))
+        answers.push(await https(signedUrl(path, TEST_SECURE_LINK_SECRET, 3600, nowSeconds)));
+      expect(
+        answers.map((a) => a.status),
+        file,
+      ).toEqual([403, 410, 404].slice(0, answers.length));
+      for (const answer of answers) {
+        expect(answer.headers['content-type'], `${file} ${answer.status}`).toMatch(
+          /^application\/problem\+json(;|$)/,
+        );
+        expect(JSON.parse(answer.body), file).toMatchObject({ status: answer.status });
+      }
+    }
+  });
+
   it('answers 413 to a body over 500 MB from its announced length', async () => {
     const answer = await https('/api/v1/upload/multipart/u/parts/1', {
       method: 'PUT',
@@ -253,4 +390,86 @@ describe('nginx in front of the apps (production template)', () => {
     }).catch((err: Error) => ({ status: -1, body: err.message }) as Answer);
     expect(answer.status).toBe(413);
   });
+
+  it('keeps serving while eval is redeployed at a new address, then answers 503 while it is down', async () => {
+    // The redeployed container: same port, new address; the old one goes away.
+    const next = await makeEvalApp();
+    await next.listen({ port: evalPort, host: '127.0.0.4' });
+    let reachedNext = 0;
+    next.server.on('request', () => reachedNext++);
+    dns.set('eval', '127.0.0.4');
+    await evalApp.close();
+    evalApp = next;
+    const statuses = new Set<number>();
+    const deadline = Date.now() + 30_000;
+    while (reachedNext === 0 && Date.now() < deadline) {
+      const answer = await https('/llms.txt');
+      statuses.add(answer.status);
+      if (answer.status !== 200) {
+        expect(answer.status).toBe(503);
+        expect(answer.headers['retry-after']).toBe('5');
+        expect(answer.headers['content-type']).toBe('application/problem+json');
+      }
+      // The music API is unaffected all along.
+      expect((await https('/api/v1/auth/me')).status).not.toBeGreaterThanOrEqual(502);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(reachedNext).toBeGreaterThan(0);
+    expect((await https('/llms.txt')).status).toBe(200);
+    expect(dns.asked('eval')).toBeGreaterThan(1);
+    // Down entirely, name gone from DNS: 503 with Retry-After, and the rest of the edge serves on.
+    dns.set('eval', undefined);
+    await next.close();
+    let down: Answer | undefined;
+    while (!down && Date.now() < deadline + 30_000) {
+      const answer = await https('/llms.txt');
+      if (answer.status === 503) down = answer;
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(down?.headers['retry-after']).toBe('5');
+    expect(JSON.parse(down!.body)).toMatchObject({ status: 503 });
+    expect((await https('/')).status).toBe(200);
+  }, 90_000);
+});
+
+describe('nginx starting while a service does not resolve', () => {
+  it('starts, serves the music API, and answers 503 for eval until it appears', async () => {
+    const music = await createMusicTestApp({ RATE_LIMITS: 'off', DOMAIN });
+    await music.app.listen({ port: 0, host: '127.0.0.2' });
+    const dns = await startTestDns({ api: '127.0.0.2' });
+    const edge = await startNginxEdge({
+      musicApi: `api:${(music.app.server.address() as AddressInfo).port}`,
+      eval: 'eval:8080',
+      domain: DOMAIN,
+      secureLinkSecret: TEST_SECURE_LINK_SECRET,
+      resolver: dns.address,
+    });
+    try {
+      const get = (path: string) =>
+        new Promise<Answer>((resolve, reject) => {
+          const req = httpsRequest(
+            {
+              host: '127.0.0.1',
+              port: edge.httpsPort,
+              servername: DOMAIN,
+              ca: edge.ca,
+              path,
+              headers: { host: DOMAIN },
+              agent: false,
+            },
+            (res) => void collect(res).then(resolve, reject),
+          );
+          req.on('error', reject);
+          req.end();
+        });
+      expect((await get('/')).status).toBe(200);
+      const evalDown = await get('/api/catalog');
+      expect(evalDown.status).toBe(503);
+      expect(evalDown.headers['retry-after']).toBe('5');
+    } finally {
+      await edge.stop();
+      await dns.close();
+      await music.close();
+    }
+  }, 60_000);
 });

@@ -4,7 +4,7 @@
  * handshake), real failed BullMQ jobs, and Redis being away.
  */
 import { once } from 'node:events';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:tls';
@@ -14,6 +14,7 @@ import { runOps } from '../src/main/commands/ops.js';
 import type { OpsIo } from '../src/main/commands/ops-io.js';
 import { TEST_JWT_SECRET, TEST_SECURE_LINK_SECRET } from './helpers/music-app.js';
 import { testDatabaseUrl, testKeyPrefix, testQueuePrefix } from './helpers/music-env.js';
+import { backupFileName } from '../src/ops/retention.js';
 import { selfSignedCertificate } from './helpers/nginx-edge.js';
 
 async function check(env: Record<string, string>, argv: string[]) {
@@ -52,7 +53,11 @@ describe('ops check', () => {
       JWT_SECRET: TEST_JWT_SECRET,
       SECURE_LINK_SECRET: TEST_SECURE_LINK_SECRET,
       IP_HASH_SALT: 'test-ip-hash-salt-0123456789',
+      BACKUP_DIR: join(dir, 'backups'),
     };
+    // A dump from an hour ago: the backup check's healthy case.
+    await mkdir(env.BACKUP_DIR!);
+    await writeFile(join(env.BACKUP_DIR!, backupFileName('db', new Date(Date.now() - 3_600_000))), 'PGDMP');
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -61,10 +66,48 @@ describe('ops check', () => {
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     const lines = r.out.trim().split('\n');
-    expect(lines).toHaveLength(3);
+    expect(lines).toHaveLength(4);
     expect(lines[0]).toMatch(/^ok {3}disk: [\d.]+% free on .* \(needs more than 0\.0%\)$/);
     expect(lines[1]).toBe('ok   failed-jobs: 0 failed jobs (needs fewer than 10)');
     expect(lines[2]).toMatch(/^ok {3}tls-certificate: .*valid (364|365) more days/);
+    expect(lines[3]).toMatch(
+      /^ok {3}backup: last good database backup db-\d{8}T\d{6}Z\.dump in .*backups, 1\.0 h old \(needs at most 24 h\)$/,
+    );
+  });
+
+  it('fails the backup check past the 24 h RPO, with no backup, and on an unreadable directory', async () => {
+    const stale = join(dir, 'stale-backups');
+    await mkdir(stale);
+    // A newer dump that never completed does not count; the last good one is 25 h old.
+    await writeFile(join(stale, backupFileName('db', new Date(Date.now() - 25 * 3_600_000))), 'PGDMP');
+    await writeFile(join(stale, `${backupFileName('db', new Date())}.partial`), 'PG');
+    await writeFile(join(stale, backupFileName('objects', new Date())), 'tar');
+    const old = await check({ ...env, BACKUP_DIR: stale }, ['--min-free', '0', '--cert', certs.valid]);
+    expect(old.code).toBe(1);
+    expect(old.out).toMatch(
+      /^FAIL backup: last good database backup db-\d{8}T\d{6}Z\.dump in .*stale-backups, 25\.0 h old \(needs at most 24 h\)$/m,
+    );
+    const none = await check(env, [
+      '--min-free',
+      '0',
+      '--cert',
+      certs.valid,
+      '--backup-dir',
+      join(dir, 'valid'),
+    ]);
+    expect(none.code).toBe(1);
+    expect(none.out).toMatch(/^FAIL backup: no database backup in .*valid \(needs one within 24 h\)$/m);
+    const missing = await check(env, [
+      '--min-free',
+      '0',
+      '--cert',
+      certs.valid,
+      '--backup-dir',
+      join(dir, 'nope'),
+    ]);
+    expect(missing.code).toBe(1);
+    expect(missing.out).toMatch(/^FAIL backup: could not check: ENOENT/m);
+    expect((await check(env, ['--max-backup-age', '0'])).code).toBe(2);
   });
 
   it('fails the disk check on a fake low-disk threshold: exit 1', async () => {
@@ -88,6 +131,7 @@ describe('ops check', () => {
       ['disk', false],
       ['failed-jobs', true],
       ['tls-certificate', false],
+      ['backup', true],
     ]);
   });
 

@@ -1,11 +1,13 @@
 /**
  * The seed's operational checks: disk free above 20% (daily), failed jobs below 10 (daily), TLS
- * certificate valid for more than 30 days (weekly). Each check is a function returning one
+ * certificate valid for more than 30 days (weekly), and the last good database backup younger
+ * than the RPO (24 h), so a backup that fails is an alert and not a line in a log. Each check is a function returning one
  * result; the command prints one line per result and exits with the number that failed.
  */
-import { readFile, statfs } from 'node:fs/promises';
+import { readdir, readFile, statfs } from 'node:fs/promises';
 import { X509Certificate } from 'node:crypto';
 import { connect } from 'node:tls';
+import { parseBackupFileName } from './retention.js';
 
 export interface CheckResult {
   name: string;
@@ -13,7 +15,40 @@ export interface CheckResult {
   detail: string;
 }
 
-export const CHECK_THRESHOLDS = { minFreeDiskRatio: 0.2, maxFailedJobs: 10, minCertificateDays: 30 };
+export const CHECK_THRESHOLDS = {
+  minFreeDiskRatio: 0.2,
+  maxFailedJobs: 10,
+  minCertificateDays: 30,
+  /** The seed's RPO: the newest database dump may be at most this old. */
+  maxBackupAgeHours: 24,
+};
+
+/** The age of the newest complete database dump among `names` (its UTC stamp) against the RPO. */
+export function backupAgeCheck(
+  name: string,
+  names: readonly string[],
+  where: string,
+  now: Date,
+  maxAgeHours: number,
+): CheckResult {
+  const newest = names
+    .map((file) => ({ file, parsed: parseBackupFileName(file) }))
+    .filter((f) => f.parsed?.kind === 'db')
+    .sort((a, b) => b.parsed!.date.getTime() - a.parsed!.date.getTime())[0];
+  if (!newest)
+    return { name, ok: false, detail: `no database backup in ${where} (needs one within ${maxAgeHours} h)` };
+  const hours = (now.getTime() - newest.parsed!.date.getTime()) / 3_600_000;
+  return {
+    name,
+    ok: hours <= maxAgeHours,
+    detail: `last good database backup ${newest.file} in ${where}, ${hours.toFixed(1)} h old (needs at most ${maxAgeHours} h)`,
+  };
+}
+
+/** The newest dump in a backup directory. */
+export async function localBackupCheck(dir: string, now: Date, maxAgeHours: number): Promise<CheckResult> {
+  return backupAgeCheck('backup', await readdir(dir), dir, now, maxAgeHours);
+}
 
 export async function diskFreeCheck(path: string, minFreeRatio: number): Promise<CheckResult> {
   const s = await statfs(path);

@@ -75,14 +75,21 @@ export async function dumpDatabase(databaseUrl: string, dir: string, now: Date):
 }
 
 const SAFE_DATABASE_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,62}$/;
+const SAFE_ROLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
-/** Restores a custom-format dump into `targetUrl`'s database, which this creates. */
-export async function restoreDatabase(file: string, targetUrl: string): Promise<void> {
+/**
+ * Restores a custom-format dump into `targetUrl`'s database, which this creates. With `owner`
+ * (run as an administrator), the database and everything restored belong to that role: the
+ * service's own role, not the administrator who restored it.
+ */
+export async function restoreDatabase(file: string, targetUrl: string, owner?: string): Promise<void> {
   const name = databaseName(targetUrl);
   if (!SAFE_DATABASE_NAME.test(name))
     throw new Error(
       `target database name ${JSON.stringify(name)}: use letters, digits, _ and - (at most 63)`,
     );
+  if (owner !== undefined && !SAFE_ROLE_NAME.test(owner))
+    throw new Error(`owner ${JSON.stringify(owner)}: use lower-case letters, digits and _ (at most 63)`);
   const admin = new pg.Client({ connectionString: maintenanceUrl(targetUrl) });
   await admin.connect();
   try {
@@ -91,12 +98,13 @@ export async function restoreDatabase(file: string, targetUrl: string): Promise<
       throw new Error(
         `database "${name}" exists already; restore into a new database (then switch DATABASE_URL)`,
       );
-    await admin.query(`CREATE DATABASE "${name}"`);
+    await admin.query(`CREATE DATABASE "${name}"${owner ? ` OWNER "${owner}"` : ''}`);
   } finally {
     await admin.end();
   }
   await tool('pg_restore', [
     ...['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', '--no-password'],
+    ...(owner ? [`--role=${owner}`] : []),
     `--dbname=${libpqUrl(targetUrl)}`,
     file,
   ]);

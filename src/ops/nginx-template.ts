@@ -17,6 +17,7 @@ export const NGINX_TEMPLATE_VARIABLES = [
   'MUSIC_API_UPSTREAM',
   'EVAL_UPSTREAM',
   'NGINX_CACHE_DIR',
+  'NGINX_RESOLVER',
 ] as const;
 
 export const NGINX_TEMPLATE_PATH = join('docker', 'nginx', 'templates', 'default.conf.template');

@@ -1,7 +1,7 @@
 /**
  * Real nginx (the Debian package) run as the current user from a temporary prefix, in front of
  * apps the test started: the production template rendered for loopback ports and temp paths,
- * wrapped in a minimal main config (no daemon, no system paths), with a self-signed certificate.
+ * wrapped in the image's main config less its system paths (no daemon), with a self-signed certificate.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -17,6 +17,8 @@ const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..', '..');
 // Debian installs it in /usr/sbin, which a non-root PATH often lacks.
 const NGINX = process.env.NGINX_BIN ?? (existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx');
+// The same upstream file the image ships as /etc/nginx/mime.types (Debian's nginx-common).
+const MIME_TYPES = process.env.NGINX_MIME_TYPES ?? '/etc/nginx/mime.types';
 
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -82,6 +84,8 @@ export async function startNginxEdge(options: {
   eval: string;
   domain: string;
   secureLinkSecret: string;
+  /** host:port of the DNS server nginx re-resolves the upstream names with. */
+  resolver: string;
 }): Promise<NginxEdge> {
   const prefix = await mkdtemp(join(tmpdir(), 'nginx-edge-'));
   for (const d of ['cache', 'tmp', 'logs']) await mkdir(join(prefix, d));
@@ -97,6 +101,7 @@ export async function startNginxEdge(options: {
     MUSIC_API_UPSTREAM: options.musicApi,
     EVAL_UPSTREAM: options.eval,
     NGINX_CACHE_DIR: join(prefix, 'cache'),
+    NGINX_RESOLVER: options.resolver,
   });
   await writeFile(join(prefix, 'edge.conf'), rendered);
   const tmp = join(prefix, 'tmp');
@@ -106,7 +111,8 @@ export async function startNginxEdge(options: {
     join(prefix, 'nginx.conf'),
     `${user}worker_processes 1;\npid ${prefix}/nginx.pid;\nerror_log ${prefix}/logs/error.log warn;\n` +
       `events { worker_connections 512; }\n` +
-      `http {\n  access_log off;\n  client_body_temp_path ${tmp}/body;\n  proxy_temp_path ${tmp}/proxy;\n` +
+      // The nginx image's http{} around conf.d/: its MIME types and default type, sendfile, keep-alive.
+      `http {\n  include ${MIME_TYPES};\n  default_type application/octet-stream;\n  sendfile on;\n  keepalive_timeout 65;\n  access_log off;\n  client_body_temp_path ${tmp}/body;\n  proxy_temp_path ${tmp}/proxy;\n` +
       `  fastcgi_temp_path ${tmp}/fastcgi;\n  uwsgi_temp_path ${tmp}/uwsgi;\n  scgi_temp_path ${tmp}/scgi;\n` +
       `  include ${prefix}/edge.conf;\n}\n`,
   );

@@ -6,7 +6,11 @@
 import { parseArgs } from 'node:util';
 import { createRedis } from '../../core/redis.js';
 import { BullJobQueueRepository } from '../../music/repositories/job-queue-repository.js';
+import { ConfigError } from '../../core/env.js';
+import { offsiteDumps, offsiteTarget } from '../../ops/offsite-copy.js';
 import {
+  backupAgeCheck,
+  localBackupCheck,
   certificateCheck,
   certificateFromFile,
   certificateFromServer,
@@ -18,7 +22,7 @@ import {
 import { opsConfig, type OpsIo } from './ops-io.js';
 
 export const CHECK_USAGE =
-  'ops check [--json] [--disk-path <dir>] [--min-free <0..1>] [--max-failed <n>] [--cert <file.pem> | --tls-host <host:port>] [--min-days <n>]';
+  'ops check [--json] [--disk-path <dir>] [--min-free <0..1>] [--max-failed <n>] [--cert <file.pem> | --tls-host <host:port>] [--min-days <n>] [--backup-dir <dir>] [--max-backup-age <hours>]';
 
 async function guarded(name: string, fn: () => Promise<CheckResult>): Promise<CheckResult> {
   try {
@@ -47,6 +51,8 @@ export async function runCheck(argv: string[], io: OpsIo): Promise<number> {
         cert: { type: 'string' },
         'tls-host': { type: 'string' },
         'min-days': { type: 'string' },
+        'backup-dir': { type: 'string' },
+        'max-backup-age': { type: 'string' },
       },
     }));
   } catch (err) {
@@ -60,15 +66,17 @@ export async function runCheck(argv: string[], io: OpsIo): Promise<number> {
     (n) => Number.isInteger(n) && n > 0,
   );
   const minDays = number(values['min-days'], CHECK_THRESHOLDS.minCertificateDays, (n) => n >= 0);
+  const maxBackupAge = number(values['max-backup-age'], CHECK_THRESHOLDS.maxBackupAgeHours, (n) => n > 0);
   const hostPort = values['tls-host'] ? /^([^:\s]+):(\d{1,5})$/.exec(values['tls-host']) : undefined;
   if (
     minFree === undefined ||
     maxFailed === undefined ||
     minDays === undefined ||
+    maxBackupAge === undefined ||
     (values['tls-host'] && !hostPort)
   ) {
     io.err(
-      `ops check: --min-free is a ratio below 1, --max-failed a positive whole number, --min-days a number, --tls-host host:port\nusage: ${CHECK_USAGE}\n`,
+      `ops check: --min-free is a ratio below 1, --max-failed a positive whole number, --min-days a number, --max-backup-age hours above 0, --tls-host host:port\nusage: ${CHECK_USAGE}\n`,
     );
     return 2;
   }
@@ -113,6 +121,26 @@ export async function runCheck(argv: string[], io: OpsIo): Promise<number> {
       );
     }),
   );
+  // Where `ops backup` writes (its --dir default): BACKUP_DIR, else ./backups.
+  const backupDir = values['backup-dir'] ?? io.env.BACKUP_DIR ?? 'backups';
+  results.push(await guarded('backup', () => localBackupCheck(backupDir, now, maxBackupAge)));
+  // The copy off the host, when one is configured: a failing upload is an alert too.
+  let target;
+  try {
+    target = offsiteTarget(io.env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    results.push({ name: 'backup-offsite', ok: false, detail: err.problems.join('; ') });
+  }
+  if (target) {
+    const t = target;
+    const where = `${t.endpoint} bucket ${t.bucket}`;
+    results.push(
+      await guarded('backup-offsite', async () =>
+        backupAgeCheck('backup-offsite', await offsiteDumps(t), where, now, maxBackupAge),
+      ),
+    );
+  }
   const failed = results.filter((r) => !r.ok).length;
   if (values.json) io.out(`${JSON.stringify({ failed, checks: results })}\n`);
   else for (const r of results) io.out(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name}: ${r.detail}\n`);

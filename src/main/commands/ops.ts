@@ -8,6 +8,7 @@ import {
   readNginxTemplate,
   renderNginxTemplate,
 } from '../../ops/nginx-template.js';
+import { grantEvalRole } from '../../ops/database-roles.js';
 import type { Command } from './command.js';
 import { BACKUP_USAGE, RESTORE_USAGE, runBackup, runRestore } from './ops-backup.js';
 import { CHECK_USAGE, runCheck } from './ops-check.js';
@@ -47,12 +48,26 @@ async function renderNginx(argv: string[], io: OpsIo): Promise<number> {
   }
 }
 
+/** After migrations (compose's `migrate`): the eval role's rights on the open-bench ledger. */
+async function grantEval(argv: string[], io: OpsIo): Promise<number> {
+  const url = io.env.DATABASE_URL;
+  if (argv.length > 0 || !url) {
+    io.err('usage: ops grant-eval   (DATABASE_URL: the owning role; EVAL_DB_USER: the role, default eval)\n');
+    return 2;
+  }
+  const role = io.env.EVAL_DB_USER || 'eval';
+  await grantEvalRole(url, role);
+  io.out(`granted ${role} reading and adding open-bench receipts\n`);
+  return 0;
+}
+
 const SUBCOMMANDS: Record<string, (argv: string[], io: OpsIo) => Promise<number>> = {
   'init-buckets': initBuckets,
   backup: runBackup,
   restore: runRestore,
   check: runCheck,
   'render-nginx': renderNginx,
+  'grant-eval': grantEval,
 };
 
 const USAGE = [
@@ -60,7 +75,8 @@ const USAGE = [
   BACKUP_USAGE,
   RESTORE_USAGE,
   CHECK_USAGE,
-  'ops render-nginx   (DOMAIN, SECURE_LINK_SECRET, ports, TLS files, upstreams, cache dir from the environment)',
+  'ops render-nginx   (DOMAIN, SECURE_LINK_SECRET, ports, TLS files, upstreams, cache dir, resolver from the environment)',
+  'ops grant-eval   (DATABASE_URL of the owning role; EVAL_DB_USER, default eval)',
 ].join('\n  ');
 
 export function runOps(argv: string[], io: OpsIo = processIo): Promise<number> {
@@ -75,8 +91,9 @@ export function runOps(argv: string[], io: OpsIo = processIo): Promise<number> {
 
 export const opsCommand: Command = {
   name: 'ops',
-  summary: 'Operations: init-buckets, backup, restore, check (exit code = failed checks), render-nginx.',
+  summary:
+    'Operations: init-buckets, backup, restore, check (exit code = failed checks), render-nginx, grant-eval.',
   usage:
-    'ops init-buckets | backup | restore | check | render-nginx  (ops with no argument lists the options)',
+    'ops init-buckets | backup | restore | check | render-nginx | grant-eval  (ops with no argument lists the options)',
   run: (argv) => runOps(argv),
 };
