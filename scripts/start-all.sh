@@ -12,6 +12,20 @@ else
   # Same server and credentials as music's; created here when missing, like music's default.
   ledger="$(node -e 'const u = new URL(process.argv[1]); u.pathname += "_open_bench"; console.log(u.href)' "$DATABASE_URL")" create=(--create)
 fi
+# Development secrets of the music processes, made once and kept in DATA_DIR (git-ignored): the
+# API and the worker share them, sessions and signed links survive a restart, and nothing warns
+# about secrets made up per start. A variable already set wins; production sets its own.
+if [ "${NODE_ENV:-development}" = development ]; then
+  secrets="${DATA_DIR:-./data}/dev-secrets.env"
+  if [ ! -f "$secrets" ]; then
+    mkdir -p "$(dirname "$secrets")"
+    (umask 077 && node -e 'for (const k of ["JWT_SECRET", "SECURE_LINK_SECRET", "IP_HASH_SALT", "CLIENT_KEY_SECRET"])
+      console.log(`${k}=${require("node:crypto").randomBytes(48).toString("base64url")}`)' >"$secrets")
+  fi
+  while IFS='=' read -r name value; do
+    if [ -n "$name" ] && [ -z "${!name:-}" ]; then export "$name=$value"; fi
+  done <"$secrets"
+fi
 prepare() { DATABASE_URL="$1" node scripts/ensure-database.mjs "${@:2}" && DATABASE_URL="$1" node scripts/migrate.mjs; }
 prepare "$DATABASE_URL" & music_ready=$!
 prepare "$ledger" "${create[@]}" & ledger_ready=$!

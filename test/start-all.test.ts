@@ -2,10 +2,11 @@
  * `make start` (scripts/start-all.sh, run on the built dist) on free ports and a fresh database:
  * it creates and migrates music's database and eval's open-bench ledger beside it, so the
  * leaderboard answers 200; its output is JSON lines when stdout is not a terminal, holds no
- * Prisma notice, and ends with a banner naming every URL once everything answers.
+ * Prisma notice nor any secret made up for one run, and ends with a banner naming every URL
+ * once everything answers.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -107,6 +108,11 @@ describe('make start (scripts/start-all.sh)', () => {
       expect(text).toContain(url);
     expect(text).toContain('bin/verifier-music admin create');
     expect(text).not.toMatch(/WARNING|will NOT be used/);
+    // Development secrets come from DATA_DIR, made once, readable by the owner only.
+    expect(text).not.toMatch(/random secret for this run only/);
+    const secrets = path.join(dataDir, 'dev-secrets.env');
+    expect(statSync(secrets).mode & 0o777).toBe(0o600);
+    expect(readFileSync(secrets, 'utf8')).toMatch(/^JWT_SECRET=[\w-]{64}$/m);
     const logLines = lines.filter((l) => l.startsWith('{'));
     expect(logLines.length).toBeGreaterThan(0);
     for (const l of logLines) expect(() => JSON.parse(l) as unknown).not.toThrow();
