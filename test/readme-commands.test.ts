@@ -10,7 +10,6 @@ import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Code } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspectEval, type Outcome } from '../src/eval/harness-logs/fixtures.testing.js';
@@ -33,17 +32,25 @@ const SKIPPED: Record<string, string> = {
   'make load': 'starts its own stack and loads it (minutes): test/load-tests.test.ts runs the scenarios',
 };
 
+/** The fields of an mdast node this test reads. */
+interface MarkdownNode {
+  type: string;
+  lang?: string | null;
+  value?: string;
+  children?: MarkdownNode[];
+}
+
 /** The README's shell command lines, comments and blank lines left out. */
 function readmeCommands(markdown: string): string[] {
   const lines: string[] = [];
-  const visit = (node: { type: string; children?: unknown[] }): void => {
-    if (node.type === 'code' && ['sh', 'bash', 'shell'].includes((node as Code).lang ?? ''))
-      for (const raw of (node as Code).value.split('\n')) {
+  const visit = (node: MarkdownNode): void => {
+    if (node.type === 'code' && ['sh', 'bash', 'shell'].includes(node.lang ?? ''))
+      for (const raw of (node.value ?? '').split('\n')) {
         // A comment starts at a '#' after whitespace; the README's commands hold no quoted '#'.
         const line = raw.replace(/(^|\s)#.*$/, '').trim();
         if (line) lines.push(line);
       }
-    for (const child of node.children ?? []) visit(child as { type: string; children?: unknown[] });
+    for (const child of node.children ?? []) visit(child);
   };
   visit(fromMarkdown(markdown));
   return lines;
