@@ -16,7 +16,7 @@ export const EvalEnv = Type.Object({
   EVAL_HOST: Type.String({ default: '0.0.0.0', description: 'listen address' }),
   EVAL_PUBLIC_URL: Type.Optional(
     Type.String({
-      pattern: '^https?://[^/?#\\s]+$',
+      pattern: '^https?://([A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+\\])(:[0-9]{1,5})?$',
       description:
         'origin the service is reached at, e.g. https://eval.example.org (sitemap and discovery files; default http://localhost:EVAL_PORT)',
     }),
