@@ -98,14 +98,15 @@ bench: setup build
 bench-guard: setup build
 	node scripts/bench-guard.mjs
 
-# Load scenarios against a running stack on loopback (load-tests/run.ts says how to start it);
-# each bounded by LOAD_SECONDS (default 20) and prints a summary table; non-zero on any 5xx/error.
-load: deps
+# Load scenarios, each bounded by LOAD_SECONDS (default 20), each printing a summary table;
+# non-zero on any 5xx/error. Against a stack of its own (own ports, database, Redis prefixes and
+# track; stopped after) unless EVAL_URL/MUSIC_URL name one, which is probed first (load-tests/run.ts).
+load: setup build
 	npx tsx load-tests/run.ts
 
 # Soak: mixed traffic for LOAD_SECONDS (default 1800), RSS and event-loop delay every minute,
 # fails on steady RSS growth.
-soak: deps
+soak: setup build
 	LOAD_SCENARIOS=soak LOAD_SECONDS=$${LOAD_SECONDS:-1800} npx tsx load-tests/run.ts
 
 clean:

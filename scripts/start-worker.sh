@@ -3,6 +3,5 @@
 set -euo pipefail
 export DATABASE_URL="${DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/music}"
 node scripts/ensure-database.mjs
-# The Prisma CLI can linger ~10 s after it has finished (a timer in its WASM engine).
-npx prisma migrate deploy
+node scripts/migrate.mjs
 exec node dist/src/main/music-worker.js

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportCardWarmed } from '../src/eval/app.js';
 import { chromaticNumber, greedyColourCount, independenceNumber } from '../src/eval/graph/index.js';
+import { colourCount, isProperColouring } from '../src/eval/graph/colouring.js';
 import { fromGraph6 } from '../src/eval/graph/graph6.js';
 import { buildBank, type BankItem } from '../src/eval/report-card/bank.js';
 import { minDegreeGreedyMis } from '../src/eval/report-card/heuristics.js';
@@ -92,6 +93,24 @@ describe('report card', () => {
     expect(compileExpression(parseExpression(b!.class_predicate))(g)).toBe(true);
     if (b!.heuristic === 'greedy_colouring') expect(greedyColourCount(g)).toBeGreaterThan(chromaticNumber(g));
     else expect(minDegreeGreedyMis(g)).toBeLessThan(independenceNumber(g));
+    // Its certificate (what the workbench draws) agrees with the graph: both colourings proper
+    // with the counted colours, or both sets independent with the counted sizes.
+    const cx = wrong.counterexample;
+    if (b!.heuristic === 'greedy_colouring') {
+      const { greedy_colouring: greedy, optimal_colouring: optimal } = cx.checks;
+      for (const c of [greedy, optimal]) expect(isProperColouring(g, c.colours)).toBe(true);
+      expect([colourCount(greedy.colours), colourCount(optimal.colours)]).toEqual([
+        cx.heuristic_value,
+        cx.optimum,
+      ]);
+      expect([greedy.count, optimal.count]).toEqual([cx.heuristic_value, cx.optimum]);
+    } else {
+      const { greedy_set: greedy, maximum_set: maximum } = cx.checks;
+      for (const set of [greedy.vertices, maximum.vertices] as number[][])
+        for (const v of set) expect(g.adj[v]! & set.reduce((m, u) => m | (1 << u), 0)).toBe(0);
+      expect([greedy.size, maximum.size]).toEqual([cx.heuristic_value, cx.optimum]);
+      expect([greedy.vertices.length, maximum.vertices.length]).toEqual([cx.heuristic_value, cx.optimum]);
+    }
     expect(byId[c!.item_id]).toMatchObject({ always_right: true, retains_enough: false, passed: false });
     expect(byId[d!.item_id]).toMatchObject({ parses: false, passed: false });
     expect(byId[d!.item_id].message).toMatch(/does not parse/);

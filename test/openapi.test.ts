@@ -14,6 +14,13 @@ const NOT_DOCUMENTED = new Set([
   'GET /openapi.json',
   'GET /metrics',
   'GET /.well-known/mcp.json',
+  // Discovery files generated from this document, the catalog and the MCP tool list.
+  'GET /mcp.json',
+  'GET /skill.md',
+  'GET /for-agents',
+  'GET /robots.txt',
+  'GET /sitemap.xml',
+  'GET /llms-full.txt',
   'POST /mcp',
   'GET /mcp',
   'PUT /mcp',

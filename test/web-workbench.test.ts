@@ -28,6 +28,18 @@ declare const DataTransfer: any;
 declare const DragEvent: any;
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
+/** A report-card counterexample as the API returns it (src/eval/report-card/grade.ts). */
+interface Counterexample {
+  n: number;
+  edges: [number, number][];
+  checks: {
+    greedy_colouring?: { colours: number[] };
+    optimal_colouring?: { colours: number[] };
+    greedy_set?: { vertices: number[] };
+    maximum_set?: { vertices: number[] };
+  };
+}
+
 /** What each tool's certificate must draw for its example (a selector inside the certificate). */
 const CERTIFICATES: Record<string, { verdict: RegExp; selector: string; count?: number }> = {
   counterexample: { verdict: /FALSIFIED/, selector: '.graph svg g.vertex[data-colour]', count: 20 },
@@ -234,9 +246,37 @@ describe('verifier workbench in Chromium', () => {
     await page.getByLabel('Answer for item-6').waitFor();
     expect(await page.locator('fieldset.rc-item').count()).toBe(6);
     // The class itself is no repair: the heuristic fails on some of its graphs.
+    const submitted = page.waitForResponse((r) => r.url().endsWith('/api/report-card/submit'));
     await page.getByRole('button', { name: 'Submit the answers' }).click();
+    const graded = (await (await submitted).json()) as {
+      result: { items: { item_id: string; message: string; counterexample?: Counterexample }[] };
+    };
     await page.getByTestId('grade').waitFor({ timeout: 60_000 });
     expect(await page.getByTestId('grade').textContent()).toBe('0 of 6 repaired');
+    // Every grade that cites a counterexample draws it twice: greedy and optimal colourings, or
+    // the greedy and a maximum independent set; each drawing colours the vertices as the API says.
+    const cited = graded.result.items.filter((g) => /see counterexample/.test(g.message));
+    expect(cited.length).toBeGreaterThan(0);
+    for (const g of cited) {
+      const cx = g.counterexample!;
+      const drawn = page.getByTestId(`counterexample-${g.item_id}`).locator('figure.graph');
+      expect(await drawn.count(), g.item_id).toBe(2);
+      const expected = cx.checks.greedy_colouring
+        ? [cx.checks.greedy_colouring.colours, cx.checks.optimal_colouring!.colours]
+        : [cx.checks.greedy_set!.vertices, cx.checks.maximum_set!.vertices].map((set) =>
+            Array.from({ length: cx.n }, (_, v) => (set.includes(v) ? 1 : 0)),
+          );
+      for (const [k, colours] of expected.entries()) {
+        const vertices = drawn.nth(k).locator('g.vertex');
+        expect(await vertices.count()).toBe(cx.n);
+        expect(await drawn.nth(k).locator('line.edge').count()).toBe(cx.edges.length);
+        expect(
+          await vertices.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-colour')))),
+        ).toEqual(colours);
+      }
+    }
+    await page.setViewportSize({ width: 375, height: 800 });
+    expect(await horizontalOverflow(page)).toEqual([]);
     expect(await page.getByTestId('signature-check').textContent()).toMatch(
       /^Signature verified in this browser: signed by key /,
     );

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { runFor, timed } from '../lib/http.js';
-import { newTally, type ScenarioResult } from '../lib/report.js';
+import { newTally, type ScenarioResult, type Tally } from '../lib/report.js';
 import type { LoadOptions } from './options.js';
 
 /** A mono 16-bit PCM WAV of `seconds` of noise at `rate` Hz. */
@@ -34,13 +34,84 @@ interface InitAnswer {
   parts: { part_number: number; url: string }[];
 }
 
+type UploadRows = Record<'signup' | 'init' | 'part' | 'complete', Tally>;
+
+/** One new account uploading `wav` through the multipart API: its token and the asset, or why not. */
+export async function uploadOne(
+  base: string,
+  address: string,
+  wav: Buffer,
+  rows: UploadRows,
+): Promise<{ token: string; assetId: string } | { failure: string }> {
+  const json = { 'content-type': 'application/json', 'x-forwarded-for': address };
+  const handle = `load_${randomBytes(6).toString('hex')}`;
+  const signup = await timed(rows.signup, `${base}/api/v1/auth/signup`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({
+      handle,
+      email: `${handle}@example.org`,
+      password: `load test passphrase ${randomBytes(6).toString('hex')}`,
+    }),
+  });
+  if (signup?.status !== 201)
+    return {
+      failure: `signup: ${signup?.status ?? 'no answer'} ${signup?.body.toString().slice(0, 200) ?? ''}`,
+    };
+  const token = (JSON.parse(signup.body.toString()) as { token: string }).token;
+  const auth = { ...json, authorization: `Bearer ${token}` };
+  const init = await timed(rows.init, `${base}/api/v1/upload/multipart/init`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ filename: 'burst.wav', content_type: 'audio/wav', size: wav.length }),
+  });
+  if (init?.status !== 201)
+    return { failure: `init: ${init?.status ?? 'no answer'} ${init?.body.toString().slice(0, 200) ?? ''}` };
+  const plan = JSON.parse(init.body.toString()) as InitAnswer;
+  const parts: { part_number: number; etag: string }[] = [];
+  for (const p of plan.parts) {
+    const chunk = wav.subarray((p.part_number - 1) * plan.part_size, p.part_number * plan.part_size);
+    const absolute = /^https?:/.test(p.url);
+    const put = await timed(rows.part, absolute ? p.url : `${base}${p.url}`, {
+      method: 'PUT',
+      headers: absolute
+        ? {}
+        : {
+            authorization: auth.authorization,
+            'content-type': 'application/octet-stream',
+            'x-forwarded-for': address,
+          },
+      body: chunk,
+    });
+    if (put?.status !== 200) return { failure: `part ${p.part_number}: ${put?.status ?? 'no answer'}` };
+    const etag = absolute
+      ? (put.headers.get('etag') ?? '')
+      : (JSON.parse(put.body.toString()) as { etag: string }).etag;
+    parts.push({ part_number: p.part_number, etag });
+  }
+  const complete = await timed(rows.complete, `${base}/api/v1/upload/multipart/complete`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ upload_id: plan.upload_id, asset_id: plan.asset_id, parts }),
+  });
+  if (complete?.status !== 200)
+    return {
+      failure: `complete: ${complete?.status ?? 'no answer'} ${complete?.body.toString().slice(0, 200) ?? ''}`,
+    };
+  return { token, assetId: plan.asset_id };
+}
+
+export function newUploadRows(): UploadRows {
+  return { signup: newTally(), init: newTally(), part: newTally(), complete: newTally() };
+}
+
 export async function uploadBurst(
   base: string,
   uploads: number,
   options: LoadOptions,
 ): Promise<ScenarioResult> {
   const started = performance.now();
-  const rows = { signup: newTally(), init: newTally(), part: newTally(), complete: newTally() };
+  const rows = newUploadRows();
   const failures: string[] = [];
   const fail = (text: string) => {
     if (failures.length < 5) failures.push(text);
@@ -48,63 +119,8 @@ export async function uploadBurst(
   let completed = 0;
   // One account per upload: the API bounds unfinished uploads per account.
   await runFor({ ...options, maxIterations: Math.min(options.maxIterations, uploads) }, async () => {
-    const address = options.clientAddress();
-    const json = { 'content-type': 'application/json', 'x-forwarded-for': address };
-    const handle = `load_${randomBytes(6).toString('hex')}`;
-    const signup = await timed(rows.signup, `${base}/api/v1/auth/signup`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify({
-        handle,
-        email: `${handle}@example.org`,
-        password: `load test passphrase ${randomBytes(6).toString('hex')}`,
-      }),
-    });
-    if (signup?.status !== 201)
-      return fail(`signup: ${signup?.status ?? 'no answer'} ${signup?.body.toString().slice(0, 200) ?? ''}`);
-    const auth = {
-      ...json,
-      authorization: `Bearer ${(JSON.parse(signup.body.toString()) as { token: string }).token}`,
-    };
-    const wav = noiseWav();
-    const init = await timed(rows.init, `${base}/api/v1/upload/multipart/init`, {
-      method: 'POST',
-      headers: auth,
-      body: JSON.stringify({ filename: 'burst.wav', content_type: 'audio/wav', size: wav.length }),
-    });
-    if (init?.status !== 201)
-      return fail(`init: ${init?.status ?? 'no answer'} ${init?.body.toString().slice(0, 200) ?? ''}`);
-    const plan = JSON.parse(init.body.toString()) as InitAnswer;
-    const parts: { part_number: number; etag: string }[] = [];
-    for (const p of plan.parts) {
-      const chunk = wav.subarray((p.part_number - 1) * plan.part_size, p.part_number * plan.part_size);
-      const absolute = /^https?:/.test(p.url);
-      const put = await timed(rows.part, absolute ? p.url : `${base}${p.url}`, {
-        method: 'PUT',
-        headers: absolute
-          ? {}
-          : {
-              authorization: auth.authorization,
-              'content-type': 'application/octet-stream',
-              'x-forwarded-for': address,
-            },
-        body: chunk,
-      });
-      if (put?.status !== 200) return fail(`part ${p.part_number}: ${put?.status ?? 'no answer'}`);
-      const etag = absolute
-        ? (put.headers.get('etag') ?? '')
-        : (JSON.parse(put.body.toString()) as { etag: string }).etag;
-      parts.push({ part_number: p.part_number, etag });
-    }
-    const complete = await timed(rows.complete, `${base}/api/v1/upload/multipart/complete`, {
-      method: 'POST',
-      headers: auth,
-      body: JSON.stringify({ upload_id: plan.upload_id, asset_id: plan.asset_id, parts }),
-    });
-    if (complete?.status !== 200)
-      return fail(
-        `complete: ${complete?.status ?? 'no answer'} ${complete?.body.toString().slice(0, 200) ?? ''}`,
-      );
+    const uploaded = await uploadOne(base, options.clientAddress(), noiseWav(), rows);
+    if ('failure' in uploaded) return fail(uploaded.failure);
     completed += 1;
   });
   if (completed === 0) fail('no upload completed');

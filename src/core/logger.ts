@@ -23,7 +23,15 @@ export function loggerOptions(
       ? {
           transport: {
             target: 'pino-pretty',
-            options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' },
+            // One line per entry naming its process (make start interleaves several on one terminal).
+            options: {
+              colorize: true,
+              singleLine: true,
+              translateTime: 'SYS:HH:MM:ss.l',
+              ignore: 'pid,hostname,service,reqId,req,res,ms',
+              messageFormat:
+                '{service}: {msg}{if req.method} {req.method} {req.path} {res.status} {ms} ms{end}',
+            },
           },
         }
       : {}),

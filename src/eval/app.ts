@@ -42,9 +42,18 @@ import type { BatchLimiter } from './batch/admission.js';
 import { registerWorkbench } from './routes/workbench.js';
 import { resolveWebDist } from '../core/web-static.js';
 import { FileUsageCounters, RedisUsageCounters, type UsageCounters } from './repositories/usage-counters.js';
+import { discoveryModel, type OpenApiDocument } from './discovery/model.js';
+import { DISCOVERY_PATHS, registerDiscoveryRoutes } from './routes/discovery.js';
 
 /** Answers that are the same for everyone until the next deploy (browser edge: public max-age). */
-const PUBLIC_PATHS = ['/api/catalog', '/api/examples', '/openapi.json', '/llms.txt', '/.well-known/mcp.json'];
+const PUBLIC_PATHS = [
+  '/api/catalog',
+  '/api/examples',
+  '/openapi.json',
+  '/llms.txt',
+  '/.well-known/mcp.json',
+  ...DISCOVERY_PATHS,
+];
 
 export interface EvalAppOverrides {
   /** Share one pool between apps (tests); the app then does not destroy it. */
@@ -169,7 +178,8 @@ export async function buildEvalApp(
     verifyHealth,
     health: () => ({ report_card: reportCard.health(), open_bench: openBench.health() }),
   });
-  const openapi = JSON.stringify(buildOpenApi());
+  const openapiDocument = buildOpenApi() as OpenApiDocument;
+  const openapi = JSON.stringify(openapiDocument);
   app.get('/openapi.json', (_req, reply) => reply.type('application/json; charset=utf-8').send(openapi));
   registerLlmsTxt(app);
   const mcpTools = [
@@ -178,6 +188,14 @@ export async function buildEvalApp(
     ...openBenchMcpTools(openBench),
     gateLogsMcpTool(usage),
   ];
+  registerDiscoveryRoutes(
+    app,
+    discoveryModel({
+      publicUrl: config.publicUrl,
+      openapi: openapiDocument,
+      mcpTools: mcpTools.map((t) => t.definition),
+    }),
+  );
   registerMcpRoutes(app, new McpEndpoint(mcpTools), {
     bodyLimit: config.bodyLimit,
     clientAddress: (request) => clientAddress(request, config.trustedProxies),

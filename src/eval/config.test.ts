@@ -16,6 +16,16 @@ describe('eval configuration', () => {
     expect(Object.isFrozen(c)).toBe(true);
   });
 
+  it('takes EVAL_PUBLIC_URL as an origin only (default http://localhost:EVAL_PORT)', () => {
+    expect(loadEvalConfig({ EVAL_PORT: '9000' }).publicUrl).toBe('http://localhost:9000');
+    expect(loadEvalConfig({ EVAL_PUBLIC_URL: 'https://eval.example.org' }).publicUrl).toBe(
+      'https://eval.example.org',
+    );
+    expect(loadEvalConfig({ EVAL_PUBLIC_URL: 'http://[::1]:8080' }).publicUrl).toBe('http://[::1]:8080');
+    for (const bad of ['eval.example.org', 'https://eval.example.org/', 'https://a"<b', 'https://a/x?y'])
+      expect(() => loadEvalConfig({ EVAL_PUBLIC_URL: bad }), bad).toThrow(/EVAL_PUBLIC_URL/);
+  });
+
   it('names every bad variable in one error', () => {
     try {
       loadEvalConfig({

@@ -14,6 +14,13 @@ export const EvalEnv = Type.Object({
     description: 'HTTP port of the eval service',
   }),
   EVAL_HOST: Type.String({ default: '0.0.0.0', description: 'listen address' }),
+  EVAL_PUBLIC_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://([A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+\\])(:[0-9]{1,5})?$',
+      description:
+        'origin the service is reached at, e.g. https://eval.example.org (sitemap and discovery files; default http://localhost:EVAL_PORT)',
+    }),
+  ),
   EVAL_BODY_LIMIT: Type.String({ default: '16mb', description: 'largest tool request body, e.g. 16mb' }),
   EVAL_INLINE_MAX_BYTES: Type.String({
     default: '16kb',
@@ -110,6 +117,8 @@ export interface EvalConfig {
   production: boolean;
   port: number;
   host: string;
+  /** Origin in absolute links of the discovery files (sitemap.xml, skill.md), no trailing slash. */
+  publicUrl: string;
   bodyLimit: number;
   inlineMaxBytes: number;
   poolSize: number;
@@ -163,6 +172,7 @@ export function loadEvalConfig(env: NodeJS.ProcessEnv = process.env): Readonly<E
     production: e.NODE_ENV === 'production',
     port: e.EVAL_PORT,
     host: e.EVAL_HOST,
+    publicUrl: e.EVAL_PUBLIC_URL ?? `http://localhost:${e.EVAL_PORT}`,
     bodyLimit,
     inlineMaxBytes,
     poolSize,

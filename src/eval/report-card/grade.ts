@@ -6,11 +6,18 @@
 import { compileExpression, FEATURE_NAMES, featuresUsed, tryParseExpression } from '../dsl/index.js';
 import { F } from '../graph/features.js';
 import { toGraph6 } from '../graph/graph6.js';
-import { edgeList } from '../graph/graph.js';
+import { colourCount, exactColouring, greedyColouring, greedyOrder } from '../graph/colouring.js';
+import { edgeList, type Graph } from '../graph/graph.js';
 import { andBits, bitsOf, firstOutside, popcountBits } from './bitset.js';
 import { floorDecimal, ratio } from '../math/exact.js';
 import { MIN_RETENTION_PERCENT, minimumKept, predicateBits, retainsEnough, rightBits } from './bank.js';
-import { HEURISTIC_INFO, minDegreeGreedyMis, type HeuristicId } from './heuristics.js';
+import {
+  HEURISTIC_INFO,
+  maximumIndependentMask,
+  minDegreeGreedyMask,
+  minDegreeGreedyMis,
+  type HeuristicId,
+} from './heuristics.js';
 import type { Universe } from './universe.js';
 
 export interface GradedItemInput {
@@ -25,6 +32,21 @@ export interface Counterexample {
   edges: [number, number][];
   heuristic_value: number;
   optimum: number;
+  /**
+   * What the workbench draws, shaped as the counterexample tool's witness checks: both
+   * colourings (greedy and optimal), or both independent sets (greedy and maximum).
+   */
+  checks: ColouringChecks | IndependentSetChecks;
+}
+
+export interface ColouringChecks {
+  greedy_colouring: { order: number[]; colours: number[]; count: number };
+  optimal_colouring: { colours: number[]; count: number };
+}
+
+export interface IndependentSetChecks {
+  greedy_set: { vertices: number[]; size: number };
+  maximum_set: { vertices: number[]; size: number };
 }
 
 export interface ItemGrade {
@@ -65,6 +87,26 @@ function failed(item: GradedItemInput, message: string, answered = true): ItemGr
   };
 }
 
+const vertices = (mask: number, n: number): number[] =>
+  Array.from({ length: n }, (_, v) => v).filter((v) => (mask >> v) & 1);
+
+function checksOf(g: Graph, heuristic: HeuristicId): Counterexample['checks'] {
+  if (heuristic === 'greedy_colouring') {
+    const greedy = greedyColouring(g);
+    const exact = exactColouring(g);
+    return {
+      greedy_colouring: { order: greedyOrder(g), colours: greedy, count: colourCount(greedy) },
+      optimal_colouring: { colours: exact.colouring, count: exact.chromaticNumber },
+    };
+  }
+  const greedy = vertices(minDegreeGreedyMask(g), g.n);
+  const maximum = vertices(maximumIndependentMask(g), g.n);
+  return {
+    greedy_set: { vertices: greedy, size: greedy.length },
+    maximum_set: { vertices: maximum, size: maximum.length },
+  };
+}
+
 function counterexample(universe: Universe, heuristic: HeuristicId, index: number): Counterexample {
   const g = universe.graph(index);
   const row = universe.featureRow(index);
@@ -72,7 +114,14 @@ function counterexample(universe: Universe, heuristic: HeuristicId, index: numbe
     heuristic === 'greedy_colouring'
       ? [row[F.greedy_colors]!, row[F.chromatic_number]!]
       : [minDegreeGreedyMis(g), row[F.independence_number]!];
-  return { graph6: toGraph6(g), n: g.n, edges: edgeList(g), heuristic_value: value, optimum };
+  return {
+    graph6: toGraph6(g),
+    n: g.n,
+    edges: edgeList(g),
+    heuristic_value: value,
+    optimum,
+    checks: checksOf(g, heuristic),
+  };
 }
 
 export function gradeItem(universe: Universe, item: GradedItemInput, answer: string | undefined): ItemGrade {

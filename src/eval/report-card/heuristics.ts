@@ -28,10 +28,10 @@ export const HEURISTIC_INFO: Readonly<Record<HeuristicId, HeuristicInfo>> = {
   },
 };
 
-/** Size of the minimum-degree greedy independent set. */
-export function minDegreeGreedyMis(g: Graph): number {
+/** The minimum-degree greedy independent set, as a vertex bitmask. */
+export function minDegreeGreedyMask(g: Graph): number {
   let left = g.n >= 32 ? -1 : (1 << g.n) - 1;
-  let size = 0;
+  let set = 0;
   while (left !== 0) {
     let best = -1;
     let bestDegree = Infinity;
@@ -43,10 +43,31 @@ export function minDegreeGreedyMis(g: Graph): number {
         bestDegree = d;
       }
     }
-    size++;
+    set |= 1 << best;
     left &= ~((1 << best) | g.adj[best]!);
   }
-  return size;
+  return set;
+}
+
+/** Size of the minimum-degree greedy independent set. */
+export function minDegreeGreedyMis(g: Graph): number {
+  return popcount(minDegreeGreedyMask(g));
+}
+
+/**
+ * A maximum independent set as a bitmask (the lowest such mask), by trying every vertex subset:
+ * for a counterexample's certificate only, on the report card's graphs (at most 8 vertices).
+ */
+export function maximumIndependentMask(g: Graph): number {
+  let best = 0;
+  for (let mask = 1; mask < 1 << g.n; mask++) {
+    if (popcount(mask) <= popcount(best)) continue;
+    let independent = true;
+    for (let rest = mask; rest !== 0 && independent; rest &= rest - 1)
+      independent = (g.adj[lowestBit(rest)]! & mask) === 0;
+    if (independent) best = mask;
+  }
+  return best;
 }
 
 /** Whether the heuristic is right on a graph, from its feature values (FeatureCache order). */

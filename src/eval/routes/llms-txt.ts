@@ -16,6 +16,7 @@ export function llmsTxt(): string {
 - GET /api/catalog: the tools, their operationIds and endpoints.
 - GET /openapi.json: OpenAPI 3.1.0 with the exact request schemas.
 - POST /mcp: the same tools over MCP (Streamable HTTP, stateless, JSON responses); manifest at /.well-known/mcp.json.
+- GET /llms-full.txt: this guide with every tool's example request; GET /skill.md: the same as a skill file; GET /for-agents: a page for people wiring agents.
 
 ## Tools
 ${tools}

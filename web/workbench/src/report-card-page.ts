@@ -2,6 +2,7 @@
 import { h, clear } from '../../shared/dom';
 import { ProblemError, requestJson } from '../../shared/http';
 import { verifyJws, type PublishedKey } from './signature';
+import { witnessFigure, type WitnessGraph } from './certificates/counterexample';
 
 interface SessionItem {
   item_id: string;
@@ -21,6 +22,8 @@ interface Grade {
   passed: boolean;
   message: string;
   retention: number;
+  /** The graph the repair still admits and the heuristic gets wrong, with both colourings or sets. */
+  counterexample?: WitnessGraph & { heuristic_value: number; optimum: number };
 }
 interface Graded {
   result: { score: { passed: number; total: number; fraction: number }; items: Grade[] };
@@ -148,6 +151,18 @@ async function renderGrade(area: HTMLElement, graded: Graded): Promise<void> {
           { class: g.passed ? 'ok' : 'bad', 'data-item': g.item_id },
           h('strong', {}, `${g.passed ? '✓' : '✗'} ${g.item_id}`),
           ` ${g.message}`,
+          g.counterexample
+            ? h(
+                'div',
+                { class: 'rc-counterexample', 'data-testid': `counterexample-${g.item_id}` },
+                h(
+                  'p',
+                  {},
+                  `Counterexample: the heuristic gives ${g.counterexample.heuristic_value}, the optimum is ${g.counterexample.optimum}.`,
+                ),
+                witnessFigure(g.counterexample),
+              )
+            : null,
         ),
       ),
     ),

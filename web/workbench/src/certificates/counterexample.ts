@@ -55,6 +55,81 @@ function drawGraph(
   );
 }
 
+/** A witness graph as the counterexample tool and the report card report it. */
+export interface WitnessGraph {
+  graph6: unknown;
+  n: unknown;
+  edges: unknown;
+  checks: unknown;
+}
+
+const setColours = (n: number, members: unknown): number[] => {
+  const inSet = new Set(asArray(members).map(Number));
+  return Array.from({ length: n }, (_, v) => (inSet.has(v) ? 1 : 0));
+};
+
+/**
+ * The witness drawn once per colouring its checks compare (greedy and optimal), or once per
+ * independent set (greedy and maximum, members in the second colour), else once plain.
+ */
+export function witnessFigure(witness: WitnessGraph): HTMLElement {
+  const n = Number(witness.n);
+  const edges = asArray(witness.edges) as [number, number][];
+  const checks = asRecord(witness.checks);
+  const greedy = asRecord(checks.greedy_colouring);
+  const optimal = asRecord(checks.optimal_colouring);
+  const greedySet = asRecord(checks.greedy_set);
+  const maximumSet = asRecord(checks.maximum_set);
+  const head = h('p', {}, `Witness ${String(witness.graph6)}: ${n} vertices, ${edges.length} edges.`);
+  if (Array.isArray(greedy.colours) && Array.isArray(optimal.colours)) {
+    return h(
+      'div',
+      { class: 'witness' },
+      head,
+      h(
+        'div',
+        { class: 'side-by-side' },
+        drawGraph(n, edges, greedy.colours as number[], `Greedy colouring: ${String(greedy.count)} colours`),
+        drawGraph(
+          n,
+          edges,
+          optimal.colours as number[],
+          `Optimal colouring: ${String(optimal.count)} colours (chromatic number)`,
+        ),
+      ),
+    );
+  }
+  if (Array.isArray(greedySet.vertices) && Array.isArray(maximumSet.vertices)) {
+    return h(
+      'div',
+      { class: 'witness' },
+      head,
+      h(
+        'div',
+        { class: 'side-by-side' },
+        drawGraph(
+          n,
+          edges,
+          setColours(n, greedySet.vertices),
+          `Greedy independent set: ${String(greedySet.size)} vertices {${greedySet.vertices.join(', ')}}`,
+        ),
+        drawGraph(
+          n,
+          edges,
+          setColours(n, maximumSet.vertices),
+          `Maximum independent set: ${String(maximumSet.size)} vertices {${maximumSet.vertices.join(', ')}} (independence number)`,
+        ),
+      ),
+    );
+  }
+  return h(
+    'div',
+    { class: 'witness' },
+    head,
+    drawGraph(n, edges, null, `${String(checks.antecedent)} holds, ${String(checks.consequent)} does not`),
+  );
+}
+
 export function counterexampleCertificate(receipt: Receipt): Node {
   const witness = asRecord(receipt.result.witness);
   const restarts = asArray(asRecord(receipt.result.search).restarts).map(asRecord);
@@ -76,34 +151,5 @@ export function counterexampleCertificate(receipt: Receipt): Node {
       ),
     );
   }
-  const n = Number(witness.n);
-  const edges = asArray(witness.edges) as [number, number][];
-  const checks = asRecord(witness.checks);
-  const greedy = asRecord(checks.greedy_colouring);
-  const optimal = asRecord(checks.optimal_colouring);
-  const head = h('p', {}, `Witness ${String(witness.graph6)}: ${n} vertices, ${edges.length} edges.`);
-  if (Array.isArray(greedy.colours) && Array.isArray(optimal.colours)) {
-    return h(
-      'div',
-      {},
-      head,
-      h(
-        'div',
-        { class: 'side-by-side' },
-        drawGraph(n, edges, greedy.colours as number[], `Greedy colouring: ${String(greedy.count)} colours`),
-        drawGraph(
-          n,
-          edges,
-          optimal.colours as number[],
-          `Optimal colouring: ${String(optimal.count)} colours (chromatic number)`,
-        ),
-      ),
-    );
-  }
-  return h(
-    'div',
-    {},
-    head,
-    drawGraph(n, edges, null, `${String(checks.antecedent)} holds, ${String(checks.consequent)} does not`),
-  );
+  return witnessFigure(witness as unknown as WitnessGraph);
 }
