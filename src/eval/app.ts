@@ -14,6 +14,7 @@ import { createRedis } from '../core/redis.js';
 import type { EvalConfig } from './config.js';
 import { resolveGraphKernel } from './graph/native.js';
 import { registerBrowserEdge } from './edge/browser-edge.js';
+import { McpHostCheck } from './mcp/dns-rebinding.js';
 import { McpEndpoint } from './mcp/mcp-endpoint.js';
 import { verifierMcpTools } from './mcp/mcp-tools.js';
 import { gateLogsMcpTool } from './mcp/gate-logs-tool.js';
@@ -181,6 +182,7 @@ export async function buildEvalApp(
   registerMcpRoutes(app, new McpEndpoint(mcpTools), {
     bodyLimit: config.bodyLimit,
     clientAddress: (request) => clientAddress(request, config.trustedProxies),
+    hostCheck: new McpHostCheck(config.domain),
   });
   registerMetricsRoute(app, metrics.registry);
   registerWorkbench(app, overrides.webRoot ?? resolveWebDist('workbench'));

@@ -14,6 +14,12 @@ export const EvalEnv = Type.Object({
     description: 'HTTP port of the eval service',
   }),
   EVAL_HOST: Type.String({ default: '0.0.0.0', description: 'listen address' }),
+  DOMAIN: Type.String({
+    default: 'localhost',
+    pattern: '^[A-Za-z0-9.-]{1,253}$',
+    description:
+      'public host name; /mcp answers only requests addressed to it (and loopback names from loopback)',
+  }),
   EVAL_BODY_LIMIT: Type.String({ default: '16mb', description: 'largest tool request body, e.g. 16mb' }),
   EVAL_INLINE_MAX_BYTES: Type.String({
     default: '16kb',
@@ -110,6 +116,7 @@ export interface EvalConfig {
   production: boolean;
   port: number;
   host: string;
+  domain: string;
   bodyLimit: number;
   inlineMaxBytes: number;
   poolSize: number;
@@ -163,6 +170,7 @@ export function loadEvalConfig(env: NodeJS.ProcessEnv = process.env): Readonly<E
     production: e.NODE_ENV === 'production',
     port: e.EVAL_PORT,
     host: e.EVAL_HOST,
+    domain: e.DOMAIN,
     bodyLimit,
     inlineMaxBytes,
     poolSize,
