@@ -11,6 +11,7 @@ import { MemoryRateLimitStore } from '../core/rate-limit/memory-store.js';
 import { registerRateLimits } from '../core/rate-limit/plugin.js';
 import { RedisRateLimitStore } from '../core/rate-limit/redis-store.js';
 import { createRedis } from '../core/redis.js';
+import { trustedProxiesFor } from '../core/trusted-proxies.js';
 import type { EvalConfig } from './config.js';
 import { resolveGraphKernel } from './graph/native.js';
 import { registerBrowserEdge } from './edge/browser-edge.js';
@@ -74,6 +75,7 @@ export async function buildEvalApp(
     bodyLimit: config.bodyLimit,
     metrics,
   });
+  const proxies = trustedProxiesFor(app, config.trustedProxies);
   const redis = config.cacheUrl ? createRedis(config.cacheUrl) : undefined;
   const { pool, verifyHealth } = overrides.pool
     ? { pool: overrides.pool, verifyHealth: localVerifyHealth }
@@ -115,7 +117,7 @@ export async function buildEvalApp(
       ratePerSecond: config.rateLimits.perMinute / 60,
       burst: config.rateLimits.burst,
     };
-    const address = (request: FastifyRequest): string => clientAddress(request, config.trustedProxies);
+    const address = (request: FastifyRequest): string => clientAddress(request, proxies);
     registerRateLimits(app, { store, scopes: [tools], clientAddress: address });
     batchLimiter = { store, scope: tools, clientAddress: address };
   }
@@ -132,7 +134,7 @@ export async function buildEvalApp(
     now: overrides.now ?? Date.now,
   });
   warmings.set(app, reportCard.warm());
-  registerReportCardRoutes(app, reportCard, (request) => clientAddress(request, config.trustedProxies));
+  registerReportCardRoutes(app, reportCard, (request) => clientAddress(request, proxies));
 
   const openBench = new OpenBenchService({
     store: redis
@@ -142,7 +144,7 @@ export async function buildEvalApp(
     maxSessionsPerClient: config.reportCardSessionsPerClient,
     now: overrides.now ?? Date.now,
   });
-  registerOpenBenchRoutes(app, openBench, (request) => clientAddress(request, config.trustedProxies));
+  registerOpenBenchRoutes(app, openBench, (request) => clientAddress(request, proxies));
 
   registerPoolMetrics(metrics.registry, pool);
   const runsInline = inlinePlacement(config.inlineMaxBytes);
@@ -181,7 +183,7 @@ export async function buildEvalApp(
   ];
   registerMcpRoutes(app, new McpEndpoint(mcpTools), {
     bodyLimit: config.bodyLimit,
-    clientAddress: (request) => clientAddress(request, config.trustedProxies),
+    clientAddress: (request) => clientAddress(request, proxies),
     hostCheck: new McpHostCheck(config.domain),
   });
   registerMetricsRoute(app, metrics.registry);

@@ -2,6 +2,7 @@
 import os from 'node:os';
 import { Type } from 'typebox';
 import { ConfigError, parseByteSize, parseEnv } from '../core/env.js';
+import { parseProxyEntry } from '../core/trusted-proxies.js';
 
 export const EvalEnv = Type.Object({
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
@@ -62,7 +63,8 @@ export const EvalEnv = Type.Object({
   }),
   TRUSTED_PROXIES: Type.String({
     default: '',
-    description: 'comma-separated proxy addresses whose X-Forwarded-For is trusted',
+    description:
+      'comma-separated proxies whose X-Forwarded-For is trusted: addresses, CIDR ranges, host names (resolved at start-up and every 30 s)',
   }),
   CACHE_URL: Type.Optional(
     Type.String({ pattern: '^rediss?://', description: 'Redis URL (redis://host:port)' }),
@@ -165,6 +167,14 @@ export function loadEvalConfig(env: NodeJS.ProcessEnv = process.env): Readonly<E
       `EVAL_BATCH_LINE_LIMIT (got ${JSON.stringify(e.EVAL_BATCH_LINE_LIMIT)}): must be a size such as 1mb`,
     ]);
   }
+  const trustedProxies = e.TRUSTED_PROXIES.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const proxyProblems = trustedProxies.flatMap((entry) => {
+    const parsed = parseProxyEntry(entry);
+    return 'error' in parsed ? [`TRUSTED_PROXIES: ${parsed.error}`] : [];
+  });
+  if (proxyProblems.length > 0) throw new ConfigError(proxyProblems);
   const poolSize = e.EVAL_POOL_SIZE ?? Math.max(1, os.availableParallelism());
   return Object.freeze({
     production: e.NODE_ENV === 'production',
@@ -182,9 +192,7 @@ export function loadEvalConfig(env: NodeJS.ProcessEnv = process.env): Readonly<E
       perMinute: e.EVAL_RATE_LIMIT_PER_MINUTE,
       burst: e.EVAL_RATE_LIMIT_BURST,
     },
-    trustedProxies: e.TRUSTED_PROXIES.split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
+    trustedProxies,
     cacheUrl: e.CACHE_URL,
     cacheKeyPrefix: e.CACHE_KEY_PREFIX,
     databaseUrl: e.DATABASE_URL,

@@ -13,7 +13,7 @@ import { registerRateLimits, type RateLimitScope } from '../core/rate-limit/plug
 import { RedisRateLimitStore } from '../core/rate-limit/redis-store.js';
 import type { RateLimitStore } from '../core/rate-limit/store.js';
 import { registerSecurityHeaders, securityHeaders } from '../core/security-headers.js';
-import { TrustedProxies } from '../core/trusted-proxies.js';
+import { trustedProxiesFor } from '../core/trusted-proxies.js';
 import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import { registerAuthHooks } from './auth-hook.js';
 import { BullVersionFlowStarter, type VersionFlowStarter } from './jobs/flow.js';
@@ -131,9 +131,8 @@ export function buildMusicApp(
   registerMusicValidators(app);
   // First hook: the headers are on every answer, including 429s and other errors.
   registerSecurityHeaders(app, config.domain);
-  const proxies = new TrustedProxies(config.trustedProxies);
-  // Host names (a compose service such as "nginx") are resolved before the app listens.
-  app.addHook('onReady', () => proxies.resolve());
+  // Host names (a compose service such as "nginx") are resolved before the app listens, then on a timer.
+  const proxies = trustedProxiesFor(app, config.trustedProxies);
   // One limiter store: the scopes below, and the Subsonic API's failed-login and per-user counts.
   const rateLimitStore = config.rateLimits
     ? (options.rateLimitStore ?? new RedisRateLimitStore(connections.redis, `${config.cacheKeyPrefix}rl:`))
@@ -205,7 +204,7 @@ export function buildMusicApp(
     config.ipHashSalt,
     () => nowSeconds() * 1000,
   );
-  registerAnalyticsRoutes(app, analytics, hooks, (request) => clientAddress(request, config.trustedProxies));
+  registerAnalyticsRoutes(app, analytics, hooks, (request) => clientAddress(request, proxies));
   registerMediaRoutes(app, delivery);
   const jobQueues = new BullJobQueueRepository(connections.redis, { prefix: config.queuePrefix });
   app.addHook('onClose', () => jobQueues.close());
