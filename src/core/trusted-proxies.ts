@@ -125,15 +125,14 @@ function addAddress(list: BlockList, address: string): void {
  * The app's trusted proxies: names resolved before it listens (start-up fails when one does
  * not resolve), again every `refreshMs` while it runs, the timer stopped when it closes.
  */
-export function trustedProxiesFor(
+export function resolveWithApp(
   app: FastifyInstance,
-  entries: readonly string[],
-  options: { refreshMs?: number; lookup?: ProxyLookup } = {},
-): TrustedProxies {
-  const proxies = new TrustedProxies(entries, options.lookup);
+  proxies: TrustedProxies,
+  refreshMs = PROXY_REFRESH_MS,
+): void {
   app.addHook('onReady', async () => {
     await proxies.resolve();
-    proxies.refreshEvery(options.refreshMs ?? PROXY_REFRESH_MS, (err) => {
+    proxies.refreshEvery(refreshMs, (err) => {
       if (err)
         app.log.warn({ err }, 'trusted proxies: resolving again failed; keeping the previous addresses');
     });
@@ -142,5 +141,4 @@ export function trustedProxiesFor(
     proxies.stop();
     done();
   });
-  return proxies;
 }

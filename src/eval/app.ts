@@ -11,7 +11,7 @@ import { MemoryRateLimitStore } from '../core/rate-limit/memory-store.js';
 import { registerRateLimits } from '../core/rate-limit/plugin.js';
 import { RedisRateLimitStore } from '../core/rate-limit/redis-store.js';
 import { createRedis } from '../core/redis.js';
-import { trustedProxiesFor } from '../core/trusted-proxies.js';
+import { TrustedProxies } from '../core/trusted-proxies.js';
 import type { EvalConfig } from './config.js';
 import { resolveGraphKernel } from './graph/native.js';
 import { registerBrowserEdge } from './edge/browser-edge.js';
@@ -70,12 +70,14 @@ export async function buildEvalApp(
 ): Promise<FastifyInstance> {
   const graphKernel = resolveGraphKernel(config.graphKernel);
   const metrics = createHttpMetrics();
+  const proxies = new TrustedProxies(config.trustedProxies);
   const app = buildBaseApp({
     logger: loggerOptions(config.logLevel, 'eval'),
     bodyLimit: config.bodyLimit,
     metrics,
+    httpLimits: config.httpLimits,
+    trustedProxies: proxies,
   });
-  const proxies = trustedProxiesFor(app, config.trustedProxies);
   const redis = config.cacheUrl ? createRedis(config.cacheUrl) : undefined;
   const { pool, verifyHealth } = overrides.pool
     ? { pool: overrides.pool, verifyHealth: localVerifyHealth }

@@ -2,6 +2,7 @@
 import os from 'node:os';
 import { Type } from 'typebox';
 import { ConfigError, parseByteSize, parseEnv } from '../core/env.js';
+import { HttpLimitsEnv, httpLimitsFromEnv, type HttpLimits } from '../core/http-limits.js';
 import { parseProxyEntry } from '../core/trusted-proxies.js';
 
 export const EvalEnv = Type.Object({
@@ -112,6 +113,7 @@ export const EvalEnv = Type.Object({
     default: 1000,
     description: 'waiting verify jobs above which new queued requests get 503 + Retry-After',
   }),
+  ...HttpLimitsEnv,
 });
 
 export interface EvalConfig {
@@ -127,6 +129,7 @@ export interface EvalConfig {
   batchLineLimit: number;
   rateLimits: { enabled: boolean; perMinute: number; burst: number };
   trustedProxies: string[];
+  httpLimits: HttpLimits;
   cacheUrl: string | undefined;
   cacheKeyPrefix: string;
   databaseUrl: string | undefined;
@@ -193,6 +196,7 @@ export function loadEvalConfig(env: NodeJS.ProcessEnv = process.env): Readonly<E
       burst: e.EVAL_RATE_LIMIT_BURST,
     },
     trustedProxies,
+    httpLimits: httpLimitsFromEnv(e),
     cacheUrl: e.CACHE_URL,
     cacheKeyPrefix: e.CACHE_KEY_PREFIX,
     databaseUrl: e.DATABASE_URL,

@@ -13,7 +13,7 @@ import { registerRateLimits, type RateLimitScope } from '../core/rate-limit/plug
 import { RedisRateLimitStore } from '../core/rate-limit/redis-store.js';
 import type { RateLimitStore } from '../core/rate-limit/store.js';
 import { registerSecurityHeaders, securityHeaders } from '../core/security-headers.js';
-import { trustedProxiesFor } from '../core/trusted-proxies.js';
+import { TrustedProxies } from '../core/trusted-proxies.js';
 import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import { registerAuthHooks } from './auth-hook.js';
 import { BullVersionFlowStarter, type VersionFlowStarter } from './jobs/flow.js';
@@ -118,8 +118,12 @@ export function buildMusicApp(
 ): FastifyInstance {
   const metrics = options.metrics ?? createHttpMetrics();
   const nowSeconds = options.nowSeconds ?? (() => Date.now() / 1000);
+  // Host names (a compose service such as "nginx"): resolved before the app listens, then on a timer.
+  const proxies = new TrustedProxies(config.trustedProxies);
   const app = buildBaseApp({
     logger: loggerOptions(config.logLevel, 'music-api'),
+    httpLimits: config.httpLimits,
+    trustedProxies: proxies,
     // The default of every route; upload part routes set config.bodyLimit on themselves.
     bodyLimit: config.jsonBodyLimit,
     metrics,
@@ -131,8 +135,6 @@ export function buildMusicApp(
   registerMusicValidators(app);
   // First hook: the headers are on every answer, including 429s and other errors.
   registerSecurityHeaders(app, config.domain);
-  // Host names (a compose service such as "nginx") are resolved before the app listens, then on a timer.
-  const proxies = trustedProxiesFor(app, config.trustedProxies);
   // One limiter store: the scopes below, and the Subsonic API's failed-login and per-user counts.
   const rateLimitStore = config.rateLimits
     ? (options.rateLimitStore ?? new RedisRateLimitStore(connections.redis, `${config.cacheKeyPrefix}rl:`))

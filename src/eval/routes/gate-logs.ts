@@ -45,58 +45,65 @@ export function registerGateLogsRoute(app: FastifyInstance, deps: { usage: Usage
       deps.usage.record(LOGS_GATE_TOOL, reply.statusCode, verdicts.get(request));
       done();
     });
-    scope.post(GATE_LOGS_PATH, { config: { problemHint: GATE_LOGS_HINT } }, async (request, reply) => {
-      if (!request.isMultipart())
-        throw new AppError('unsupported_media_type', `Send multipart/form-data. ${GATE_LOGS_HINT}.`);
-      const dir = await mkdtemp(path.join(os.tmpdir(), 'gate-logs-'));
-      try {
-        const files: Partial<Record<Side, LogInput>> = {};
-        let rawOptions: unknown = {};
-        let exposure: ExposureInput | undefined;
-        let current = 'uploaded';
+    // Uploads of up to 3 × 64 MB: bounded by a minimum transfer rate, not a total time.
+    scope.post(
+      GATE_LOGS_PATH,
+      { config: { problemHint: GATE_LOGS_HINT, bodyTransfer: 'min-rate' } },
+      async (request, reply) => {
+        if (!request.isMultipart())
+          throw new AppError('unsupported_media_type', `Send multipart/form-data. ${GATE_LOGS_HINT}.`);
+        const dir = await mkdtemp(path.join(os.tmpdir(), 'gate-logs-'));
         try {
-          for await (const part of request.parts()) {
-            if (part.fieldname === 'exposure') {
-              if (exposure) throw invalidInput('Two "exposure" parts; send one.');
-              current = 'exposure';
-              const text = part.type === 'file' ? await exposureText(part.file) : String(part.value);
-              exposure = exposureInput(text);
-            } else if (part.type === 'file') {
-              const side = part.fieldname;
-              if (side !== 'baseline' && side !== 'candidate')
-                throw invalidInput(`Unexpected file part "${side}"; send files "baseline" and "candidate".`);
-              if (files[side]) throw invalidInput(`Two "${side}" files; send one of each.`);
-              current = side;
-              const file = path.join(dir, side);
-              const sha256 = await spoolLog(part.file, file, side);
-              // The stream ends early at the limit; the plugin's error would only come with the next part.
-              if (part.file.truncated) throw tooLarge(side);
-              files[side] = { source: await fileSource(part.filename || side, file), sha256 };
-            } else if (part.fieldname === 'options') {
-              rawOptions = parseOptionsPart(part.value);
-            } else {
-              throw invalidInput(
-                `Unexpected field "${part.fieldname}"; the fields are "options" (JSON) and "exposure".`,
-              );
+          const files: Partial<Record<Side, LogInput>> = {};
+          let rawOptions: unknown = {};
+          let exposure: ExposureInput | undefined;
+          let current = 'uploaded';
+          try {
+            for await (const part of request.parts()) {
+              if (part.fieldname === 'exposure') {
+                if (exposure) throw invalidInput('Two "exposure" parts; send one.');
+                current = 'exposure';
+                const text = part.type === 'file' ? await exposureText(part.file) : String(part.value);
+                exposure = exposureInput(text);
+              } else if (part.type === 'file') {
+                const side = part.fieldname;
+                if (side !== 'baseline' && side !== 'candidate')
+                  throw invalidInput(
+                    `Unexpected file part "${side}"; send files "baseline" and "candidate".`,
+                  );
+                if (files[side]) throw invalidInput(`Two "${side}" files; send one of each.`);
+                current = side;
+                const file = path.join(dir, side);
+                const sha256 = await spoolLog(part.file, file, side);
+                // The stream ends early at the limit; the plugin's error would only come with the next part.
+                if (part.file.truncated) throw tooLarge(side);
+                files[side] = { source: await fileSource(part.filename || side, file), sha256 };
+              } else if (part.fieldname === 'options') {
+                rawOptions = parseOptionsPart(part.value);
+              } else {
+                throw invalidInput(
+                  `Unexpected field "${part.fieldname}"; the fields are "options" (JSON) and "exposure".`,
+                );
+              }
             }
+          } catch (err) {
+            throw multipartError(err, current);
           }
-        } catch (err) {
-          throw multipartError(err, current);
+          const missing = (['baseline', 'candidate'] as const).filter((s) => !files[s]);
+          if (missing.length > 0)
+            throw invalidInput(
+              `Missing file part(s): ${missing.join(', ')}. ${GATE_LOGS_HINT}.`,
+              missing.map((m) => ({ path: `/${m}`, message: 'is required' })),
+            );
+          const options = parseLogsGateOptions(rawOptions);
+          const sealed = await gateLogs(files.baseline!, files.candidate!, options, exposure);
+          if (sealed.verdict) verdicts.set(request, sealed.verdict);
+          return send(reply, sealed.text, sealed.status);
+        } finally {
+          await rm(dir, { recursive: true, force: true });
         }
-        const missing = (['baseline', 'candidate'] as const).filter((s) => !files[s]);
-        if (missing.length > 0)
-          throw invalidInput(
-            `Missing file part(s): ${missing.join(', ')}. ${GATE_LOGS_HINT}.`,
-            missing.map((m) => ({ path: `/${m}`, message: 'is required' })),
-          );
-        const options = parseLogsGateOptions(rawOptions);
-        const sealed = await gateLogs(files.baseline!, files.candidate!, options, exposure);
-        if (sealed.verdict) verdicts.set(request, sealed.verdict);
-        return send(reply, sealed.text, sealed.status);
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
-    });
+      },
+    );
   });
 }
 
