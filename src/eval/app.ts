@@ -163,7 +163,7 @@ export async function buildEvalApp(
     poolChunks: config.batchChunks === 'pool',
     ...(batchLimiter ? { limiter: batchLimiter } : {}),
   });
-  registerGateLogsRoute(app, { usage });
+  registerGateLogsRoute(app, { usage, pool });
   registerInfoRoutes(app, {
     pool,
     usage,
@@ -181,7 +181,7 @@ export async function buildEvalApp(
     ...verifierMcpTools({ runTool, usage }),
     ...reportCardMcpTools(reportCard),
     ...openBenchMcpTools(openBench),
-    gateLogsMcpTool(usage),
+    gateLogsMcpTool(usage, pool),
   ];
   registerMcpRoutes(app, new McpEndpoint(mcpTools), {
     bodyLimit: config.bodyLimit,
