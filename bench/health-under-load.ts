@@ -139,8 +139,9 @@ async function evalLoads(base: string): Promise<Load[]> {
       });
     }
   }
-  const line = JSON.stringify({ tool: 'gate', request: examples.gate });
-  const batch = Array.from({ length: 5000 }, () => line).join('\n');
+  const batch = Array.from({ length: 5000 }, (_, i) =>
+    JSON.stringify({ id: `l${i}`, tool: 'gate', request: examples.gate }),
+  ).join('\n');
   loads.push({
     route: 'POST /api/batch',
     input: '5,000 gate lines',

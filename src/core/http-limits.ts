@@ -118,6 +118,9 @@ interface BodyWatch {
   startBytes: number;
   lastBytes: number;
   lastProgressAt: number;
+  lastTickAt: number;
+  /** Time the server itself was not reading (unread body bytes buffered): not the client's. */
+  pausedMs: number;
 }
 
 function expectsBody(request: FastifyRequest): boolean {
@@ -140,12 +143,24 @@ export function registerBodyDeadlines(app: FastifyInstance, limits: HttpLimits):
   const tick = (): void => {
     const now = Date.now();
     for (const w of watched) {
+      const raw = w.request.raw;
+      // The whole body is in (read or not): nothing left to wait for.
+      if (raw.complete) {
+        watched.delete(w);
+        continue;
+      }
       const bytes = w.socket.bytesRead;
+      if (raw.readableLength > 0) {
+        // Back-pressure: the app has not read what arrived, so the socket is not read either.
+        w.pausedMs += now - w.lastTickAt;
+        w.lastProgressAt = now;
+      }
+      w.lastTickAt = now;
       if (bytes !== w.lastBytes) {
         w.lastBytes = bytes;
         w.lastProgressAt = now;
       }
-      const elapsed = now - w.startedAt;
+      const elapsed = now - w.startedAt - w.pausedMs;
       let reason: string | undefined;
       if (now - w.lastProgressAt > limits.bodyIdleTimeoutMs) {
         reason = `no part of the request body arrived for ${limits.bodyIdleTimeoutMs} ms`;
@@ -195,6 +210,8 @@ export function registerBodyDeadlines(app: FastifyInstance, limits: HttpLimits):
         startBytes: socket.bytesRead,
         lastBytes: socket.bytesRead,
         lastProgressAt: now,
+        lastTickAt: now,
+        pausedMs: 0,
       };
       watched.add(w);
       const stop = (): void => void watched.delete(w);
