@@ -147,6 +147,15 @@ async function evalLoads(base: string): Promise<Load[]> {
     input: '5,000 gate lines',
     send: json(`${base}/api/batch`, batch, { 'content-type': 'application/x-ndjson' }),
   });
+  // Accepted as a batch (200), every line a problem line: the problem path's own cost.
+  const noIds = Array.from({ length: 5000 }, () =>
+    JSON.stringify({ tool: 'gate', request: examples.gate }),
+  ).join('\n');
+  loads.push({
+    route: 'POST /api/batch',
+    input: '5,000 gate lines without "id" (every line a problem line)',
+    send: json(`${base}/api/batch`, noIds, { 'content-type': 'application/x-ndjson' }),
+  });
   const outcomes: fx.Outcome[] = Array.from({ length: 20_000 }, (_, i) => ({
     id: `i${i}`,
     runs: Array.from({ length: 5 }, (_, r) => (i + r) % 3 !== 0),
@@ -336,7 +345,7 @@ async function main(): Promise<void> {
   // The same batch with EVAL_BATCH_CHUNKS=pool (chunks of small lines on the pool threads).
   const pooled = await startEval({ EVAL_POOL_SIZE: '2', EVAL_BATCH_CHUNKS: 'pool' });
   try {
-    const batch = (await evalLoads(pooled.url)).find((l) => l.route === 'POST /api/batch')!;
+    const batch = (await evalLoads(pooled.url)).find((l) => l.input === '5,000 gate lines')!;
     const row = await measure(`${pooled.url}/api/health`, batch);
     rows.push({ service: 'eval', ...row, input: `${row.input}, EVAL_BATCH_CHUNKS=pool` });
   } finally {
