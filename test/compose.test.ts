@@ -125,7 +125,7 @@ function parseDockerfile(text: string): Stage[] {
     .filter(Boolean);
   const stages: Stage[] = [];
   for (const line of logical) {
-    const [, keyword = '', args = ''] = /^(\S+)\s*(.*)$/.exec(line) ?? [];
+    const [, keyword = '', args = ''] = /^(\S+)(?:\s+(\S.*))?$/.exec(line) ?? [];
     if (keyword.toUpperCase() === 'FROM') {
       const m = /^(\S+)(?:\s+AS\s+(\S+))?$/i.exec(args);
       stages.push({ from: m?.[1] ?? args, name: m?.[2], instructions: [] });

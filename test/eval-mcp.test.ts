@@ -239,7 +239,7 @@ describe('MCP over Streamable HTTP with the official SDK client', () => {
     const get = await app.inject('/mcp');
     expect(get.statusCode).toBe(405);
     expect(get.headers.allow).toBe('POST, OPTIONS');
-    expect(get.json().detail).toMatch(/POST JSON-RPC 2\.0 messages to \/mcp/);
+    expect(get.json().error.message).toMatch(/POST JSON-RPC 2\.0 messages to \/mcp/);
   });
 
   it('publishes a discovery manifest naming the endpoint, versions and tools', async () => {
@@ -365,7 +365,7 @@ describe('one SDK server shared by every client', () => {
 
   it('makes the transport checks on every POST: Accept, JSON-RPC shape, lone initialize, batch size', async () => {
     const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
-    const noAccept = await postJson(app, '/mcp', ping, { accept: 'application/json' });
+    const noAccept = await postJson(app, '/mcp', ping, { accept: 'text/event-stream' });
     expect(noAccept.statusCode).toBe(406);
     expect(noAccept.json().error).toMatchObject({ code: -32000 });
     const notRpc = await post({ id: 1, method: 'ping' });

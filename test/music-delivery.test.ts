@@ -22,7 +22,7 @@ function independentSig(expires: number, path: string, secret: string): string {
     .digest('base64')
     .replace(/\+/g, '-')
     .replace(/\//g, '_')
-    .replace(/=+$/, '');
+    .replace(/(?<!=)=+$/, '');
 }
 
 const now = (): number => Math.floor(Date.now() / 1000);

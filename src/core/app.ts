@@ -9,9 +9,17 @@ import { registerRequestDecoding } from './body-decoding.js';
 import { registerErrorHandler, registerProblemNotFound, type ErrorClassifier } from './error-handler.js';
 import { clientErrorHandler, frameworkErrorHandler, type EdgeHeaders } from './framework-errors.js';
 import { parseAnyTypeAsJson, registerBodySchemaHints } from './json-bodies.js';
+import {
+  DEFAULT_HTTP_LIMITS,
+  registerBodyDeadlines,
+  registerConnectionCap,
+  serverTimeoutOptions,
+  type HttpLimits,
+} from './http-limits.js';
 import { registerHttpMetricsHooks, type HttpMetrics } from './metrics.js';
 import { registerResponseCompression } from './response-compression.js';
 import { registerRouteMethods } from './route-methods.js';
+import { resolveWithApp, TrustedProxies } from './trusted-proxies.js';
 
 export interface BaseAppOptions {
   logger: FastifyServerOptions['logger'];
@@ -30,15 +38,28 @@ export interface BaseAppOptions {
    * every routed answer.
    */
   edgeHeaders?: EdgeHeaders;
+  /** Timeouts, keep-alive and connections per address (default: the settings' defaults). */
+  httpLimits?: HttpLimits;
+  /**
+   * The app's one set of trusted proxies (clientAddress takes it): its names are resolved before
+   * the app listens and on a timer; its addresses are exempt from the connections-per-address cap.
+   */
+  trustedProxies?: TrustedProxies;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function buildBaseApp(options: BaseAppOptions): FastifyInstance {
+  const limits = options.httpLimits ?? DEFAULT_HTTP_LIMITS;
+  const timeouts = serverTimeoutOptions(limits);
+  const proxies = options.trustedProxies ?? new TrustedProxies([]);
   // Fastify's types tie the server type to the https option; every caller only needs the
   // common FastifyInstance surface, so the instance is typed as the plain HTTP one.
   const app = Fastify({
-    ...(options.https ? { https: options.https } : {}),
+    ...(options.https ? { https: { ...options.https, ...timeouts } } : { http: timeouts }),
+    requestTimeout: 0,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    maxRequestsPerSocket: limits.maxRequestsPerConnection,
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit,
     trustProxy: options.trustProxy ?? false,
@@ -75,6 +96,13 @@ export function buildBaseApp(options: BaseAppOptions): FastifyInstance {
     request.log.info({ req: request, res: reply, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
     done();
   });
+  resolveWithApp(app, proxies);
+  registerConnectionCap(app, limits, {
+    tls: options.https !== undefined,
+    exempt: (address) => proxies.has(address),
+    edgeHeaders: options.edgeHeaders ?? {},
+  });
+  registerBodyDeadlines(app, limits);
   registerErrorHandler(app, options.classifyError);
   // Before any route: the not-found handlers answer 405 + Allow for a path other methods have.
   registerRouteMethods(app);

@@ -4,24 +4,11 @@
  * header is client-controlled and would let a client pick its own rate-limit bucket.
  */
 import type { FastifyRequest } from 'fastify';
-import { parseProxyEntry, TrustedProxies } from './trusted-proxies.js';
+import type { TrustedProxies } from './trusted-proxies.js';
 
-const isValidEntry = (text: string): boolean => !('error' in parseProxyEntry(text));
-
-const fromLists = new WeakMap<readonly string[], TrustedProxies>();
-
-export function clientAddress(
-  request: FastifyRequest,
-  trustedProxies: readonly string[] | TrustedProxies,
-): string {
+/** `trusted`: the app's one resolved set (trustedProxiesFor), never the raw setting. */
+export function clientAddress(request: FastifyRequest, trusted: TrustedProxies): string {
   const peer = normaliseAddress(request.raw.socket.remoteAddress ?? 'unknown');
-  let trusted: TrustedProxies | undefined;
-  if (trustedProxies instanceof TrustedProxies) trusted = trustedProxies;
-  else {
-    trusted = fromLists.get(trustedProxies);
-    if (!trusted)
-      fromLists.set(trustedProxies, (trusted = new TrustedProxies(trustedProxies.filter(isValidEntry))));
-  }
   if (trusted.empty || !trusted.has(peer)) return peer;
   const header = request.headers['x-forwarded-for'];
   const value = Array.isArray(header) ? header.join(',') : header;

@@ -71,7 +71,7 @@ export function secretOrDev(name: string, value: string | undefined, production:
 
 /** Parses sizes such as "16mb", "500MB", "1024" (bytes). */
 export function parseByteSize(text: string): number | undefined {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|k|mb|m|gb|g)?\s*$/i.exec(text);
+  const m = /^(\d+(?:\.\d+)?)\s*(b|kb|k|mb|m|gb|g)?$/i.exec(text.trim());
   if (!m) return undefined;
   const unit = (m[2] ?? 'b').toLowerCase();
   const factor = unit.startsWith('g')

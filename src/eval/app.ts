@@ -11,9 +11,11 @@ import { MemoryRateLimitStore } from '../core/rate-limit/memory-store.js';
 import { registerRateLimits } from '../core/rate-limit/plugin.js';
 import { RedisRateLimitStore } from '../core/rate-limit/redis-store.js';
 import { createRedis } from '../core/redis.js';
+import { TrustedProxies } from '../core/trusted-proxies.js';
 import type { EvalConfig } from './config.js';
 import { resolveGraphKernel } from './graph/native.js';
 import { registerBrowserEdge } from './edge/browser-edge.js';
+import { McpHostCheck } from './mcp/dns-rebinding.js';
 import { McpEndpoint } from './mcp/mcp-endpoint.js';
 import { verifierMcpTools } from './mcp/mcp-tools.js';
 import { gateLogsMcpTool } from './mcp/gate-logs-tool.js';
@@ -77,10 +79,13 @@ export async function buildEvalApp(
 ): Promise<FastifyInstance> {
   const graphKernel = resolveGraphKernel(config.graphKernel);
   const metrics = createHttpMetrics();
+  const proxies = new TrustedProxies(config.trustedProxies);
   const app = buildBaseApp({
     logger: loggerOptions(config.logLevel, 'eval'),
     bodyLimit: config.bodyLimit,
     metrics,
+    httpLimits: config.httpLimits,
+    trustedProxies: proxies,
   });
   const redis = config.cacheUrl ? createRedis(config.cacheUrl) : undefined;
   const { pool, verifyHealth } = overrides.pool
@@ -123,7 +128,7 @@ export async function buildEvalApp(
       ratePerSecond: config.rateLimits.perMinute / 60,
       burst: config.rateLimits.burst,
     };
-    const address = (request: FastifyRequest): string => clientAddress(request, config.trustedProxies);
+    const address = (request: FastifyRequest): string => clientAddress(request, proxies);
     registerRateLimits(app, { store, scopes: [tools], clientAddress: address });
     batchLimiter = { store, scope: tools, clientAddress: address };
   }
@@ -140,7 +145,7 @@ export async function buildEvalApp(
     now: overrides.now ?? Date.now,
   });
   warmings.set(app, reportCard.warm());
-  registerReportCardRoutes(app, reportCard, (request) => clientAddress(request, config.trustedProxies));
+  registerReportCardRoutes(app, reportCard, (request) => clientAddress(request, proxies));
 
   const openBench = new OpenBenchService({
     store: redis
@@ -150,7 +155,7 @@ export async function buildEvalApp(
     maxSessionsPerClient: config.reportCardSessionsPerClient,
     now: overrides.now ?? Date.now,
   });
-  registerOpenBenchRoutes(app, openBench, (request) => clientAddress(request, config.trustedProxies));
+  registerOpenBenchRoutes(app, openBench, (request) => clientAddress(request, proxies));
 
   registerPoolMetrics(metrics.registry, pool);
   const runsInline = inlinePlacement(config.inlineMaxBytes);
@@ -167,7 +172,7 @@ export async function buildEvalApp(
     poolChunks: config.batchChunks === 'pool',
     ...(batchLimiter ? { limiter: batchLimiter } : {}),
   });
-  registerGateLogsRoute(app, { usage });
+  registerGateLogsRoute(app, { usage, pool });
   registerInfoRoutes(app, {
     pool,
     usage,
@@ -186,7 +191,7 @@ export async function buildEvalApp(
     ...verifierMcpTools({ runTool, usage }),
     ...reportCardMcpTools(reportCard),
     ...openBenchMcpTools(openBench),
-    gateLogsMcpTool(usage),
+    gateLogsMcpTool(usage, pool),
   ];
   registerDiscoveryRoutes(
     app,
@@ -198,7 +203,8 @@ export async function buildEvalApp(
   );
   registerMcpRoutes(app, new McpEndpoint(mcpTools), {
     bodyLimit: config.bodyLimit,
-    clientAddress: (request) => clientAddress(request, config.trustedProxies),
+    clientAddress: (request) => clientAddress(request, proxies),
+    hostCheck: new McpHostCheck(config.domain),
   });
   registerMetricsRoute(app, metrics.registry);
   registerWorkbench(app, overrides.webRoot ?? resolveWebDist('workbench'));

@@ -16,8 +16,11 @@ describe('eval configuration', () => {
     expect(Object.isFrozen(c)).toBe(true);
   });
 
-  it('takes EVAL_PUBLIC_URL as an origin only (default http://localhost:EVAL_PORT)', () => {
+  it('takes EVAL_PUBLIC_URL as an origin only (default from DOMAIN: https in production)', () => {
     expect(loadEvalConfig({ EVAL_PORT: '9000' }).publicUrl).toBe('http://localhost:9000');
+    expect(loadEvalConfig({ EVAL_PORT: '9000', DOMAIN: 'verifier.example.org' }).publicUrl).toBe(
+      'http://verifier.example.org:9000',
+    );
     expect(loadEvalConfig({ EVAL_PUBLIC_URL: 'https://eval.example.org' }).publicUrl).toBe(
       'https://eval.example.org',
     );

@@ -2,6 +2,8 @@
 import os from 'node:os';
 import { Type } from 'typebox';
 import { ConfigError, parseByteSize, parseEnv } from '../core/env.js';
+import { HttpLimitsEnv, httpLimitsFromEnv, type HttpLimits } from '../core/http-limits.js';
+import { parseProxyEntry } from '../core/trusted-proxies.js';
 
 export const EvalEnv = Type.Object({
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
@@ -18,9 +20,15 @@ export const EvalEnv = Type.Object({
     Type.String({
       pattern: '^https?://([A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+\\])(:[0-9]{1,5})?$',
       description:
-        'origin the service is reached at, e.g. https://eval.example.org (sitemap and discovery files; default http://localhost:EVAL_PORT)',
+        'origin the service is reached at, e.g. https://eval.example.org (sitemap and discovery files; default https://DOMAIN in production, else http://DOMAIN:EVAL_PORT)',
     }),
   ),
+  DOMAIN: Type.String({
+    default: 'localhost',
+    pattern: '^[A-Za-z0-9.-]{1,253}$',
+    description:
+      'public host name; /mcp answers only requests addressed to it (and loopback names from loopback)',
+  }),
   EVAL_BODY_LIMIT: Type.String({ default: '16mb', description: 'largest tool request body, e.g. 16mb' }),
   EVAL_INLINE_MAX_BYTES: Type.String({
     default: '16kb',
@@ -63,7 +71,8 @@ export const EvalEnv = Type.Object({
   }),
   TRUSTED_PROXIES: Type.String({
     default: '',
-    description: 'comma-separated proxy addresses whose X-Forwarded-For is trusted',
+    description:
+      'comma-separated proxies whose X-Forwarded-For is trusted: addresses, CIDR ranges, host names (resolved at start-up and every 30 s)',
   }),
   CACHE_URL: Type.Optional(
     Type.String({ pattern: '^rediss?://', description: 'Redis URL (redis://host:port)' }),
@@ -111,6 +120,7 @@ export const EvalEnv = Type.Object({
     default: 1000,
     description: 'waiting verify jobs above which new queued requests get 503 + Retry-After',
   }),
+  ...HttpLimitsEnv,
 });
 
 export interface EvalConfig {
@@ -119,6 +129,7 @@ export interface EvalConfig {
   host: string;
   /** Origin in absolute links of the discovery files (sitemap.xml, skill.md), no trailing slash. */
   publicUrl: string;
+  domain: string;
   bodyLimit: number;
   inlineMaxBytes: number;
   poolSize: number;
@@ -127,6 +138,7 @@ export interface EvalConfig {
   batchLineLimit: number;
   rateLimits: { enabled: boolean; perMinute: number; burst: number };
   trustedProxies: string[];
+  httpLimits: HttpLimits;
   cacheUrl: string | undefined;
   cacheKeyPrefix: string;
   databaseUrl: string | undefined;
@@ -167,12 +179,23 @@ export function loadEvalConfig(env: NodeJS.ProcessEnv = process.env): Readonly<E
       `EVAL_BATCH_LINE_LIMIT (got ${JSON.stringify(e.EVAL_BATCH_LINE_LIMIT)}): must be a size such as 1mb`,
     ]);
   }
+  const trustedProxies = e.TRUSTED_PROXIES.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const proxyProblems = trustedProxies.flatMap((entry) => {
+    const parsed = parseProxyEntry(entry);
+    return 'error' in parsed ? [`TRUSTED_PROXIES: ${parsed.error}`] : [];
+  });
+  if (proxyProblems.length > 0) throw new ConfigError(proxyProblems);
   const poolSize = e.EVAL_POOL_SIZE ?? Math.max(1, os.availableParallelism());
   return Object.freeze({
     production: e.NODE_ENV === 'production',
     port: e.EVAL_PORT,
     host: e.EVAL_HOST,
-    publicUrl: e.EVAL_PUBLIC_URL ?? `http://localhost:${e.EVAL_PORT}`,
+    domain: e.DOMAIN,
+    publicUrl:
+      e.EVAL_PUBLIC_URL ??
+      (e.NODE_ENV === 'production' ? `https://${e.DOMAIN}` : `http://${e.DOMAIN}:${e.EVAL_PORT}`),
     bodyLimit,
     inlineMaxBytes,
     poolSize,
@@ -184,9 +207,8 @@ export function loadEvalConfig(env: NodeJS.ProcessEnv = process.env): Readonly<E
       perMinute: e.EVAL_RATE_LIMIT_PER_MINUTE,
       burst: e.EVAL_RATE_LIMIT_BURST,
     },
-    trustedProxies: e.TRUSTED_PROXIES.split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
+    trustedProxies,
+    httpLimits: httpLimitsFromEnv(e),
     cacheUrl: e.CACHE_URL,
     cacheKeyPrefix: e.CACHE_KEY_PREFIX,
     databaseUrl: e.DATABASE_URL,

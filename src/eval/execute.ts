@@ -6,7 +6,7 @@
  */
 import { NonFiniteNumberError } from '../core/canonical-json.js';
 import { AppError, invalidInput, pointer, toProblem, type Problem } from '../core/errors.js';
-import { firstTooDeep, MAX_JSON_DEPTH } from './fast-path/json-depth.js';
+import { firstTooDeep, tooDeepMessage } from './fast-path/json-depth.js';
 import { sealReceipt, type Verdict } from '../core/receipt.js';
 import { compileValidator, type Validator } from '../core/validation.js';
 import { uniformMapFastPass } from './fast-path/uniform-map.js';
@@ -83,13 +83,7 @@ function tooDeeplyNested(bytes: Uint8Array | string): AppError {
     typeof bytes === 'string'
       ? bytes
       : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  const at = firstTooDeep(text);
-  return new AppError(
-    'invalid_input',
-    `The request body nests arrays/objects too deeply to process` +
-      (at >= 0 ? ` (level ${MAX_JSON_DEPTH + 1} starts at character ${at})` : '') +
-      `; keep nesting under ${MAX_JSON_DEPTH} levels.`,
-  );
+  return new AppError('invalid_input', tooDeepMessage(firstTooDeep(text)));
 }
 
 /** JSON pointer to the first non-finite number in `value`, depth first; null if none. */

@@ -118,8 +118,12 @@ export function buildMusicApp(
 ): FastifyInstance {
   const metrics = options.metrics ?? createHttpMetrics();
   const nowSeconds = options.nowSeconds ?? (() => Date.now() / 1000);
+  // Host names (a compose service such as "nginx"): resolved before the app listens, then on a timer.
+  const proxies = new TrustedProxies(config.trustedProxies);
   const app = buildBaseApp({
     logger: loggerOptions(config.logLevel, 'music-api'),
+    httpLimits: config.httpLimits,
+    trustedProxies: proxies,
     // The default of every route; upload part routes set config.bodyLimit on themselves.
     bodyLimit: config.jsonBodyLimit,
     metrics,
@@ -131,9 +135,6 @@ export function buildMusicApp(
   registerMusicValidators(app);
   // First hook: the headers are on every answer, including 429s and other errors.
   registerSecurityHeaders(app, config.domain);
-  const proxies = new TrustedProxies(config.trustedProxies);
-  // Host names (a compose service such as "nginx") are resolved before the app listens.
-  app.addHook('onReady', () => proxies.resolve());
   // One limiter store: the scopes below, and the Subsonic API's failed-login and per-user counts.
   const rateLimitStore = config.rateLimits
     ? (options.rateLimitStore ?? new RedisRateLimitStore(connections.redis, `${config.cacheKeyPrefix}rl:`))
@@ -205,7 +206,7 @@ export function buildMusicApp(
     config.ipHashSalt,
     () => nowSeconds() * 1000,
   );
-  registerAnalyticsRoutes(app, analytics, hooks, (request) => clientAddress(request, config.trustedProxies));
+  registerAnalyticsRoutes(app, analytics, hooks, (request) => clientAddress(request, proxies));
   registerMediaRoutes(app, delivery);
   const jobQueues = new BullJobQueueRepository(connections.redis, { prefix: config.queuePrefix });
   app.addHook('onClose', () => jobQueues.close());

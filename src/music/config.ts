@@ -10,6 +10,7 @@
 import { resolve } from 'node:path';
 import { Type } from 'typebox';
 import { ConfigError, parseByteSize, parseEnv, secretOrDev } from '../core/env.js';
+import { HttpLimitsEnv, httpLimitsFromEnv, type HttpLimits } from '../core/http-limits.js';
 import { parseProxyEntry } from '../core/trusted-proxies.js';
 
 const MB = 1024 * 1024;
@@ -108,6 +109,7 @@ export const EnvSchema = Type.Object({
     default: '8mb',
     description: 'largest object the media cache holds, e.g. 8mb',
   }),
+  ...HttpLimitsEnv,
 });
 
 export interface S3Settings {
@@ -141,6 +143,7 @@ export interface MusicConfig {
   smtp: { host: string; port: number; user: string | undefined; pass: string | undefined } | undefined;
   rateLimits: boolean;
   trustedProxies: string[];
+  httpLimits: HttpLimits;
   /** 500 MB: the seed's request body limit, for the upload part routes only (streamed). */
   bodyLimit: number;
   /** Every other route's body limit (JSON): small, so a huge body is a 413 before any parsing. */
@@ -275,6 +278,7 @@ export function loadMusicConfig(env: NodeJS.ProcessEnv = process.env): Readonly<
         : undefined,
     rateLimits: e.RATE_LIMITS === 'on',
     trustedProxies,
+    httpLimits: httpLimitsFromEnv(e),
     bodyLimit: BODY_LIMIT_BYTES,
     jsonBodyLimit,
     mediaCache,

@@ -40,7 +40,7 @@ export class EvalClient {
   private readonly random: () => number;
 
   constructor(options: EvalClientOptions) {
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.baseUrl = options.baseUrl.replace(/(?<!\/)\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? 60_000;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.fetchFn = options.fetch ?? fetch;

@@ -73,4 +73,31 @@ describe('BatchStream', () => {
     expect(err.message).toBe('unit failed');
     expect(dispatched).toBe(3);
   });
+
+  it('lets the event loop serve other work while units settle at once (problem lines)', async () => {
+    // 2,000 units that each cost ~0.1 ms of synchronous work and settle at once, read by a
+    // consumer that never pushes back: without yielding, the whole batch is one macrotask.
+    const stream = new BatchStream({
+      count: 2000,
+      concurrency: 4,
+      dispatch: (from) => {
+        const until = performance.now() + 0.1;
+        while (performance.now() < until);
+        return { lines: 1, text: Promise.resolve(`${from}\n`) };
+      },
+    });
+    let turns = 0;
+    let done = false;
+    const tick = (): void => {
+      turns++;
+      if (!done) setImmediate(tick);
+    };
+    setImmediate(tick);
+    let lines = 0;
+    stream.on('data', (chunk: Buffer) => (lines += String(chunk).split('\n').length - 1));
+    await once(stream, 'end');
+    done = true;
+    expect(lines).toBe(2000);
+    expect(turns).toBeGreaterThan(10);
+  });
 });

@@ -31,6 +31,9 @@ export interface BatchStreamOptions {
   credit?: number;
 }
 
+/** Longest run of answer lines produced without letting the event loop serve other requests. */
+const YIELD_AFTER_MS = 5;
+
 export class BatchStream extends Readable {
   /** Dispatched units not yet pushed, in input order. */
   private readonly pending: Promise<string | Uint8Array>[] = [];
@@ -58,8 +61,16 @@ export class BatchStream extends Readable {
 
   private async pump(): Promise<void> {
     this.pumping = true;
+    let sliceStart = performance.now();
     try {
       while (!this.stop.signal.aborted) {
+        // Units that settle at once (problem lines, inline chunks) and a socket that takes every
+        // write would chain microtasks through the whole batch: yield to I/O every few ms.
+        if (performance.now() - sliceStart > YIELD_AFTER_MS) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          sliceStart = performance.now();
+          if (this.stop.signal.aborted) return;
+        }
         if (this.dispatched === this.options.count && this.pending.length === 0) {
           this.push(null);
           return;

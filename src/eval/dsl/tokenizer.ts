@@ -43,7 +43,7 @@ const isIdentPart = (c: string): boolean => isIdentStart(c) || isDigit(c);
 export function normaliseNumber(text: string): string {
   const [intPart = '', frac = ''] = text.split('.');
   const i = intPart.replace(/^0+(?=\d)/, '');
-  const f = frac.replace(/0+$/, '');
+  const f = frac.replace(/(?<!0)0+$/, '');
   return f === '' ? i : `${i}.${f}`;
 }
 

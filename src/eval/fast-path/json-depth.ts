@@ -26,3 +26,12 @@ export function firstTooDeep(text: string, max = MAX_JSON_DEPTH): number {
   }
   return -1;
 }
+
+/** The input error's wording, REST and MCP alike; `at` is where the level past the limit starts (or -1). */
+export function tooDeepMessage(at: number, max = MAX_JSON_DEPTH): string {
+  return (
+    `The request body nests arrays/objects too deeply to process` +
+    (at >= 0 ? ` (level ${max + 1} starts at character ${at})` : '') +
+    `; keep nesting under ${max} levels.`
+  );
+}

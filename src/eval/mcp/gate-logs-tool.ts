@@ -7,9 +7,10 @@ import { Type, type Static } from 'typebox';
 import { createHash } from 'node:crypto';
 import { invalidInput } from '../../core/errors.js';
 import { compileValidator } from '../../core/validation.js';
-import { exposureInput, gateLogs, LOGS_GATE_TOOL, parseLogsGateOptions } from '../harness-logs/gate-logs.js';
+import { LOGS_GATE_TOOL, parseLogsGateOptions } from '../harness-logs/gate-logs.js';
+import { gateLogsOnPool, type GateLogsFile } from '../harness-logs/gate-logs-task.js';
+import type { VerifierPool } from '../pool.js';
 import { LogsGateOptions } from '../harness-logs/options.js';
-import { bufferSource } from '../harness-logs/source.js';
 import { MAX_LOG_BYTES, tooLarge } from '../harness-logs/upload.js';
 import type { UsageCounters } from '../repositories/usage-counters.js';
 import { asToolResult, jsonResult, plainSchema, type McpTool } from './mcp-tools.js';
@@ -74,15 +75,12 @@ function bytesOf(file: LogFile, part: string): Uint8Array {
   return bytes;
 }
 
-function logInput(file: LogFile, part: 'baseline' | 'candidate') {
+function logInput(file: LogFile, part: 'baseline' | 'candidate'): GateLogsFile {
   const bytes = bytesOf(file, part);
-  return {
-    source: bufferSource(file.name ?? part, bytes),
-    sha256: createHash('sha256').update(bytes).digest('hex'),
-  };
+  return { name: file.name ?? part, bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
 
-export function gateLogsMcpTool(usage: UsageCounters): McpTool {
+export function gateLogsMcpTool(usage: UsageCounters, pool: Pick<VerifierPool, 'runTask'>): McpTool {
   return {
     definition: {
       name: LOGS_GATE_TOOL,
@@ -97,10 +95,16 @@ export function gateLogsMcpTool(usage: UsageCounters): McpTool {
         const baseline = logInput(request.baseline, 'baseline');
         const candidate = logInput(request.candidate, 'candidate');
         const exposure = request.exposure
-          ? exposureInput(Buffer.from(bytesOf(request.exposure, 'exposure')).toString('utf8'))
+          ? { text: Buffer.from(bytesOf(request.exposure, 'exposure')).toString('utf8') }
           : undefined;
         const options = parseLogsGateOptions(request.options);
-        const sealed = await gateLogs(baseline, candidate, options, exposure);
+        // Reading and gating run on a pool thread, as for POST /api/gate/logs.
+        const sealed = await gateLogsOnPool(pool, {
+          baseline,
+          candidate,
+          options,
+          ...(exposure ? { exposure } : {}),
+        });
         usage.record(LOGS_GATE_TOOL, 200, sealed.verdict);
         return jsonResult(sealed.text, context);
       });

@@ -134,6 +134,20 @@ function httpError(status: number, code: number, message: string): McpHttpAnswer
   };
 }
 
+/** Whether an Accept header admits application/json (absent: anything goes; q=0 refuses). */
+export function acceptsJson(accept: string | undefined): boolean {
+  if (accept === undefined || accept.trim() === '') return true;
+  let best = 0;
+  for (const range of accept.split(',')) {
+    const [type = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith('q='));
+    const weight = q === undefined ? 1 : Number(q.slice(2)) || 0;
+    if (type === 'application/json') return weight > 0; // the exact type outranks wildcards
+    if (type === 'application/*' || type === '*/*') best = Math.max(best, weight);
+  }
+  return best > 0;
+}
+
 function header(headers: McpHeaders, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
@@ -141,16 +155,18 @@ function header(headers: McpHeaders, name: string): string | undefined {
 
 /**
  * The checks the SDK's Streamable HTTP transport makes on a POST before any message reaches
- * the server, with its statuses, codes and messages: Accept, Content-Type, batch size, the
- * JSON-RPC shape of each message, a lone initialize, and the protocol version header.
+ * the server, with its statuses, codes and messages (Accept relaxed, above): Accept,
+ * Content-Type, batch size, the JSON-RPC shape of each message, a lone initialize, and the
+ * protocol version header.
  */
 function checkPost(headers: McpHeaders, body: unknown): McpHttpAnswer | JSONRPCMessage[] {
-  const accept = header(headers, 'accept');
-  if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) {
+  // Every answer is JSON (no stream is ever opened), so a client that takes JSON is enough;
+  // the SDK's transport also demands text/event-stream, which refused curl and plain scripts.
+  if (!acceptsJson(header(headers, 'accept'))) {
     return httpError(
       406,
       -32000,
-      'Not Acceptable: Client must accept both application/json and text/event-stream',
+      'Not Acceptable: Client must accept application/json (every answer is JSON; no event stream is opened)',
     );
   }
   if (!isJsonContentType(header(headers, 'content-type'))) {

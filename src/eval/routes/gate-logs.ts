@@ -1,7 +1,8 @@
 /**
  * POST /api/gate/logs: two harness logs as multipart/form-data (files `baseline` and
  * `candidate`, an optional `options` JSON part) -> the gate's receipt. Each file is spooled
- * to a temporary file while hashed, then streamed through its reader.
+ * to a temporary file while hashed; reading and gating run on a pool thread (gate-logs-task.ts),
+ * so the event loop only moves bytes.
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -9,15 +10,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { AppError, invalidInput } from '../../core/errors.js';
-import {
-  exposureInput,
-  gateLogs,
-  LOGS_GATE_TOOL,
-  parseLogsGateOptions,
-  type ExposureInput,
-  type LogInput,
-} from '../harness-logs/gate-logs.js';
-import { fileSource } from '../harness-logs/source.js';
+import { LOGS_GATE_TOOL, parseLogsGateOptions } from '../harness-logs/gate-logs.js';
+import { gateLogsOnPool, type GateLogsFile } from '../harness-logs/gate-logs-task.js';
+import type { VerifierPool } from '../pool.js';
 import { MAX_LOG_BYTES, spoolLog, tooLarge } from '../harness-logs/upload.js';
 import type { UsageCounters } from '../repositories/usage-counters.js';
 
@@ -27,7 +22,10 @@ export const GATE_LOGS_HINT =
 
 type Side = 'baseline' | 'candidate';
 
-export function registerGateLogsRoute(app: FastifyInstance, deps: { usage: UsageCounters }): void {
+export function registerGateLogsRoute(
+  app: FastifyInstance,
+  deps: { usage: UsageCounters; pool: Pick<VerifierPool, 'runTask'> },
+): void {
   void app.register(async (scope) => {
     await scope.register(multipart, {
       throwFileSizeLimit: true,
@@ -45,58 +43,71 @@ export function registerGateLogsRoute(app: FastifyInstance, deps: { usage: Usage
       deps.usage.record(LOGS_GATE_TOOL, reply.statusCode, verdicts.get(request));
       done();
     });
-    scope.post(GATE_LOGS_PATH, { config: { problemHint: GATE_LOGS_HINT } }, async (request, reply) => {
-      if (!request.isMultipart())
-        throw new AppError('unsupported_media_type', `Send multipart/form-data. ${GATE_LOGS_HINT}.`);
-      const dir = await mkdtemp(path.join(os.tmpdir(), 'gate-logs-'));
-      try {
-        const files: Partial<Record<Side, LogInput>> = {};
-        let rawOptions: unknown = {};
-        let exposure: ExposureInput | undefined;
-        let current = 'uploaded';
+    // Uploads of up to 3 × 64 MB: bounded by a minimum transfer rate, not a total time.
+    scope.post(
+      GATE_LOGS_PATH,
+      { config: { problemHint: GATE_LOGS_HINT, bodyTransfer: 'min-rate' } },
+      async (request, reply) => {
+        if (!request.isMultipart())
+          throw new AppError('unsupported_media_type', `Send multipart/form-data. ${GATE_LOGS_HINT}.`);
+        const dir = await mkdtemp(path.join(os.tmpdir(), 'gate-logs-'));
         try {
-          for await (const part of request.parts()) {
-            if (part.fieldname === 'exposure') {
-              if (exposure) throw invalidInput('Two "exposure" parts; send one.');
-              current = 'exposure';
-              const text = part.type === 'file' ? await exposureText(part.file) : String(part.value);
-              exposure = exposureInput(text);
-            } else if (part.type === 'file') {
-              const side = part.fieldname;
-              if (side !== 'baseline' && side !== 'candidate')
-                throw invalidInput(`Unexpected file part "${side}"; send files "baseline" and "candidate".`);
-              if (files[side]) throw invalidInput(`Two "${side}" files; send one of each.`);
-              current = side;
-              const file = path.join(dir, side);
-              const sha256 = await spoolLog(part.file, file, side);
-              // The stream ends early at the limit; the plugin's error would only come with the next part.
-              if (part.file.truncated) throw tooLarge(side);
-              files[side] = { source: await fileSource(part.filename || side, file), sha256 };
-            } else if (part.fieldname === 'options') {
-              rawOptions = parseOptionsPart(part.value);
-            } else {
-              throw invalidInput(
-                `Unexpected field "${part.fieldname}"; the fields are "options" (JSON) and "exposure".`,
-              );
+          const files: Partial<Record<Side, GateLogsFile>> = {};
+          let rawOptions: unknown = {};
+          let exposure: { text: string } | undefined;
+          let current = 'uploaded';
+          try {
+            for await (const part of request.parts()) {
+              if (part.fieldname === 'exposure') {
+                if (exposure) throw invalidInput('Two "exposure" parts; send one.');
+                current = 'exposure';
+                exposure = {
+                  text: part.type === 'file' ? await exposureText(part.file) : String(part.value),
+                };
+              } else if (part.type === 'file') {
+                const side = part.fieldname;
+                if (side !== 'baseline' && side !== 'candidate')
+                  throw invalidInput(
+                    `Unexpected file part "${side}"; send files "baseline" and "candidate".`,
+                  );
+                if (files[side]) throw invalidInput(`Two "${side}" files; send one of each.`);
+                current = side;
+                const file = path.join(dir, side);
+                const sha256 = await spoolLog(part.file, file, side);
+                // The stream ends early at the limit; the plugin's error would only come with the next part.
+                if (part.file.truncated) throw tooLarge(side);
+                files[side] = { name: part.filename || side, path: file, sha256 };
+              } else if (part.fieldname === 'options') {
+                rawOptions = parseOptionsPart(part.value);
+              } else {
+                throw invalidInput(
+                  `Unexpected field "${part.fieldname}"; the fields are "options" (JSON) and "exposure".`,
+                );
+              }
             }
+          } catch (err) {
+            throw multipartError(err, current);
           }
-        } catch (err) {
-          throw multipartError(err, current);
+          const missing = (['baseline', 'candidate'] as const).filter((s) => !files[s]);
+          if (missing.length > 0)
+            throw invalidInput(
+              `Missing file part(s): ${missing.join(', ')}. ${GATE_LOGS_HINT}.`,
+              missing.map((m) => ({ path: `/${m}`, message: 'is required' })),
+            );
+          const options = parseLogsGateOptions(rawOptions);
+          const sealed = await gateLogsOnPool(deps.pool, {
+            baseline: files.baseline!,
+            candidate: files.candidate!,
+            options,
+            ...(exposure ? { exposure } : {}),
+          });
+          if (sealed.verdict) verdicts.set(request, sealed.verdict);
+          return send(reply, sealed.text, sealed.status);
+        } finally {
+          await rm(dir, { recursive: true, force: true });
         }
-        const missing = (['baseline', 'candidate'] as const).filter((s) => !files[s]);
-        if (missing.length > 0)
-          throw invalidInput(
-            `Missing file part(s): ${missing.join(', ')}. ${GATE_LOGS_HINT}.`,
-            missing.map((m) => ({ path: `/${m}`, message: 'is required' })),
-          );
-        const options = parseLogsGateOptions(rawOptions);
-        const sealed = await gateLogs(files.baseline!, files.candidate!, options, exposure);
-        if (sealed.verdict) verdicts.set(request, sealed.verdict);
-        return send(reply, sealed.text, sealed.status);
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
-    });
+      },
+    );
   });
 }
 

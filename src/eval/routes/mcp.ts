@@ -1,12 +1,12 @@
 /** POST /mcp (MCP over Streamable HTTP), 405 for its other methods, and the discovery manifest. */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sendProblem } from '../../core/error-handler.js';
-import { AppError, toProblem } from '../../core/errors.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SERVICE_VERSION } from '../../core/receipt.js';
+import { firstTooDeep, MAX_JSON_DEPTH, tooDeepMessage } from '../fast-path/json-depth.js';
+import type { McpHostCheck } from '../mcp/dns-rebinding.js';
 import { MCP_PROTOCOL_VERSIONS, MCP_SERVER_NAME, type McpEndpoint } from '../mcp/mcp-endpoint.js';
 
 const HOW_TO_CALL =
-  'POST JSON-RPC 2.0 messages to /mcp (Streamable HTTP, Accept: application/json, text/event-stream); the server is stateless and opens no event stream.';
+  'POST JSON-RPC 2.0 messages to /mcp (Streamable HTTP, Accept: application/json); the server is stateless and opens no event stream.';
 
 export function mcpManifest(toolNames: readonly string[]): object {
   return {
@@ -21,48 +21,77 @@ export function mcpManifest(toolNames: readonly string[]): object {
   };
 }
 
+function sendRpcError(reply: FastifyReply, status: number, id: unknown, code: number, message: string) {
+  return reply
+    .code(status)
+    .type('application/json')
+    .send({ jsonrpc: '2.0', id: id ?? null, error: { code, message } });
+}
+
+/** The id of a message (the first of a batch) when it is one JSON-RPC allows; else null. */
+function idOf(message: unknown): unknown {
+  const first: unknown = Array.isArray(message) ? message[0] : message;
+  const id = (first as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
 export function registerMcpRoutes(
   app: FastifyInstance,
   endpoint: McpEndpoint,
-  options: { bodyLimit: number; clientAddress: (request: FastifyRequest) => string },
+  options: {
+    bodyLimit: number;
+    clientAddress: (request: FastifyRequest) => string;
+    hostCheck: McpHostCheck;
+  },
 ): void {
-  const { bodyLimit } = options;
+  const { bodyLimit, hostCheck } = options;
   void app.register((scope, _opts, done) => {
+    // DNS rebinding: a foreign Host or Origin is refused before the body is read.
+    scope.addHook('onRequest', async (request, reply) => {
+      const origin = request.headers.origin;
+      const refused = hostCheck.refusal(request.headers.host, origin, request.raw.socket.remoteAddress);
+      if (refused) return sendRpcError(reply, 403, null, -32000, refused);
+    });
     // Parsed here rather than by fastify so malformed JSON is a JSON-RPC parse error.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (_req, body, parsed) =>
       parsed(null, body),
     );
     scope.post('/mcp', { bodyLimit }, async (request, reply) => {
+      const text = request.body as string;
       let message: unknown;
       try {
-        message = JSON.parse(request.body as string);
+        message = JSON.parse(text);
       } catch (err) {
-        return reply
-          .code(400)
-          .type('application/json')
-          .send({
-            jsonrpc: '2.0',
-            id: null,
-            error: { code: -32700, message: `Parse error: ${(err as Error).message}` },
-          });
+        return sendRpcError(reply, 400, null, -32700, `Parse error: ${(err as Error).message}`);
       }
+      // Tool arguments get REST's depth limit (the envelope adds message, params and, in a
+      // batch, the array); deeper, serialising them would overflow the stack.
+      const at = firstTooDeep(text, MAX_JSON_DEPTH + (Array.isArray(message) ? 3 : 2));
+      if (at >= 0) return sendRpcError(reply, 200, idOf(message), -32602, tooDeepMessage(at));
       const answer = await endpoint.handle(request.headers, message, {
         client: options.clientAddress(request),
       });
       return reply.code(answer.status).headers(answer.headers).send(answer.body);
     });
+    // The SDK's stateless transport answers these with a JSON-RPC 405 too; this one says how to call.
+    for (const method of ['GET', 'DELETE', 'PUT', 'PATCH'] as const) {
+      scope.route({
+        method,
+        url: '/mcp',
+        exposeHeadRoute: false,
+        handler: (_request, reply) =>
+          sendRpcError(
+            reply.header('allow', 'POST, OPTIONS'),
+            405,
+            null,
+            -32000,
+            `Method not allowed: ${HOW_TO_CALL}`,
+          ),
+      });
+    }
     done();
   });
-  const notAllowed = new AppError('method_not_allowed', HOW_TO_CALL, { headers: { allow: 'POST, OPTIONS' } });
-  for (const method of ['GET', 'DELETE', 'PUT', 'PATCH'] as const) {
-    app.route({
-      method,
-      url: '/mcp',
-      exposeHeadRoute: false,
-      handler: (_request, reply) => sendProblem(reply, toProblem(notAllowed), notAllowed.headers),
-    });
-  }
   const manifest = JSON.stringify(mcpManifest(endpoint.toolNames));
   app.get('/.well-known/mcp.json', (_req, reply) =>
     reply.type('application/json; charset=utf-8').send(manifest),

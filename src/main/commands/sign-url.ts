@@ -56,7 +56,7 @@ export const signUrlCommand: Command = {
       );
       return Promise.resolve(2);
     }
-    const base = (args.values.base ?? '').replace(/\/+$/, '');
+    const base = (args.values.base ?? '').replace(/(?<!\/)\/+$/, '');
     process.stdout.write(
       `${base}${signedUrl(normalised.path, config.secureLink.secret, ttl, Date.now() / 1000)}\n`,
     );

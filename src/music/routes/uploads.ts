@@ -46,7 +46,13 @@ export function registerUploadRoutes(app: FastifyInstance, uploads: UploadServic
     scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
     scope.put<{ Params: Static<typeof PartParams> }>(
       '/api/v1/upload/multipart/:upload_id/parts/:n',
-      { ...auth, bodyLimit: UPLOAD_LIMITS.maxPartSize, schema: { params: PartParams } },
+      // A part may take long on a slow link: bounded by a minimum rate, not a total time.
+      {
+        ...auth,
+        bodyLimit: UPLOAD_LIMITS.maxPartSize,
+        schema: { params: PartParams },
+        config: { bodyTransfer: 'min-rate' },
+      },
       async (request) => {
         const length = request.headers['content-length'];
         return uploads.putPart(

@@ -33,7 +33,7 @@ function argon2(
   );
 }
 
-const b64 = (buf: Buffer): string => buf.toString('base64').replace(/=+$/, '');
+const b64 = (buf: Buffer): string => buf.toString('base64').replace(/(?<!=)=+$/, '');
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(SALT_LENGTH);

@@ -10,7 +10,12 @@ describe('secure link', () => {
       .update('1700000000/media/hls/a/b.ts unit-secret-value')
       .digest('base64');
     const sig = secureLinkSignature(1700000000, '/media/hls/a/b.ts', SECRET);
-    expect(sig).toBe(expected.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''));
+    expect(sig).toBe(
+      expected
+        .replace(/\+/g, '-')
+        .replace(/\//g, '_')
+        .replace(/(?<!=)=+$/, ''),
+    );
     expect(sig).toHaveLength(22);
   });
 

@@ -53,7 +53,7 @@ export function verifySecureLink(input: SecureLinkInput): SecureLinkVerdict {
   if (sig === undefined || !SIG_FORMAT.test(sig)) return 'forbidden';
   // Compare the text, not decoded bytes: the last of 22 characters carries 4 unused bits, so
   // decoding would accept several spellings of one signature (a changed character must fail).
-  const given = Buffer.from(sig.replace(/=+$/, ''), 'latin1');
+  const given = Buffer.from(sig.replace(/(?<!=)=+$/, ''), 'latin1');
   const expected = Buffer.from(digest(expires, input.uri, input.secret).toString('base64url'), 'latin1');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'forbidden';
   return Number(expires) < Math.floor(input.nowSeconds) ? 'expired' : 'valid';

@@ -1,5 +1,6 @@
+import { analyse } from 'scslre';
 import { describe, expect, it } from 'vitest';
-import { codeSpans, protectedTokens, tokenChange } from './protected-tokens.js';
+import { codeSpans, protectedTokens, tokenChange, TOKEN_RE } from './protected-tokens.js';
 
 const texts = (s: string) => protectedTokens(s).map((t) => `${t.cls}:${t.text}`);
 
@@ -35,5 +36,15 @@ describe('protected tokens', () => {
       removed: [{ cls: 'version', text: 'v1' }],
       added: [{ cls: 'version', text: 'v2' }],
     });
+  });
+
+  it('the combined token pattern has no super-linear quantifier (the one eslint-plugin-regexp cannot see)', () => {
+    const { reports } = analyse(TOKEN_RE);
+    expect(reports.map((r) => `${r.type} on a run of ${JSON.stringify(r.character.pick)}`)).toEqual([]);
+  });
+
+  it('a phrase starts at a word start, so one long capitalised word is one scan', () => {
+    expect(texts('iPhone Pro and x-Ray Vision, but Acme Billing')).toEqual(['phrase:Acme Billing']);
+    expect(texts('Q'.repeat(199_000) + 'X')).toEqual([]);
   });
 });

@@ -105,7 +105,11 @@ function itemFor(r: OperationReport, applied: boolean, withheldBecause: string):
 
 /** 5000000 -> "5,000,000", without depending on the runtime's locale data. */
 function thousands(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const digits = String(Math.abs(Math.trunc(n)));
+  let out = n < 0 ? '-' : '';
+  for (let i = 0; i < digits.length; i++)
+    out += (i > 0 && (digits.length - i) % 3 === 0 ? ',' : '') + digits[i];
+  return out;
 }
 
 /**
