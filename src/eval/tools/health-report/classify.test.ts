@@ -164,7 +164,7 @@ describe('readiness band on the exact index', () => {
       { domain: 'd', items: n, classes: emptyCounts(), mean_utility: 0, frontier_gap: false },
     ]);
   it.each([
-    [57, 200, 74.9, 'NEEDS_WORK'], // 74.975: rounded to one decimal first, it read 75.0 and READY
+    [57, 200, 74.9, 'NEEDS_WORK'], // 74.975: one decimal would print 75.0, so the band reads the exact index
     [2, 7, 75, 'READY'], // exactly 75
     [143, 500, 75, 'READY'], // 75.01
     [5, 7, 90, 'READY'],

@@ -118,8 +118,7 @@ describe('the similarity threshold is compared on the exact score', () => {
     expect(scores(words(3), exposure, 0.6)).toEqual(match ? [score] : []);
   });
 
-  // 3 shared of 4 and 6 terms: 39/70 = 0.557142857142857142..., whose double prints as
-  // 0.5571428571428572; rounded to 12 digits first (0.557142857143) it reached that threshold.
+  // 3 shared of 4 and 6 terms: 39/70 lies between the two thresholds, and 12 digits would round both alike.
   it.each([
     [0.5571428571428571, true],
     [0.5571428571428572, false],
