@@ -6,7 +6,7 @@
 import { invalidInput } from '../../core/errors.js';
 import { atLeast, decimalValue, doubleValue, ratio, type Rational } from '../math/exact.js';
 
-// Sound: q = sum / count is one rounding (|sum/count - q| <= 2^-53 |q| while q is normal) and the threshold's double is its decimal's nearest (|T - t| <= 2^-53 max(|t|, 2^-1022)), so a gap over 2^-50 max(|q|, |t|) cannot close.
+// Sound: q = sum / count is one rounding (|sum/count - q| < 2^-52 |q| while q is normal) and the threshold's double is its decimal's nearest (|T - t| <= 2^-53 max(|t|, 2^-1022)), so the exact gap differs from q - t by under 2^-51 max(|q|, |t|) and one over 2^-50 cannot close.
 const BAND = 2 ** -50;
 const MIN_NORMAL = 2 ** -1022;
 
