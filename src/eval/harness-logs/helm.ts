@@ -8,7 +8,7 @@
 import { invalidInput } from '../../core/errors.js';
 import { asRecord, CohortBuilder, idString, onlyChoice, unknownChoice, type LogCohort } from './cohort.js';
 import type { ReadOptions } from './options.js';
-import { meanPasses, passes } from './score-value.js';
+import { meanPassesAgainst, passes } from './score-value.js';
 import { readJsonDocument, type LogSource } from './source.js';
 
 export async function readHelm(source: LogSource, options: ReadOptions): Promise<LogCohort> {
@@ -34,6 +34,7 @@ export async function readHelm(source: LogSource, options: ReadOptions): Promise
   const metric = options.metric ?? onlyChoice(source.name, 'metric', names);
   if (!names.has(metric)) throw unknownChoice(source.name, 'metric', metric, names);
   const builder = new CohortBuilder(source.name, options.keep_inputs);
+  const meanPasses = meanPassesAgainst(options.threshold);
   rows.forEach(({ row, stats }, i) => {
     const at = `[${i}]`;
     const instance = idString(row.instance_id);
@@ -52,7 +53,7 @@ export async function readHelm(source: LogSource, options: ReadOptions): Promise
       Number.isFinite(stat.count) &&
       stat.count > 0
     )
-      passed = meanPasses(stat.sum, stat.count, options.threshold);
+      passed = meanPasses(stat.sum, stat.count);
     else throw invalidInput(`${source.name}: ${at} stat ${metric} has neither mean nor sum/count.`);
     builder.add(id, trial, { passed, errored: false }, null, at);
   });

@@ -125,7 +125,7 @@ export function runLogsGate(
   const { path, verdict } = decide(
     gains,
     regressions,
-    { shown: test.p_one_sided, compared },
+    { shown: test.p_one_sided, compared, upperBound: test.p_one_sided_upper_bound },
     policy,
     options.retained_probe,
     { ok: cohortOk, detail: cohortDetail },

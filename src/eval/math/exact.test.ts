@@ -44,3 +44,31 @@ describe('exact rationals', () => {
     expect(floorDecimal(ratio(-1, 3), 2)).toBe(-0.34);
   });
 });
+
+describe('doubleValue in lowest terms', () => {
+  it('gives num / den equal to the double, den a power of two and num odd unless den is 1', () => {
+    const xs = [
+      1,
+      2,
+      0.75,
+      1.5e300,
+      2 ** 52 + 1,
+      2 ** 53,
+      3 * 2 ** -1074,
+      2 ** -1073,
+      2 ** -1022,
+      0.1,
+      -0.375,
+    ];
+    for (const x of xs) {
+      const { num, den } = doubleValue(x);
+      expect(den & (den - 1n)).toBe(0n);
+      if (den > 1n) expect(num & 1n).toBe(1n);
+      if (den <= 1n << 1000n) expect(Number(num) / Number(den)).toBe(x);
+    }
+    expect(doubleValue(3 * 2 ** -1074)).toEqual({ num: 3n, den: 1n << 1074n });
+    expect(doubleValue(2 ** -1073)).toEqual({ num: 1n, den: 1n << 1073n });
+    expect(doubleValue(0.75)).toEqual({ num: 3n, den: 4n });
+    expect(doubleValue(2 ** 53 + 2)).toEqual({ num: 2n ** 53n + 2n, den: 1n });
+  });
+});

@@ -34,26 +34,30 @@ export function decimalValue(x: number): Rational {
     : { num, den: 10n ** BigInt(-exponent) };
 }
 
+// One DataView for reading a double's bits (the module is synchronous, so sharing it is safe).
+const BITS = new DataView(new ArrayBuffer(8));
+
+/** Trailing zero bits of a non-zero 32-bit word. */
+const trailingZeros = (word: number): number => 31 - Math.clz32(word & -word);
+
 /** The exact value of a double (every finite double is a dyadic rational). */
 export function doubleValue(x: number): Rational {
   if (!Number.isFinite(x)) throw new RangeError(`not a finite number: ${String(x)}`);
   if (x === 0) return { num: 0n, den: 1n };
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, x);
-  const bits = view.getBigUint64(0);
-  const negative = bits >> 63n === 1n;
-  const biased = Number((bits >> 52n) & 0x7ffn);
-  const fraction = bits & 0xfffffffffffffn;
-  const mantissa = biased === 0 ? fraction : fraction | (1n << 52n);
+  BITS.setFloat64(0, x);
+  const high = BITS.getUint32(0);
+  const low = BITS.getUint32(4);
+  const biased = (high >>> 20) & 0x7ff;
+  // The mantissa's top 21 bits (with the implicit 1 of a normal number) and its low 32 bits.
+  const top = (high & 0xfffff) | (biased === 0 ? 0 : 0x100000);
   // value = mantissa * 2^(e - 1075) for normal numbers, mantissa * 2^-1074 for subnormal ones.
   let exponent = (biased === 0 ? 1 : biased) - 1075;
-  let m = mantissa;
-  // In lowest terms: the denominator is a power of two, so move the mantissa's factors of 2.
-  while ((m & 1n) === 0n && exponent < 0) {
-    m >>= 1n;
-    exponent++;
-  }
-  const num = negative ? -m : m;
+  // In lowest terms: the denominator is a power of two, so move the mantissa's factors of 2 at once.
+  const shift = Math.max(0, Math.min(low !== 0 ? trailingZeros(low) : 32 + trailingZeros(top), -exponent));
+  exponent += shift;
+  // top * 2^32 + low < 2^53 and dividing it by 2^shift is exact, so a Number holds it.
+  const m = BigInt((top * 2 ** 32 + low) / 2 ** shift);
+  const num = high >>> 31 === 1 ? -m : m;
   return exponent >= 0 ? { num: num << BigInt(exponent), den: 1n } : { num, den: 1n << BigInt(-exponent) };
 }
 

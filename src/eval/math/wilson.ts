@@ -5,6 +5,10 @@
 import { decimalValue, type Rational } from './exact.js';
 
 export const Z_95 = 1.959963984540054;
+// Z_95 as the decimal it prints as, squared exactly, once: wilsonLowAbove runs per item.
+const { num: Z_NUM, den: Z_DEN } = decimalValue(Z_95);
+const Z2_NUM = Z_NUM * Z_NUM;
+const Z2_DEN = Z_DEN * Z_DEN;
 
 export interface Proportion {
   successes: number;
@@ -52,14 +56,13 @@ export function wilson(successes: number, trials: number, z = Z_95): Proportion 
  * p̂ = x/n the bound is above t iff (x b - a n)^2 > z^2 a (b - a) n; z is the decimal
  * 1.959963984540054 (Z_95 as printed), squared exactly.
  */
-export function wilsonLowAbove(successes: number, trials: number, t: Rational, z = Z_95): boolean {
+export function wilsonLowAbove(successes: number, trials: number, t: Rational): boolean {
   if (trials === 0) return false;
   const x = BigInt(successes);
   const n = BigInt(trials);
   const { num: a, den: b } = t;
   if (x * b <= a * n) return false; // t >= p̂: the bound is at most p̂
   if (a < 0n) return true; // the bound is never below 0
-  const zr = decimalValue(z);
   const gap = x * b - a * n;
-  return gap * gap * zr.den * zr.den > zr.num * zr.num * a * (b - a) * n;
+  return gap * gap * Z2_DEN > Z2_NUM * a * (b - a) * n;
 }

@@ -36,12 +36,12 @@ export interface OpenBenchDeps {
 }
 
 /** The gate's policy for six paired tasks: any regression blocks, any gain passes, else hold. */
-export const OPEN_BENCH_POLICY = {
+export const OPEN_BENCH_POLICY = Object.freeze({
   confidence_alpha: 1,
   max_regressions: 0,
   min_gains: 1,
   require_retained_probe: false,
-};
+});
 
 const NO_LEDGER = new AppError(
   'unavailable',

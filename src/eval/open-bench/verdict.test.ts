@@ -31,3 +31,12 @@ describe('open bench verdict: any regression blocks, else any gain passes, else 
     expect(verdict(gains, regressions)).toBe(expected);
   });
 });
+
+describe('open bench policy', () => {
+  // Receipts carry this object: no caller may change the policy a later receipt states.
+  it('is frozen', () => {
+    expect(Object.isFrozen(OPEN_BENCH_POLICY)).toBe(true);
+    expect(() => Object.assign(OPEN_BENCH_POLICY, { max_regressions: 5 })).toThrow(TypeError);
+    expect(OPEN_BENCH_POLICY.max_regressions).toBe(0);
+  });
+});

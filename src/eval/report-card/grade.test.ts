@@ -10,7 +10,7 @@ beforeAll(() => {
 
 describe('retains at least 5%, compared on the counts', () => {
   it.each([
-    [282, 5644, false], // 4.9965%: the reproduction, shown as 0.05 once rounded first
+    [282, 5644, false], // 4.9965%: prints as 0.05 at two digits, so only the counts can decide
     [283, 5644, true],
     [305, 6120, false],
     [306, 6120, true], // exactly 1 in 20

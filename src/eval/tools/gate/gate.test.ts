@@ -3,7 +3,8 @@ import { canonicalJson } from '../../../core/canonical-json.js';
 import { AppError } from '../../../core/errors.js';
 import { compileValidator } from '../../../core/validation.js';
 import { gateExample } from './example.js';
-import { additionalGainsNeeded, runGate } from './gate.js';
+import { floatDp } from '../../harness-logs/sign-flip.js';
+import { additionalGainsNeeded, decide, runGate } from './gate.js';
 import { GateRequest } from './schema.js';
 
 const validate = compileValidator(GateRequest);
@@ -234,5 +235,37 @@ describe('the sign test compares the exact p with alpha (the decimal the receipt
       expect(body.summary.additional_clean_gains_needed).toBe(1);
       expect(runGate(cohort(40, 22, 0, { policy: policy(alpha) })).verdict).toBe('PASS');
     }
+  });
+});
+
+describe('the sign-test detail never prints a comparison the rule did not make', () => {
+  const policy = (confidence_alpha: number) =>
+    ({ confidence_alpha, max_regressions: 100, min_gains: 1 }) as GateRequest['policy'];
+  // Rates in thirds over 40 items: the floating DP, whose upper bound the rule compares.
+  const diffs = Array.from({ length: 40 }, (_, i) => (1 + (i % 3)) * (i % 4 === 0 ? -1 : 1));
+  const range = diffs.reduce((a, d) => a + Math.abs(d), 0);
+  const test = floatDp(diffs, range, 0);
+  const bound = test.p_one_sided_upper_bound!;
+  const p = { shown: test.p_one_sided, compared: test.compared, upperBound: bound };
+  const detail = (alpha: number) =>
+    decide(5, 1, p, policy(alpha), undefined).path.find((s) => s.rule === 'sign_test')!;
+
+  it.each([
+    ['the shown p', test.p_one_sided],
+    ['between the shown p and the bound', (test.p_one_sided + bound) / 2],
+  ])('alpha at %s: HOLD, and the detail names the bound', (_, alpha) => {
+    expect(test.p_one_sided).toBeLessThanOrEqual(alpha);
+    expect(bound).toBeGreaterThan(alpha);
+    const step = detail(alpha);
+    expect(step.outcome).toBe('fail');
+    expect(step.detail).toBe(
+      `one-sided p = ${test.p_one_sided} > alpha ${alpha} (the rule compares p_one_sided_upper_bound = ${bound}, which is above alpha)`,
+    );
+  });
+
+  it('alpha at the bound: pass, with no note', () => {
+    const step = detail(bound);
+    expect(step.outcome).toBe('pass');
+    expect(step.detail).toBe(`one-sided p = ${test.p_one_sided} <= alpha ${bound}`);
   });
 });

@@ -6,7 +6,7 @@ import { invalidInput, type FieldError } from '../../../core/errors.js';
 import type { DecisionStep, ItemDecision, ReceiptBody, Verdict } from '../../../core/receipt.js';
 import { PLAIN_RUN_CONTEXT, type RunContext } from '../../tool-definition.js';
 import { logUpperTail, signTest, upperTailExact } from '../../math/binomial.js';
-import { atMost, compareRationals, decimalValue, type Rational } from '../../math/exact.js';
+import { atMost, decimalValue, type Rational } from '../../math/exact.js';
 import { round12, wilson, type Proportion } from '../../math/wilson.js';
 import {
   assertDomainsInCohort,
@@ -48,6 +48,8 @@ export interface ComparedP {
   shown: number;
   /** Exact, or an upper bound where p is computed in floating point (never rounded down). */
   compared: Rational;
+  /** The floating DP's p_one_sided_upper_bound, when `compared` is that bound. */
+  upperBound?: number;
 }
 
 /**
@@ -257,11 +259,14 @@ export function decide(
   );
   const alpha = policy.confidence_alpha;
   const significant = withinAlpha(p.compared, alpha);
-  // Shown as equal but compared as different: the rounding of the shown p hid the difference.
+  // The shown figures disagree with the rule: say which value the rule compared.
+  const side = significant ? 'below' : 'above';
   const exactNote =
-    p.shown === alpha && compareRationals(p.compared, decimalValue(alpha)) !== 0
-      ? ' (compared before rounding: the exact p is ' + (significant ? 'below' : 'above') + ' alpha)'
-      : '';
+    alpha >= 1 || p.shown <= alpha === significant
+      ? ''
+      : p.upperBound === undefined
+        ? ` (compared before rounding: the exact p is ${side} alpha)`
+        : ` (the rule compares p_one_sided_upper_bound = ${p.upperBound}, which is ${side} alpha)`;
   step(
     'sign_test',
     significant,

@@ -132,6 +132,31 @@ describe('thresholds are compared exactly', () => {
   });
 });
 
+describe('reasons print comparisons that are true', () => {
+  const runs = (passes: number, total: number): string => 'T'.repeat(passes) + 'F'.repeat(total - passes);
+  const flipping = (flips: number, transitions: number): string =>
+    Array.from({ length: transitions + 1 }, (_, i) => (Math.min(i, flips) % 2 === 0 ? 'T' : 'F')).join('');
+
+  it('4996/10000 against 0/10 is flat, and its discrimination prints below 0.5', () => {
+    const f = classifyItem(item(`a:${runs(4996, 10000)}`, `b:${runs(0, 10)}`));
+    expect(f.item_class).toBe('flat');
+    expect(f.reasons[0]).toMatch(/: discrimination 0\.4996 < 0\.5$/);
+  });
+
+  it('33 flips in 239 pairs is flaky, and its lower bound prints above 0.1', () => {
+    const f = classifyItem(item(`a:${flipping(33, 239)}`, 'b:TT'));
+    expect(f.item_class).toBe('flaky');
+    expect(f.reasons[0]).toMatch(/95% lower bound 0\.10004 > 0\.1\)$/);
+  });
+
+  it('16 flips in 100 pairs under an earlier class prints its bound above 0.1; 15 prints it at most 0.1', () => {
+    const flaky = classifyItem(item(`a:${flipping(16, 100)}`));
+    expect(flaky.reasons.join(' ')).toMatch(/95% lower bound 0\.101 > 0\.1: flaky, but under_observed/);
+    const not = classifyItem(item(`a:${flipping(15, 100)}`, 'b:TT'));
+    expect(not.reasons.join(' ')).toMatch(/> 0\.1, has 0\.0931\)/);
+  });
+});
+
 describe('readiness band on the exact index', () => {
   // Every component 1 but discrimination k / n: index = 65 + 35 k / n, READY at 75 (k / n = 2/7).
   const band = (k: number, n: number) =>
@@ -139,7 +164,7 @@ describe('readiness band on the exact index', () => {
       { domain: 'd', items: n, classes: emptyCounts(), mean_utility: 0, frontier_gap: false },
     ]);
   it.each([
-    [57, 200, 74.9, 'NEEDS_WORK'], // 74.975: rounded to one decimal first, it read 75.0 and READY
+    [57, 200, 74.9, 'NEEDS_WORK'], // 74.975: one decimal would print 75.0, so the band reads the exact index
     [2, 7, 75, 'READY'], // exactly 75
     [143, 500, 75, 'READY'], // 75.01
     [5, 7, 90, 'READY'],

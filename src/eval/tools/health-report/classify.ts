@@ -79,6 +79,32 @@ function systemFigures(s: SystemRuns): SystemFigures {
 
 const fmt = (x: number | null): string => (x === null ? 'n/a' : String(Number(x.toPrecision(3))));
 
+/**
+ * x to 3 significant digits, or to as many more as it takes for the printed figure to fall on
+ * the side of `threshold` that the exact rule found (`side(compare(printed, threshold))`);
+ * `fallback` when no rounding of x does.
+ */
+function fmtAgainst(x: number, threshold: number, side: (c: number) => boolean, fallback: string): string {
+  const t = decimalValue(threshold);
+  for (let digits = 3; digits <= 17; digits++) {
+    const text = String(Number(x.toPrecision(digits)));
+    if (side(compareRationals(decimalValue(Number(text)), t))) return text;
+  }
+  return fallback;
+}
+
+/** A flip rate's lower bound as printed against the flakiness bar ("> 0.1" exactly when it is above). */
+function fmtLowBound(s: SystemFigures): string {
+  if (s.flip_rate_wilson_low === null) return 'n/a';
+  const above = wilsonLowAbove(s.flips, s.runs - 1, FLAKY_ABOVE);
+  return fmtAgainst(
+    s.flip_rate_wilson_low,
+    FLAKY_FLIP_RATE_THRESHOLD,
+    (c) => c > 0 === above,
+    `of ${s.flips}/${s.runs - 1}`,
+  );
+}
+
 export function classifyItem(obs: ItemObservation): ItemFigures {
   const systems = [...obs.systems.values()]
     .sort((a, b) => (a.system < b.system ? -1 : a.system > b.system ? 1 : 0))
@@ -115,16 +141,19 @@ export function classifyItem(obs: ItemObservation): ItemFigures {
   }
   // Shown rounded; decided on hi.passes / hi.runs - lo.passes / lo.runs as a fraction.
   const discrimination = round12(hi.pass_rate - lo.pass_rate);
-  const discriminates = atLeast(
-    ratio(hi.passes * lo.runs - lo.passes * hi.runs, hi.runs * lo.runs),
-    DISCRIMINATES_AT,
-  );
+  const spreadExact = ratio(hi.passes * lo.runs - lo.passes * hi.runs, hi.runs * lo.runs);
+  const discriminates = atLeast(spreadExact, DISCRIMINATES_AT);
   const utility = round12(discrimination * (1 - (flipRate.rate ?? 0)));
   const figures = { ...base, discrimination, utility };
   const reasons: string[] = [];
   const spread =
     `pass rates range from ${fmt(lo.pass_rate)} (${lo.system}) to ${fmt(hi.pass_rate)} (${hi.system}): ` +
-    `discrimination ${fmt(discrimination)}`;
+    `discrimination ${fmtAgainst(
+      Number(spreadExact.num) / Number(spreadExact.den),
+      DISCRIMINATION_THRESHOLD,
+      (c) => c >= 0 === discriminates,
+      `${hi.passes}/${hi.runs} - ${lo.passes}/${lo.runs}`,
+    )}`;
   const flaky = systems.filter((s) => s.flaky);
 
   let itemClass: ItemClass;
@@ -144,7 +173,7 @@ export function classifyItem(obs: ItemObservation): ItemFigures {
     for (const s of flaky)
       reasons.push(
         `${s.system} flipped ${s.flips} times in ${s.runs - 1} consecutive run pairs ` +
-          `(flip rate ${fmt(s.flip_rate)}, 95% lower bound ${fmt(s.flip_rate_wilson_low)} > ${FLAKY_FLIP_RATE_THRESHOLD})`,
+          `(flip rate ${fmt(s.flip_rate)}, 95% lower bound ${fmtLowBound(s)} > ${FLAKY_FLIP_RATE_THRESHOLD})`,
       );
   } else if (discriminates) {
     itemClass = 'discriminating';
@@ -159,9 +188,9 @@ export function classifyItem(obs: ItemObservation): ItemFigures {
       reasons.push(
         `${s.system} flipped ${s.flips} time(s) in ${s.runs - 1} consecutive run pairs ` +
           (s.flaky
-            ? `(95% lower bound ${fmt(s.flip_rate_wilson_low)} > ${FLAKY_FLIP_RATE_THRESHOLD}: flaky, but ${itemClass} is checked first)`
+            ? `(95% lower bound ${fmtLowBound(s)} > ${FLAKY_FLIP_RATE_THRESHOLD}: flaky, but ${itemClass} is checked first)`
             : `; below the flakiness bar (needs >= ${FLAKY_MIN_FLIPS} flips and a 95% lower bound > ` +
-              `${FLAKY_FLIP_RATE_THRESHOLD}, has ${fmt(s.flip_rate_wilson_low)})`),
+              `${FLAKY_FLIP_RATE_THRESHOLD}, has ${fmtLowBound(s)})`),
       );
   }
   return { ...figures, item_class: itemClass, reasons };

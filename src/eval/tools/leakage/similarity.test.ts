@@ -4,7 +4,9 @@ import { analyzeText } from '../../text/analyze.js';
 import type { AuditRow } from './rows.js';
 import {
   DF_CAP,
+  JACCARD_WEIGHT,
   MAX_SIMILARITY_MATCHES,
+  OVERLAP_WEIGHT,
   MIN_SHARED_TERMS,
   SimilarityTier,
   exactSimilarityScore,
@@ -116,8 +118,7 @@ describe('the similarity threshold is compared on the exact score', () => {
     expect(scores(words(3), exposure, 0.6)).toEqual(match ? [score] : []);
   });
 
-  // 3 shared of 4 and 6 terms: 39/70 = 0.557142857142857142..., whose double prints as
-  // 0.5571428571428572; rounded to 12 digits first (0.557142857143) it reached that threshold.
+  // 3 shared of 4 and 6 terms: 39/70 lies between the two thresholds, and 12 digits would round both alike.
   it.each([
     [0.5571428571428571, true],
     [0.5571428571428572, false],
@@ -125,5 +126,24 @@ describe('the similarity threshold is compared on the exact score', () => {
     const exam = `${words(3)} ${words(1, 10)}`;
     const exposure = `${words(3)} ${words(3, 15)}`;
     expect(scores(exam, exposure, threshold)).toEqual(match ? [0.557142857143] : []);
+  });
+
+  // 3 of 3 terms shared with a row of 11: 93/165, whose 12 digits (0.563636363636) fall below a 13-digit threshold.
+  it.each([
+    [0.563636363636, 0.563636363636],
+    [0.5636363636363, 0.5636363636363636],
+    [0.5636363636363636, 0.5636363636363636],
+  ])('93/165 against threshold %s is shown as %s, never below it', (threshold, shown) => {
+    const exposure = `${words(3)} ${words(8, 10)}`;
+    expect(compareRationals(exactSimilarityScore(3, 3, 11), { num: 93n, den: 165n })).toBe(0);
+    const [score] = scores(words(3), exposure, threshold);
+    expect(score).toBe(shown);
+    expect(score).toBeGreaterThanOrEqual(threshold);
+  });
+
+  it('derives the double weights from the exact ones', () => {
+    expect([JACCARD_WEIGHT, OVERLAP_WEIGHT]).toEqual([0.6, 0.4]);
+    // 3 shared of 4 and 6 terms: 3/5 * 3/7 + 2/5 * 3/4 = 39/70.
+    expect(compareRationals(exactSimilarityScore(3, 4, 6), { num: 39n, den: 70n })).toBe(0);
   });
 });

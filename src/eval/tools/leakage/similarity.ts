@@ -21,8 +21,12 @@ export const MIN_SHARED_TERMS = 3;
 export const MAX_SIMILARITY_MATCHES = 3;
 /** Posting-list cap: terms in more exposure rows than this are too common to find candidates with. */
 export const DF_CAP = 64;
-export const JACCARD_WEIGHT = 0.6;
-export const OVERLAP_WEIGHT = 0.4;
+/** The weights as fractions, defined once: the exact score uses these, the double score their quotients. */
+const JACCARD_WEIGHT_EXACT = ratio(3, 5);
+const OVERLAP_WEIGHT_EXACT = ratio(2, 5);
+const asDouble = (r: Rational): number => Number(r.num) / Number(r.den);
+export const JACCARD_WEIGHT = asDouble(JACCARD_WEIGHT_EXACT);
+export const OVERLAP_WEIGHT = asDouble(OVERLAP_WEIGHT_EXACT);
 /** Far above float error in a score: the candidate filters err towards scoring a pair exactly. */
 const SLACK = 1e-9;
 
@@ -32,13 +36,15 @@ export function similarityScore(shared: number, a: number, b: number): number {
   return JACCARD_WEIGHT * (shared / (a + b - shared)) + OVERLAP_WEIGHT * (shared / Math.min(a, b));
 }
 
-/** The score as a fraction, (3 s min + 2 s union) / (5 union min): what the threshold is tested on. */
+/** The score as a fraction, wj s / union + wo s / min: what the threshold is tested on. */
 export function exactSimilarityScore(shared: number, a: number, b: number): Rational {
   if (shared === 0) return ratio(0);
   const union = BigInt(a + b - shared);
   const min = BigInt(Math.min(a, b));
   const s = BigInt(shared);
-  return ratio(3n * s * min + 2n * s * union, 5n * union * min);
+  const { num: jn, den: jd } = JACCARD_WEIGHT_EXACT;
+  const { num: on, den: od } = OVERLAP_WEIGHT_EXACT;
+  return ratio(jn * od * s * min + on * jd * s * union, jd * od * union * min);
 }
 
 export interface SimilarityHit {
@@ -185,10 +191,20 @@ export class SimilarityTier {
       if (raw < this.threshold - SLACK) continue;
       const exact = exactSimilarityScore(shared, a, b);
       if (raw < this.threshold + SLACK && !atLeast(exact, this.thresholdExact)) continue;
-      const score = round12(raw);
+      const score = raw < this.threshold + SLACK ? this.shownAtEdge(exact) : round12(raw);
       hits.push({ hit: { exposure_index: e, score, shared_terms: shared }, exact });
     }
     hits.sort((x, y) => compareRationals(y.exact, x.exact) || x.hit.exposure_index - y.hit.exposure_index);
     return hits.slice(0, MAX_SIMILARITY_MATCHES).map((h) => h.hit);
+  }
+
+  /**
+   * A matching score near the threshold as shown: 12 digits unless that prints below the
+   * threshold, else the nearest double (never below the threshold's own double, by monotone rounding).
+   */
+  private shownAtEdge(exact: Rational): number {
+    const nearest = asDouble(exact);
+    const rounded = round12(nearest);
+    return rounded >= this.threshold ? rounded : nearest;
   }
 }

@@ -292,4 +292,16 @@ describe('salience is a floating quantity: where it underflows, the receipt says
       'salience is below the smallest double (0.995^148654 underflows; current_step caps the age)',
     );
   });
+
+  it('a tiny confidence at a modest age underflows as a product, and the reason does not blame the age', () => {
+    const r = run({
+      objective: 'deploy note',
+      memories: [mem('deploy note one', { confidence: 5e-324, age: 200 })],
+    });
+    expect(0.995 ** 200).toBeGreaterThan(0);
+    expect(item(r, 'm-0001').salience.score).toBe(0);
+    expect(item(r, 'm-0001').reasons.join('; ')).toContain(
+      'salience is below the smallest double (the product confidence 5e-324 × 0.995^200 × usage × kind weight underflows)',
+    );
+  });
 });

@@ -6,7 +6,7 @@ import type { DecisionStep, ItemDecision, ReceiptBody } from '../../../core/rece
 import { round12 } from '../../math/wilson.js';
 import { QUESTION_KINDS, resolveQuestionKind } from './kinds.js';
 import type { MemoryRequest } from './schema.js';
-import { scoreMemories, type Scored } from './scoring.js';
+import { RECENCY_BASE, scoreMemories, type Scored } from './scoring.js';
 import { greedyFill, rankOrder, spearmanOfOrders, type Fill } from './selection.js';
 
 const MAX_LISTED_TERMS = 100;
@@ -229,7 +229,9 @@ function why(fill: Fill, i: number, s: Scored, ranking: string): string {
         ? 'no term or entity overlap with the objective'
         : s.salience.confidence === 0
           ? 'salience is 0 (confidence 0)'
-          : `salience is below the smallest double (0.995^${s.salience.effective_age} underflows; current_step caps the age)`;
+          : RECENCY_BASE ** s.salience.effective_age === 0
+            ? `salience is below the smallest double (${RECENCY_BASE}^${s.salience.effective_age} underflows; current_step caps the age)`
+            : `salience is below the smallest double (the product confidence ${s.salience.confidence} × ${RECENCY_BASE}^${s.salience.effective_age} × usage × kind weight underflows)`;
     case 'empty':
       return 'content has no words';
     case 'over_budget':
