@@ -24,7 +24,7 @@ const onData = (chunk) => {
   const found = !done && MIGRATED.exec(output);
   if (!found) return;
   done = true;
-  const applied = output.match(/^\s+└─ \S+\/$/gm)?.length ?? 0;
+  const applied = output.match(/^[ \t]+└─ \S+\/$/gm)?.length ?? 0;
   console.log(
     `migrate: database ${database} is up to date${applied ? ` (${applied} migration(s) applied now)` : ''}`,
   );

@@ -99,7 +99,7 @@ function imageEnv(): Record<string, string> {
   const runtime = stages.at(-1)!;
   const env: Record<string, string> = {};
   for (const line of runtime.split('\n').filter((l) => l.startsWith('ENV ')))
-    for (const m of line.slice(4).matchAll(/([A-Z_]+)=(\S+)/g)) env[m[1]!] = m[2]!;
+    for (const m of line.slice(4).matchAll(/(?<![A-Z_])([A-Z_]+)=(\S+)/g)) env[m[1]!] = m[2]!;
   return env;
 }
 

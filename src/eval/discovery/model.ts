@@ -82,7 +82,7 @@ export function discoveryModel(input: {
     title: input.openapi.info.title,
     description: input.openapi.info.description ?? '',
     version: input.openapi.info.version,
-    publicUrl: input.publicUrl.replace(/\/+$/, ''),
+    publicUrl: input.publicUrl.replace(/(?<!\/)\/+$/, ''),
     tools,
     operations,
     mcpTools: input.mcpTools.map((t) => ({ name: t.name, description: t.description ?? '' })),
