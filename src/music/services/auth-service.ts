@@ -98,7 +98,13 @@ export class AuthService {
     return { user: privateUser(user), ...(await this.session(user)) };
   }
 
-  async login(input: LoginInput): Promise<SessionToken> {
+  /** Seconds a session lasts (the session cookie's Max-Age). */
+  get sessionLifetime(): number {
+    return this.tokens.lifetime;
+  }
+
+  /** The answer has the sign-up's shape: the user and the session. */
+  async login(input: LoginInput): Promise<{ user: PrivateUser } & SessionToken> {
     const login = input.login.includes('@') ? normaliseEmail(input.login) : normaliseHandle(input.login);
     const user = await this.users.findByLogin(login);
     const ok = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
@@ -106,7 +112,7 @@ export class AuthService {
     // The password is known only now: an outdated hash (scrypt, older parameters) is replaced.
     if (needsRehash(user.passwordHash))
       await this.users.update(user.id, { passwordHash: await hashPassword(input.password) });
-    return this.session(user);
+    return { user: privateUser(user), ...(await this.session(user)) };
   }
 
   /** Who presented this bearer token, or a 401 (missing, invalid, expired or revoked). */
@@ -114,8 +120,15 @@ export class AuthService {
     // RFC 6750 allows one or more spaces after the scheme.
     const m = authorization ? /^Bearer +([A-Za-z0-9._~+/=-]+)$/i.exec(authorization.trim()) : null;
     if (!m?.[1])
-      throw unauthorized('Send an access token: "Authorization: Bearer <token>" (from /api/v1/auth/login).');
-    const result = await this.tokens.verify(m[1]);
+      throw unauthorized(
+        'Log in: send an access token as "Authorization: Bearer <token>" (from /api/v1/auth/login), or use the web player\'s session.',
+      );
+    return this.authenticateToken(m[1]);
+  }
+
+  /** Who holds this token (from a bearer header or the session cookie), or a 401. */
+  async authenticateToken(token: string): Promise<AuthContext> {
+    const result = await this.tokens.verify(token);
     if (!result.ok) {
       throw unauthorized(
         result.reason === 'expired'
