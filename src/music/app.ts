@@ -152,13 +152,21 @@ export function buildMusicApp(
   const tokens = new TokenService(config.jwt.secret, config.jwt.expiresInSeconds, () =>
     Math.floor(nowSeconds()),
   );
+  const clientKeys = new ClientKeyService(
+    new ClientKeyRepository(connections.prisma),
+    users,
+    new ClientKeyCrypto(config.clientKeySecret),
+  );
   const auth = new AuthService(
     users,
     new RedisTokenRevocationRepository(connections.redis, config.cacheKeyPrefix),
     tokens,
     () => Math.floor(nowSeconds()),
+    (userId) => clientKeys.revokeAll(userId),
   );
+  const tracks = new PrismaTrackRepository(connections.prisma);
   const delivery = new MediaDelivery({
+    trackOfVersion: (versionId) => tracks.trackOfVersion(versionId),
     transcodes: connections.stores.transcodes,
     images: connections.stores.images,
     waveforms: connections.stores.waveforms,
@@ -186,7 +194,6 @@ export function buildMusicApp(
   const flows =
     options.flowStarter ?? new BullVersionFlowStarter(connections.redis, { prefix: config.queuePrefix });
   if (!options.flowStarter) app.addHook('onClose', () => flows.close());
-  const tracks = new PrismaTrackRepository(connections.prisma);
   const plays = new PlayRepository(connections.prisma, connections.redis, config.cacheKeyPrefix);
   const trackService = new TrackService(
     tracks,
@@ -210,18 +217,13 @@ export function buildMusicApp(
     () => nowSeconds() * 1000,
   );
   registerAnalyticsRoutes(app, analytics, hooks, (request) => clientAddress(request, config.trustedProxies));
-  registerMediaRoutes(app, delivery);
+  registerMediaRoutes(app, delivery, hooks);
   const jobQueues = new BullJobQueueRepository(connections.redis, { prefix: config.queuePrefix });
   app.addHook('onClose', () => jobQueues.close());
   registerAdminJobRoutes(
     app,
     new JobAdminService(jobQueues, new PrismaVersionProcessingRepository(connections.prisma)),
     hooks,
-  );
-  const clientKeys = new ClientKeyService(
-    new ClientKeyRepository(connections.prisma),
-    users,
-    new ClientKeyCrypto(config.clientKeySecret),
   );
   registerClientKeyRoutes(app, clientKeys, hooks);
   const authScope = MUSIC_RATE_LIMIT_SCOPES.find((s) => s.name === 'auth');

@@ -74,6 +74,8 @@ export class AuthService {
     private readonly revocations: TokenRevocationRepository,
     private readonly tokens: TokenService,
     private readonly nowSeconds: () => number = () => Math.floor(Date.now() / 1000),
+    /** Called after a password change with the user's id: revokes the Subsonic client keys, says how many. */
+    private readonly revokeClientKeys: (userId: string) => Promise<number> = () => Promise.resolve(0),
   ) {}
 
   private async session(user: UserRecord): Promise<SessionToken> {
@@ -154,12 +156,13 @@ export class AuthService {
 
   /**
    * Display name and/or password. A new password needs the current one and revokes every
-   * token issued before this second; the answer carries a fresh token.
+   * token issued before this second and every Subsonic client key; the answer carries a fresh
+   * token and how many client keys were revoked.
    */
   async updateMe(
     auth: AuthContext,
     input: UpdateMeInput,
-  ): Promise<{ user: PrivateUser } & Partial<SessionToken>> {
+  ): Promise<{ user: PrivateUser; revoked_client_keys?: number } & Partial<SessionToken>> {
     const user = await this.users.findById(auth.userId);
     if (!user) throw unauthorized('The account of this token no longer exists.');
     let passwordHash: string | undefined;
@@ -188,9 +191,12 @@ export class AuthService {
     // Tokens carry whole seconds: the fresh one is issued one second after the cut-off.
     const now = this.nowSeconds();
     await this.revocations.revokeIssuedBefore(user.id, now + 1, this.tokens.lifetime);
+    // Client keys are credentials too: a password changed after a compromise must end them all.
+    const revokedClientKeys = await this.revokeClientKeys(user.id);
     const issued = await this.tokens.issue(updated, now + 1);
     return {
       user: privateUser(updated),
+      revoked_client_keys: revokedClientKeys,
       token: issued.token,
       token_type: 'Bearer',
       expires_at: new Date(issued.claims.exp * 1000).toISOString(),

@@ -15,6 +15,8 @@ import type { CachedObject, HotObjectCache } from './hot-object-cache.js';
 import { keyUnderMount, normaliseRequestPath, pathOfUrl } from './media-path.js';
 import { verifySecureLink } from './secure-link.js';
 import { imageServedType, storedBytesHeaders } from './stored-media.js';
+import { maySee, type Viewer } from './visibility-policy.js';
+import { isUuid, type Visibility } from '../domain.js';
 
 export const HLS_MOUNT = '/media/hls/';
 export const IMAGES_MOUNT = '/images/';
@@ -22,6 +24,8 @@ export const WAVEFORMS_MOUNT = '/waveforms/';
 
 export const HLS_CACHE_CONTROL = 'public, max-age=3600';
 export const PUBLIC_CACHE_CONTROL = 'public, max-age=604800, immutable';
+/** A private track's media, seen by its owner or an admin: never kept by a shared cache. */
+export const PRIVATE_CACHE_CONTROL = 'private, no-store';
 
 export interface MediaAnswer {
   status: 200 | 206;
@@ -29,7 +33,14 @@ export interface MediaAnswer {
   body: Buffer | Readable;
 }
 
+/** The owner and visibility of a version's track, or undefined when there is no such version. */
+export type VersionTrackLookup = (
+  versionId: string,
+) => Promise<{ ownerUserId: string; visibility: Visibility } | undefined>;
+
 export interface MediaDeliveryDeps {
+  /** Every media key starts with its version id: the track's visibility decides, per request. */
+  trackOfVersion: VersionTrackLookup;
   transcodes: ObjectStore;
   images: ObjectStore;
   waveforms: ObjectStore;
@@ -64,6 +75,7 @@ export class MediaDelivery {
     rawUrl: string,
     query: { sig?: string; expires?: string },
     rangeHeader: string | undefined,
+    viewer: Viewer = undefined,
   ): Promise<MediaAnswer> {
     const normalised = normaliseRequestPath(pathOfUrl(rawUrl));
     if (!normalised.ok) throw notFound();
@@ -85,6 +97,8 @@ export class MediaDelivery {
       throw new AppError('gone', 'The media link has expired; ask the API for a fresh link.');
     const key = keyUnderMount(uri, HLS_MOUNT);
     if (key === undefined) throw notFound();
+    // A link signed before the track was made private stops working at once (docs/music-domain.md).
+    const cacheControl = await this.readable(key, viewer, HLS_CACHE_CONTROL);
     if (isPlaylistKey(key)) {
       const { object, cacheStatus } = await this.loadWhole(this.deps.transcodes, 'hls:', key);
       const text = rewritePlaylist(object.body.toString('utf8'), {
@@ -98,14 +112,28 @@ export class MediaDelivery {
         status: 200,
         headers: {
           ...storedBytesHeaders(object.contentType),
-          'cache-control': HLS_CACHE_CONTROL,
+          'cache-control': cacheControl,
           'x-cache-status': cacheStatus,
         },
         body,
       };
     }
     const typeOf = FRAGMENT.test(key) ? (k: string) => this.renditionContentType(k) : byExtension;
-    return this.serve(this.deps.transcodes, 'hls:', key, rangeHeader, HLS_CACHE_CONTROL, typeOf);
+    return this.serve(this.deps.transcodes, 'hls:', key, rangeHeader, cacheControl, typeOf);
+  }
+
+  /**
+   * The visibility policy's read access for the track of the key's version (its first segment),
+   * checked on every request, before any cache: a 404 when the viewer may not read it. Returns
+   * the Cache-Control to answer with (no shared caching of a private track's media).
+   */
+  private async readable(key: string, viewer: Viewer, publicCacheControl: string): Promise<string> {
+    const versionId = key.slice(0, key.indexOf('/'));
+    const track = isUuid(versionId) ? await this.deps.trackOfVersion(versionId.toLowerCase()) : undefined;
+    // A key under no existing version is no track's media (the pipeline writes none): served as it is.
+    if (!track) return publicCacheControl;
+    if (!maySee('read', viewer, track)) throw notFound();
+    return track.visibility === 'private' ? PRIVATE_CACHE_CONTROL : publicCacheControl;
   }
 
   /** audio/mp4 or video/mp4 by the rendition's init segment (the folder the key is in). */
@@ -141,14 +169,17 @@ export class MediaDelivery {
     mount: typeof IMAGES_MOUNT | typeof WAVEFORMS_MOUNT,
     rawUrl: string,
     rangeHeader: string | undefined,
+    viewer: Viewer = undefined,
   ): Promise<MediaAnswer> {
     const normalised = normaliseRequestPath(pathOfUrl(rawUrl));
     if (!normalised.ok) throw notFound();
     const key = keyUnderMount(normalised.path, mount);
     if (key === undefined) throw notFound();
+    // A private track's waveform and artwork are private too, at once, whatever their random path.
+    const cacheControl = await this.readable(key, viewer, PUBLIC_CACHE_CONTROL);
     if (mount === WAVEFORMS_MOUNT)
-      return this.serve(this.deps.waveforms, mount, key, rangeHeader, PUBLIC_CACHE_CONTROL);
-    return this.serve(this.deps.images, mount, key, rangeHeader, PUBLIC_CACHE_CONTROL, imageType);
+      return this.serve(this.deps.waveforms, mount, key, rangeHeader, cacheControl);
+    return this.serve(this.deps.images, mount, key, rangeHeader, cacheControl, imageType);
   }
 
   private async serve(

@@ -120,8 +120,9 @@ export class TrackService {
       for (const key of await this.stores.transcodes.list(`${v.id}/`))
         await this.stores.transcodes.delete(key);
       if (v.progressiveKey) await this.stores.transcodes.delete(v.progressiveKey);
-      if (v.waveformKey) await this.stores.waveforms.delete(v.waveformKey);
-      if (v.artworkKey) await this.stores.images.delete(v.artworkKey);
+      // Every size and format under the version (cover-300 and waveform.dat beside the keys named).
+      for (const store of [this.stores.waveforms, this.stores.images])
+        for (const key of await store.list(`${v.id}/`)) await store.delete(key);
     }
     for (const assetId of new Set(versions.map((v) => v.assetId))) {
       if ((await this.tracks.countVersionsOfAsset(assetId)) > 0) continue;

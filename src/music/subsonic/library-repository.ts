@@ -251,7 +251,8 @@ export class SubsonicLibraryRepository {
 
   songsByIds(v: Viewer, ids: string[]): Promise<SongRow[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return this.songs(v, Prisma.sql`s.id = ANY(${ids}::uuid[])`, Prisma.sql`s.id`, ids.length, 0);
+    // Songs named by id (scrobble, playlists, play queues): read access, as getSong.
+    return this.songs(v, Prisma.sql`s.id = ANY(${ids}::uuid[])`, Prisma.sql`s.id`, ids.length, 0, 'read');
   }
 
   /** Album parts the caller sees (migration 20261125070000): public ones and their own. */
