@@ -8,6 +8,7 @@ import {
   decodedDurationMs,
   masterPlaylist,
   parseMediaPlaylist,
+  reportedDurationMs,
   type VariantStats,
 } from '../../src/music/media/hls-master.js';
 import { chooseLadder, progressiveRendition } from '../../src/music/media/ladder.js';
@@ -52,7 +53,8 @@ export function transcodeProcessor(deps: ProcessorDeps) {
       const files = await listFiles(out);
       await phase('publish', publish(deps.stores.transcodes, job.data.versionId, files, MASTER_PLAYLIST));
       const outputs = {
-        durationMs: durationMs ?? probe.durationMs,
+        durationMs:
+          durationMs === undefined ? probe.durationMs : reportedDurationMs(probe.durationMs, durationMs),
         hlsKey: `${job.data.versionId}/${MASTER_PLAYLIST}`,
         progressiveKey: `${job.data.versionId}/${PROGRESSIVE_FILE}`,
       };
