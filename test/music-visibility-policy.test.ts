@@ -84,7 +84,11 @@ describe('visibility policy', () => {
     }
     await analyticsService(t, Date.now).rollup();
   }, 120_000);
-  afterAll(async () => t?.close());
+  afterAll(async () => {
+    // The library is shared with the suite's other /rest tests: its public songs leave with it.
+    if (t) await t.connections.prisma.track.deleteMany({ where: { id: { in: [...tracks.values()] } } });
+    await t?.close();
+  });
 
   function viewerAccount(kind: ViewerKind, ownerRole: Role): Account | undefined {
     if (kind === 'anonymous') return undefined;

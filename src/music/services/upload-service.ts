@@ -328,7 +328,14 @@ export class UploadService {
     }
     // A local store's file is probed where it lies (no second copy), with the sha256 the store
     // took while joining the parts (no second read).
-    const spooled = await this.prober(await this.probeSource(asset.objectKey, info.sha256));
+    let spooled;
+    try {
+      spooled = await this.prober(await this.probeSource(asset.objectKey, info.sha256));
+    } catch (err) {
+      // An abort that won meanwhile deleted the object under the probe.
+      if (await this.lostRace(asset.id)) return lost(true);
+      throw err;
+    }
     if (asset.sha256 && spooled.sha256 !== asset.sha256) {
       return reject(`The file's sha256 is ${spooled.sha256}, not the ${asset.sha256} declared.`, [
         { path: '/sha256', message: 'does not match the uploaded bytes' },
