@@ -4,11 +4,13 @@
  * caller (entry point or test) and owns none of them.
  */
 import { join } from 'node:path';
+import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import { buildBaseApp } from '../core/app.js';
 import { clientAddress } from '../core/client-address.js';
 import { loggerOptions } from '../core/logger.js';
 import { createHttpMetrics, registerMetricsRoute, type HttpMetrics } from '../core/metrics.js';
+import { MetricsScrapers } from '../core/metrics-access.js';
 import { registerRateLimits, type RateLimitScope } from '../core/rate-limit/plugin.js';
 import { RedisRateLimitStore } from '../core/rate-limit/redis-store.js';
 import type { RateLimitStore } from '../core/rate-limit/store.js';
@@ -45,7 +47,7 @@ import { registerWebFallback, resolveWebRoot } from './routes/web.js';
 import { registerClientKeyRoutes } from './routes/client-keys.js';
 import { registerSubsonicRoutes } from './routes/subsonic.js';
 import { FfmpegRunner } from './repositories/ffmpeg-runner.js';
-import { SUBSONIC_USER_LIMIT, SubsonicAuthenticator } from './subsonic/auth.js';
+import { SUBSONIC_USER_FAILURE_LIMIT, SUBSONIC_USER_LIMIT, SubsonicAuthenticator } from './subsonic/auth.js';
 import { ClientKeyCrypto } from './subsonic/client-key-crypto.js';
 import { ClientKeyRepository } from './subsonic/client-key-repository.js';
 import { ClientKeyService } from './subsonic/client-key-service.js';
@@ -151,13 +153,21 @@ export function buildMusicApp(
   const tokens = new TokenService(config.jwt.secret, config.jwt.expiresInSeconds, () =>
     Math.floor(nowSeconds()),
   );
+  const clientKeys = new ClientKeyService(
+    new ClientKeyRepository(connections.prisma),
+    users,
+    new ClientKeyCrypto(config.clientKeySecret),
+  );
   const auth = new AuthService(
     users,
     new RedisTokenRevocationRepository(connections.redis, config.cacheKeyPrefix),
     tokens,
     () => Math.floor(nowSeconds()),
+    (userId) => clientKeys.revokeAll(userId),
   );
+  const tracks = new PrismaTrackRepository(connections.prisma);
   const delivery = new MediaDelivery({
+    trackOfVersion: (versionId) => tracks.trackOfVersion(versionId),
     transcodes: connections.stores.transcodes,
     images: connections.stores.images,
     waveforms: connections.stores.waveforms,
@@ -171,7 +181,9 @@ export function buildMusicApp(
     { service: 'cache', probe: cacheProbe(connections.redis) },
     { service: 'object-store', probe: objectStoreProbe(connections.stores) },
   ]);
-  registerMetricsRoute(app, metrics.registry);
+  registerMetricsRoute(app, metrics.registry, new MetricsScrapers(config.metricsScrapers));
+  // Parses Cookie (the web player's session) before the routes' identity hooks run.
+  void app.register(fastifyCookie);
   const hooks = registerAuthHooks(app, auth);
   registerAuthRoutes(app, auth, hooks);
   registerUserRoutes(app, new UserService(new PrismaProfileRepository(connections.prisma)), auth, hooks);
@@ -183,7 +195,6 @@ export function buildMusicApp(
   const flows =
     options.flowStarter ?? new BullVersionFlowStarter(connections.redis, { prefix: config.queuePrefix });
   if (!options.flowStarter) app.addHook('onClose', () => flows.close());
-  const tracks = new PrismaTrackRepository(connections.prisma);
   const plays = new PlayRepository(connections.prisma, connections.redis, config.cacheKeyPrefix);
   const trackService = new TrackService(
     tracks,
@@ -207,18 +218,13 @@ export function buildMusicApp(
     () => nowSeconds() * 1000,
   );
   registerAnalyticsRoutes(app, analytics, hooks, (request) => clientAddress(request, proxies));
-  registerMediaRoutes(app, delivery);
+  registerMediaRoutes(app, delivery, hooks);
   const jobQueues = new BullJobQueueRepository(connections.redis, { prefix: config.queuePrefix });
   app.addHook('onClose', () => jobQueues.close());
   registerAdminJobRoutes(
     app,
     new JobAdminService(jobQueues, new PrismaVersionProcessingRepository(connections.prisma)),
     hooks,
-  );
-  const clientKeys = new ClientKeyService(
-    new ClientKeyRepository(connections.prisma),
-    users,
-    new ClientKeyCrypto(config.clientKeySecret),
   );
   registerClientKeyRoutes(app, clientKeys, hooks);
   const authScope = MUSIC_RATE_LIMIT_SCOPES.find((s) => s.name === 'auth');
@@ -240,7 +246,12 @@ export function buildMusicApp(
     authenticator: new SubsonicAuthenticator(
       clientKeys,
       rateLimitStore && authScope
-        ? { store: rateLimitStore, authFailures: authScope, perUser: SUBSONIC_USER_LIMIT }
+        ? {
+            store: rateLimitStore,
+            authFailures: authScope,
+            userFailures: SUBSONIC_USER_FAILURE_LIMIT,
+            perUser: SUBSONIC_USER_LIMIT,
+          }
         : undefined,
     ),
     serverVersion: MUSIC_SERVER_VERSION,

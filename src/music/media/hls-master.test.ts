@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { masterPlaylist, parseMediaPlaylist, variantBandwidth } from './hls-master.js';
+import {
+  decodedDurationMs,
+  masterPlaylist,
+  parseMediaPlaylist,
+  reportedDurationMs,
+  variantBandwidth,
+} from './hls-master.js';
 
 const MEDIA = `#EXTM3U
 #EXT-X-VERSION:7
@@ -61,5 +67,21 @@ describe('master playlist', () => {
     );
     expect(lines[4]).toBe('64k/index.m3u8');
     expect(lines[6]).toBe('128k/index.m3u8');
+  });
+});
+
+describe('decoded duration', () => {
+  it('is the sum of the segment durations, in whole milliseconds', () => {
+    expect(decodedDurationMs(parseMediaPlaylist(MEDIA))).toBe(12_505);
+    expect(decodedDurationMs({ initUri: undefined, segments: [] })).toBe(0);
+  });
+});
+
+describe('reported duration', () => {
+  it("keeps the header's figure when the decode confirms it, else the decoded one", () => {
+    expect(reportedDurationMs(20_000, 20_011)).toBe(20_000);
+    expect(reportedDurationMs(20_000, 19_980)).toBe(20_000);
+    expect(reportedDurationMs(12_040, 4_833)).toBe(4_833);
+    expect(reportedDurationMs(5_000, 9_000)).toBe(9_000);
   });
 });

@@ -33,6 +33,25 @@ export function parseMediaPlaylist(text: string): MediaPlaylist {
   return { initUri, segments };
 }
 
+/**
+ * What the pipeline decoded, in milliseconds: the sum of a rendition's segment durations. A
+ * file's header may promise more (a truncated MP3 keeps its Xing frame count); listeners get this.
+ */
+export function decodedDurationMs(playlist: MediaPlaylist): number {
+  return Math.round(playlist.segments.reduce((sum, s) => sum + s.duration, 0) * 1000);
+}
+
+/** AAC frames (1024 samples) and segment rounding put an encode this far from its source. */
+const ENCODE_SLACK_MS = 50;
+
+/**
+ * The duration to report: the header's when the decode confirms it (within the encoder's frame
+ * slack), else what was decoded (a truncated file's header promises more than it holds).
+ */
+export function reportedDurationMs(probeMs: number, decodedMs: number): number {
+  return Math.abs(probeMs - decodedMs) <= ENCODE_SLACK_MS ? probeMs : decodedMs;
+}
+
 export interface VariantStats {
   /** URI of the media playlist, relative to the master. */
   uri: string;

@@ -101,6 +101,16 @@ export class PrismaTrackRepository {
     return (await this.prisma.track.findUnique({ where: { id } })) ?? undefined;
   }
 
+  /** The owner and visibility of the track a version belongs to (media delivery asks per request). */
+  async trackOfVersion(
+    versionId: string,
+  ): Promise<{ ownerUserId: string; visibility: Visibility } | undefined> {
+    const rows = await this.prisma.$queryRaw<{ ownerUserId: string; visibility: Visibility }[]>`
+      SELECT t.owner_user_id::text AS "ownerUserId", t.visibility::text AS visibility
+      FROM track_versions v JOIN tracks t ON t.id = v.track_id WHERE v.id = ${versionId}::uuid`;
+    return rows[0];
+  }
+
   /** Visibility of many tracks at once (trending filters on it). */
   async visibilities(ids: string[]): Promise<Map<string, TrackSummary>> {
     const rows = await this.prisma.track.findMany({ where: { id: { in: ids } } });

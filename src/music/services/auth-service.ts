@@ -74,6 +74,8 @@ export class AuthService {
     private readonly revocations: TokenRevocationRepository,
     private readonly tokens: TokenService,
     private readonly nowSeconds: () => number = () => Math.floor(Date.now() / 1000),
+    /** Called after a password change with the user's id: revokes the Subsonic client keys, says how many. */
+    private readonly revokeClientKeys: (userId: string) => Promise<number> = () => Promise.resolve(0),
   ) {}
 
   private async session(user: UserRecord): Promise<SessionToken> {
@@ -98,7 +100,13 @@ export class AuthService {
     return { user: privateUser(user), ...(await this.session(user)) };
   }
 
-  async login(input: LoginInput): Promise<SessionToken> {
+  /** Seconds a session lasts (the session cookie's Max-Age). */
+  get sessionLifetime(): number {
+    return this.tokens.lifetime;
+  }
+
+  /** The answer has the sign-up's shape: the user and the session. */
+  async login(input: LoginInput): Promise<{ user: PrivateUser } & SessionToken> {
     const login = input.login.includes('@') ? normaliseEmail(input.login) : normaliseHandle(input.login);
     const user = await this.users.findByLogin(login);
     const ok = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
@@ -106,7 +114,7 @@ export class AuthService {
     // The password is known only now: an outdated hash (scrypt, older parameters) is replaced.
     if (needsRehash(user.passwordHash))
       await this.users.update(user.id, { passwordHash: await hashPassword(input.password) });
-    return this.session(user);
+    return { user: privateUser(user), ...(await this.session(user)) };
   }
 
   /** Who presented this bearer token, or a 401 (missing, invalid, expired or revoked). */
@@ -114,8 +122,15 @@ export class AuthService {
     // RFC 6750 allows one or more spaces after the scheme.
     const m = authorization ? /^Bearer +([A-Za-z0-9._~+/=-]+)$/i.exec(authorization.trim()) : null;
     if (!m?.[1])
-      throw unauthorized('Send an access token: "Authorization: Bearer <token>" (from /api/v1/auth/login).');
-    const result = await this.tokens.verify(m[1]);
+      throw unauthorized(
+        'Log in: send an access token as "Authorization: Bearer <token>" (from /api/v1/auth/login), or use the web player\'s session.',
+      );
+    return this.authenticateToken(m[1]);
+  }
+
+  /** Who holds this token (from a bearer header or the session cookie), or a 401. */
+  async authenticateToken(token: string): Promise<AuthContext> {
+    const result = await this.tokens.verify(token);
     if (!result.ok) {
       throw unauthorized(
         result.reason === 'expired'
@@ -141,12 +156,13 @@ export class AuthService {
 
   /**
    * Display name and/or password. A new password needs the current one and revokes every
-   * token issued before this second; the answer carries a fresh token.
+   * token issued before this second and every Subsonic client key; the answer carries a fresh
+   * token and how many client keys were revoked.
    */
   async updateMe(
     auth: AuthContext,
     input: UpdateMeInput,
-  ): Promise<{ user: PrivateUser } & Partial<SessionToken>> {
+  ): Promise<{ user: PrivateUser; revoked_client_keys?: number } & Partial<SessionToken>> {
     const user = await this.users.findById(auth.userId);
     if (!user) throw unauthorized('The account of this token no longer exists.');
     let passwordHash: string | undefined;
@@ -175,9 +191,12 @@ export class AuthService {
     // Tokens carry whole seconds: the fresh one is issued one second after the cut-off.
     const now = this.nowSeconds();
     await this.revocations.revokeIssuedBefore(user.id, now + 1, this.tokens.lifetime);
+    // Client keys are credentials too: a password changed after a compromise must end them all.
+    const revokedClientKeys = await this.revokeClientKeys(user.id);
     const issued = await this.tokens.issue(updated, now + 1);
     return {
       user: privateUser(updated),
+      revoked_client_keys: revokedClientKeys,
       token: issued.token,
       token_type: 'Bearer',
       expires_at: new Date(issued.claims.exp * 1000).toISOString(),

@@ -7,13 +7,16 @@
 import type { Readable } from 'node:stream';
 import { AppError } from '../../core/errors.js';
 import type { ByteRange, ObjectStore } from '../repositories/object-store/object-store.js';
-import { contentTypeFor, RASTER_IMAGE_TYPES } from '../repositories/object-store/object-store.js';
+import { contentTypeFor } from '../repositories/object-store/object-store.js';
 import { parseRange } from './byte-range.js';
 import { contentTypeOfKind, mediaKindOfInit, type MediaKind } from './fmp4-kind.js';
 import { isPlaylistKey, rewritePlaylist } from './hls-playlist.js';
 import type { CachedObject, HotObjectCache } from './hot-object-cache.js';
 import { keyUnderMount, normaliseRequestPath, pathOfUrl } from './media-path.js';
 import { verifySecureLink } from './secure-link.js';
+import { imageServedType, storedBytesHeaders } from './stored-media.js';
+import { maySee, type Viewer } from './visibility-policy.js';
+import { isUuid, type Visibility } from '../domain.js';
 
 export const HLS_MOUNT = '/media/hls/';
 export const IMAGES_MOUNT = '/images/';
@@ -21,6 +24,8 @@ export const WAVEFORMS_MOUNT = '/waveforms/';
 
 export const HLS_CACHE_CONTROL = 'public, max-age=3600';
 export const PUBLIC_CACHE_CONTROL = 'public, max-age=604800, immutable';
+/** A private track's media, seen by its owner or an admin: never kept by a shared cache. */
+export const PRIVATE_CACHE_CONTROL = 'private, no-store';
 
 export interface MediaAnswer {
   status: 200 | 206;
@@ -28,7 +33,14 @@ export interface MediaAnswer {
   body: Buffer | Readable;
 }
 
+/** The owner and visibility of a version's track, or undefined when there is no such version. */
+export type VersionTrackLookup = (
+  versionId: string,
+) => Promise<{ ownerUserId: string; visibility: Visibility } | undefined>;
+
 export interface MediaDeliveryDeps {
+  /** Every media key starts with its version id: the track's visibility decides, per request. */
+  trackOfVersion: VersionTrackLookup;
   transcodes: ObjectStore;
   images: ObjectStore;
   waveforms: ObjectStore;
@@ -50,12 +62,8 @@ const MAX_RENDITION_KINDS = 4096;
 type ContentTypeOf = (key: string) => Promise<string>;
 const byExtension: ContentTypeOf = (key) => Promise.resolve(contentTypeFor(key));
 
-const DOWNLOAD_TYPE = 'application/octet-stream';
 /** The images mount serves raster types as themselves, anything else (SVG: script) as a download. */
-const imageType: ContentTypeOf = (key) => {
-  const type = contentTypeFor(key);
-  return Promise.resolve(RASTER_IMAGE_TYPES.has(type) ? type : DOWNLOAD_TYPE);
-};
+const imageType: ContentTypeOf = (key) => Promise.resolve(imageServedType(contentTypeFor(key)));
 
 export class MediaDelivery {
   private readonly renditionKinds = new Map<string, MediaKind>();
@@ -67,6 +75,7 @@ export class MediaDelivery {
     rawUrl: string,
     query: { sig?: string; expires?: string },
     rangeHeader: string | undefined,
+    viewer: Viewer = undefined,
   ): Promise<MediaAnswer> {
     const normalised = normaliseRequestPath(pathOfUrl(rawUrl));
     if (!normalised.ok) throw notFound();
@@ -88,6 +97,8 @@ export class MediaDelivery {
       throw new AppError('gone', 'The media link has expired; ask the API for a fresh link.');
     const key = keyUnderMount(uri, HLS_MOUNT);
     if (key === undefined) throw notFound();
+    // A link signed before the track was made private stops working at once (docs/music-domain.md).
+    const cacheControl = await this.readable(key, viewer, HLS_CACHE_CONTROL);
     if (isPlaylistKey(key)) {
       const { object, cacheStatus } = await this.loadWhole(this.deps.transcodes, 'hls:', key);
       const text = rewritePlaylist(object.body.toString('utf8'), {
@@ -100,15 +111,29 @@ export class MediaDelivery {
       return {
         status: 200,
         headers: {
-          'content-type': object.contentType,
-          'cache-control': HLS_CACHE_CONTROL,
+          ...storedBytesHeaders(object.contentType),
+          'cache-control': cacheControl,
           'x-cache-status': cacheStatus,
         },
         body,
       };
     }
     const typeOf = FRAGMENT.test(key) ? (k: string) => this.renditionContentType(k) : byExtension;
-    return this.serve(this.deps.transcodes, 'hls:', key, rangeHeader, HLS_CACHE_CONTROL, typeOf);
+    return this.serve(this.deps.transcodes, 'hls:', key, rangeHeader, cacheControl, typeOf);
+  }
+
+  /**
+   * The visibility policy's read access for the track of the key's version (its first segment),
+   * checked on every request, before any cache: a 404 when the viewer may not read it. Returns
+   * the Cache-Control to answer with (no shared caching of a private track's media).
+   */
+  private async readable(key: string, viewer: Viewer, publicCacheControl: string): Promise<string> {
+    const versionId = key.slice(0, key.indexOf('/'));
+    const track = isUuid(versionId) ? await this.deps.trackOfVersion(versionId.toLowerCase()) : undefined;
+    // A key under no existing version is no track's media (the pipeline writes none): served as it is.
+    if (!track) return publicCacheControl;
+    if (!maySee('read', viewer, track)) throw notFound();
+    return track.visibility === 'private' ? PRIVATE_CACHE_CONTROL : publicCacheControl;
   }
 
   /** audio/mp4 or video/mp4 by the rendition's init segment (the folder the key is in). */
@@ -144,25 +169,17 @@ export class MediaDelivery {
     mount: typeof IMAGES_MOUNT | typeof WAVEFORMS_MOUNT,
     rawUrl: string,
     rangeHeader: string | undefined,
+    viewer: Viewer = undefined,
   ): Promise<MediaAnswer> {
     const normalised = normaliseRequestPath(pathOfUrl(rawUrl));
     if (!normalised.ok) throw notFound();
     const key = keyUnderMount(normalised.path, mount);
     if (key === undefined) throw notFound();
+    // A private track's waveform and artwork are private too, at once, whatever their random path.
+    const cacheControl = await this.readable(key, viewer, PUBLIC_CACHE_CONTROL);
     if (mount === WAVEFORMS_MOUNT)
-      return this.serve(this.deps.waveforms, mount, key, rangeHeader, PUBLIC_CACHE_CONTROL);
-    const answer = await this.serve(
-      this.deps.images,
-      mount,
-      key,
-      rangeHeader,
-      PUBLIC_CACHE_CONTROL,
-      imageType,
-    );
-    // Whatever reached the store by other means than the API: a download, never a page.
-    if (answer.headers['content-type'] === DOWNLOAD_TYPE)
-      answer.headers['content-disposition'] = 'attachment';
-    return answer;
+      return this.serve(this.deps.waveforms, mount, key, rangeHeader, cacheControl);
+    return this.serve(this.deps.images, mount, key, rangeHeader, cacheControl, imageType);
   }
 
   private async serve(
@@ -174,7 +191,7 @@ export class MediaDelivery {
     typeOf: ContentTypeOf = byExtension,
   ): Promise<MediaAnswer> {
     const base = (contentType: string, cacheStatus: string): Record<string, string> => ({
-      'content-type': contentType,
+      ...storedBytesHeaders(contentType),
       'cache-control': cacheControl,
       'accept-ranges': 'bytes',
       'x-cache-status': cacheStatus,

@@ -10,6 +10,7 @@ import type { ObjectStores } from '../repositories/object-store/object-store.js'
 import type { PrismaTrackRepository, TrackSummary } from '../repositories/track-repository.js';
 import type { VersionFlowStarter } from '../jobs/flow.js';
 import type { AudioProbe, AudioTags } from './audio-probe.js';
+import { maySee } from './visibility-policy.js';
 import {
   tagColumns,
   trackSummaryView,
@@ -39,11 +40,9 @@ export interface TrackChanges {
 
 const noTrack = (): AppError => new AppError('not_found', 'No track with this id (or it is private).');
 
+/** Reading a track by its id: the visibility policy's `read` access (visibility-policy.ts). */
 export function canSee(track: TrackSummary, auth: AuthContext | undefined): boolean {
-  return (
-    track.visibility !== 'private' ||
-    (auth !== undefined && (auth.userId === track.ownerUserId || auth.role === 'admin'))
-  );
+  return maySee('read', auth, track);
 }
 
 export class TrackService {
@@ -121,8 +120,9 @@ export class TrackService {
       for (const key of await this.stores.transcodes.list(`${v.id}/`))
         await this.stores.transcodes.delete(key);
       if (v.progressiveKey) await this.stores.transcodes.delete(v.progressiveKey);
-      if (v.waveformKey) await this.stores.waveforms.delete(v.waveformKey);
-      if (v.artworkKey) await this.stores.images.delete(v.artworkKey);
+      // Every size and format under the version (cover-300 and waveform.dat beside the keys named).
+      for (const store of [this.stores.waveforms, this.stores.images])
+        for (const key of await store.list(`${v.id}/`)) await store.delete(key);
     }
     for (const assetId of new Set(versions.map((v) => v.assetId))) {
       if ((await this.tracks.countVersionsOfAsset(assetId)) > 0) continue;

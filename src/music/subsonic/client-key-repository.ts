@@ -39,6 +39,11 @@ export class ClientKeyRepository {
     return (await this.prisma.clientKey.deleteMany({ where: { id, userId } })).count === 1;
   }
 
+  /** Deletes every key of the user (a password change); how many there were. */
+  async deleteAllOfUser(userId: string): Promise<number> {
+    return (await this.prisma.clientKey.deleteMany({ where: { userId } })).count;
+  }
+
   /** Last use is kept to the minute: one write per key per minute, not per request. */
   async touch(id: string, now: Date): Promise<void> {
     await this.prisma.clientKey.updateMany({

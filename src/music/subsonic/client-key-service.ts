@@ -68,6 +68,13 @@ export class ClientKeyService {
     this.cache.forgetUser(auth.userId);
   }
 
+  /** Every key of the user, at once (a password change: docs/music-domain.md); how many. */
+  async revokeAll(userId: string): Promise<number> {
+    const count = await this.keys.deleteAllOfUser(userId);
+    this.cache.forgetUser(userId);
+    return count;
+  }
+
   /** apiKey authentication: the key's owner, or undefined. */
   async byApiKey(key: string): Promise<SubsonicUser | undefined> {
     const hash = this.crypto.hash(key);
