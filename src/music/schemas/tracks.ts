@@ -51,6 +51,8 @@ export const UpdateTrackBody = Type.Object(
     description: Type.Optional(Description),
     visibility: Type.Optional(Visibility),
     tags: Type.Optional(TagsBody),
+    /** A ready version of this track, shown from now on (the newest ready one is by default). */
+    current_version_id: Type.Optional(Type.String({ pattern: UUID_PATTERN })),
   },
   { additionalProperties: false, minProperties: 1 },
 );

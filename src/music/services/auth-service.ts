@@ -98,7 +98,8 @@ export class AuthService {
     return { user: privateUser(user), ...(await this.session(user)) };
   }
 
-  async login(input: LoginInput): Promise<SessionToken> {
+  /** The same answer as sign-up's: the account beside its session. */
+  async login(input: LoginInput): Promise<{ user: PrivateUser } & SessionToken> {
     const login = input.login.includes('@') ? normaliseEmail(input.login) : normaliseHandle(input.login);
     const user = await this.users.findByLogin(login);
     const ok = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
@@ -106,7 +107,7 @@ export class AuthService {
     // The password is known only now: an outdated hash (scrypt, older parameters) is replaced.
     if (needsRehash(user.passwordHash))
       await this.users.update(user.id, { passwordHash: await hashPassword(input.password) });
-    return this.session(user);
+    return { user: privateUser(user), ...(await this.session(user)) };
   }
 
   /** Who presented this bearer token, or a 401 (missing, invalid, expired or revoked). */
