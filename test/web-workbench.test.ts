@@ -121,11 +121,13 @@ describe('verifier workbench in Chromium', () => {
       .fill('{"baseline": {"a": 1}, "candidate": {"a": true}, "policy": {"min_gains": -1}}');
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await page.getByTestId('problem').waitFor();
-    expect(await page.getByTestId('problem').textContent()).toMatch(/400 Invalid input.*2 problems/);
+    expect(await page.getByTestId('problem').textContent()).toMatch(
+      /400 Invalid input.*Check baseline\.a and policy\.min_gains/,
+    );
     const messages = await page.locator('#request-errors li').allTextContents();
     expect(messages).toEqual([
-      '/baseline/a must be a boolean, got the number 1',
-      '/policy/min_gains is -1; it must be >= 0',
+      '/baseline/a is the number 1; it must be true or false',
+      '/policy/min_gains is the number -1; it must be a whole number of at least 0',
     ]);
     expect(await page.locator('#request').getAttribute('aria-invalid')).toBe('true');
     // Not JSON at all: JSON.parse's reason from the server.

@@ -6,7 +6,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, toProblem, type FieldError, type Problem } from './errors.js';
 import { methodNotAllowed } from './route-methods.js';
-import { formatAjvErrors } from './validation.js';
+import { formatAjvErrors, invalidDetail } from './field-messages.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
@@ -36,7 +36,7 @@ export function toAppError(error: FastifyError | Error, request?: FastifyRequest
       path: context === 'body' ? fe.path : `${context}:${fe.path}`,
       message: fe.message,
     }));
-    return new AppError('invalid_input', `The request ${context} is invalid; see errors[].`, { errors });
+    return new AppError('invalid_input', invalidDetail(errors), { errors });
   }
   if (/forbidden prototype property/.test(e.message)) {
     return new AppError(

@@ -64,7 +64,9 @@ async function ffprobe(file: string): Promise<Pick<SpooledProbe, 'raw' | 'error'
   } catch (err) {
     const stderr = (err as { stderr?: string }).stderr ?? '';
     // ffprobe names the file; the client only needs the reason.
-    const reason = stderr.split(file).join('the file').trim().split('\n')[0] || 'unreadable';
+    const line = stderr.split(file).join('the file').trim().split('\n')[0] ?? '';
+    // ffmpeg prefixes its lines with "[component @ 0x55d0…]": a heap address means nothing to a person.
+    const reason = line.replace(/\[[^\]@]{0,64}@ 0x[0-9a-f]{1,16}\] ?/g, '').trim() || 'unreadable';
     return { raw: undefined, error: reason.slice(0, 300) };
   }
 }
