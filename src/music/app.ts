@@ -4,6 +4,7 @@
  * caller (entry point or test) and owns none of them.
  */
 import { join } from 'node:path';
+import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import { buildBaseApp } from '../core/app.js';
 import { clientAddress } from '../core/client-address.js';
@@ -173,6 +174,8 @@ export function buildMusicApp(
     { service: 'object-store', probe: objectStoreProbe(connections.stores) },
   ]);
   registerMetricsRoute(app, metrics.registry);
+  // Parses Cookie (the web player's session) before the routes' identity hooks run.
+  void app.register(fastifyCookie);
   const hooks = registerAuthHooks(app, auth);
   registerAuthRoutes(app, auth, hooks);
   registerUserRoutes(app, new UserService(new PrismaProfileRepository(connections.prisma)), auth, hooks);

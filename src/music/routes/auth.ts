@@ -1,31 +1,53 @@
-/** POST /api/v1/auth/signup, /login, /logout. */
-import type { FastifyInstance } from 'fastify';
+/**
+ * POST /api/v1/auth/signup, /login, /logout. Sign-up and login answer the token (API clients,
+ * the CLI) and set the web player's session cookie; logout revokes the token and drops the cookie.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import { caller, type AuthHooks } from '../auth-hook.js';
 import { LoginBody, SignupBody } from '../schemas/auth.js';
 import type { AuthService } from '../services/auth-service.js';
+import { assertSameOrigin, clearSessionCookie, setSessionCookie } from '../session-cookie.js';
 import { assertNoBodyFields } from '../validation.js';
+
+/** A browser (it sends Origin) may only sign in from this site: no login CSRF. */
+function refuseForeignOrigin(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
+  if (request.headers.origin !== undefined) assertSameOrigin(request);
+  done();
+}
+
+export function sendSession(
+  reply: FastifyReply,
+  auth: AuthService,
+  answer: { token?: string | undefined },
+): FastifyReply {
+  if (answer.token !== undefined) setSessionCookie(reply, answer.token, auth.sessionLifetime);
+  return reply.header('cache-control', 'no-store');
+}
 
 export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, hooks: AuthHooks): void {
   app.post<{ Body: Static<typeof SignupBody> }>(
     '/api/v1/auth/signup',
-    { schema: { body: SignupBody } },
-    async (request, reply) =>
-      reply
-        .code(201)
-        .header('cache-control', 'no-store')
-        .send(await auth.signup(request.body)),
+    { schema: { body: SignupBody }, onRequest: refuseForeignOrigin },
+    async (request, reply) => {
+      const answer = await auth.signup(request.body);
+      return sendSession(reply, auth, answer).code(201).send(answer);
+    },
   );
 
   app.post<{ Body: Static<typeof LoginBody> }>(
     '/api/v1/auth/login',
-    { schema: { body: LoginBody } },
-    async (request, reply) => reply.header('cache-control', 'no-store').send(await auth.login(request.body)),
+    { schema: { body: LoginBody }, onRequest: refuseForeignOrigin },
+    async (request, reply) => {
+      const answer = await auth.login(request.body);
+      return sendSession(reply, auth, answer).send(answer);
+    },
   );
 
   app.post('/api/v1/auth/logout', { onRequest: hooks.requireAuth }, async (request, reply) => {
     assertNoBodyFields(request.body);
     await auth.logout(caller(request));
+    clearSessionCookie(reply);
     return reply.code(204).send();
   });
 }

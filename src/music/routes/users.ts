@@ -5,6 +5,7 @@ import { caller, type AuthHooks } from '../auth-hook.js';
 import { HandleParams, PageQuery, UpdateMeBody } from '../schemas/users.js';
 import type { AuthService } from '../services/auth-service.js';
 import type { UserService } from '../services/user-service.js';
+import { sendSession } from './auth.js';
 
 export function registerUserRoutes(
   app: FastifyInstance,
@@ -23,8 +24,11 @@ export function registerUserRoutes(
   app.patch<{ Body: Static<typeof UpdateMeBody> }>(
     '/api/v1/me',
     { ...me, schema: { body: UpdateMeBody } },
-    async (request, reply) =>
-      reply.header('cache-control', 'no-store').send(await auth.updateMe(caller(request), request.body)),
+    async (request, reply) => {
+      // A password change revokes every older session, the cookie's too: the fresh token replaces it.
+      const answer = await auth.updateMe(caller(request), request.body);
+      return sendSession(reply, auth, answer).send(answer);
+    },
   );
 
   app.get<{ Params: Static<typeof HandleParams>; Querystring: Static<typeof PageQuery> }>(

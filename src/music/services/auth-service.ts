@@ -98,7 +98,12 @@ export class AuthService {
     return { user: privateUser(user), ...(await this.session(user)) };
   }
 
-  /** The same answer as sign-up's: the account beside its session. */
+  /** Seconds a session lasts (the session cookie's Max-Age). */
+  get sessionLifetime(): number {
+    return this.tokens.lifetime;
+  }
+
+  /** The answer has the sign-up's shape: the user and the session. */
   async login(input: LoginInput): Promise<{ user: PrivateUser } & SessionToken> {
     const login = input.login.includes('@') ? normaliseEmail(input.login) : normaliseHandle(input.login);
     const user = await this.users.findByLogin(login);
@@ -115,8 +120,15 @@ export class AuthService {
     // RFC 6750 allows one or more spaces after the scheme.
     const m = authorization ? /^Bearer +([A-Za-z0-9._~+/=-]+)$/i.exec(authorization.trim()) : null;
     if (!m?.[1])
-      throw unauthorized('Send an access token: "Authorization: Bearer <token>" (from /api/v1/auth/login).');
-    const result = await this.tokens.verify(m[1]);
+      throw unauthorized(
+        'Log in: send an access token as "Authorization: Bearer <token>" (from /api/v1/auth/login), or use the web player\'s session.',
+      );
+    return this.authenticateToken(m[1]);
+  }
+
+  /** Who holds this token (from a bearer header or the session cookie), or a 401. */
+  async authenticateToken(token: string): Promise<AuthContext> {
+    const result = await this.tokens.verify(token);
     if (!result.ok) {
       throw unauthorized(
         result.reason === 'expired'

@@ -1,35 +1,39 @@
-/** The music API as the player calls it: the session token kept in localStorage, problems as errors. */
-import { requestJson } from '../../shared/http';
+/**
+ * The music API as the player calls it. The session itself is an HttpOnly cookie the server sets
+ * at login (no script can read it); this page keeps only who is logged in and until when, to draw
+ * its menus. Problems become errors.
+ */
+import { ProblemError, requestJson } from '../../shared/http';
 
-const TOKEN_KEY = 'music.session';
+const SESSION_KEY = 'music.session';
 
+/** Who is logged in (not a secret: the token stays in the HttpOnly cookie). */
 export interface Session {
-  token: string;
   handle: string;
   expires_at: string;
 }
 
 export function session(): Session | null {
   try {
-    const s = JSON.parse(localStorage.getItem(TOKEN_KEY) ?? 'null') as Session | null;
-    return s && Date.parse(s.expires_at) > Date.now() ? s : null;
+    const s = JSON.parse(localStorage.getItem(SESSION_KEY) ?? 'null') as Partial<Session> | null;
+    if (!s || typeof s.handle !== 'string' || typeof s.expires_at !== 'string') return null;
+    return Date.parse(s.expires_at) > Date.now() ? { handle: s.handle, expires_at: s.expires_at } : null;
   } catch {
     return null;
   }
 }
 
 export function saveSession(s: Session | null): void {
-  if (s) localStorage.setItem(TOKEN_KEY, JSON.stringify(s));
-  else localStorage.removeItem(TOKEN_KEY);
-}
-
-export function authHeader(): Record<string, string> {
-  const s = session();
-  return s ? { authorization: `Bearer ${s.token}` } : {};
+  if (s) localStorage.setItem(SESSION_KEY, JSON.stringify({ handle: s.handle, expires_at: s.expires_at }));
+  else localStorage.removeItem(SESSION_KEY);
 }
 
 export function api<T>(path: string, init: RequestInit = {}): Promise<T> {
-  return requestJson<T>(`/api/v1${path}`, { ...init, headers: { ...authHeader(), ...init.headers } });
+  // Same-origin fetches carry the session cookie; a 401 means it is gone (expired, revoked).
+  return requestJson<T>(`/api/v1${path}`, { credentials: 'same-origin', ...init }).catch((err: unknown) => {
+    if (err instanceof ProblemError && err.problem.status === 401) saveSession(null);
+    throw err;
+  });
 }
 
 export interface Version {

@@ -1,10 +1,9 @@
-/** Sign up and log in: the token is kept for this browser, then the profile opens. */
+/** Sign up and log in: the server sets the session cookie, this page notes who; then the profile opens. */
 import { h, clear } from '../../shared/dom';
 import { field, showProblem, clearProblem } from '../../shared/forms';
 import { api, saveSession } from './api';
 
 interface Signed {
-  token: string;
   expires_at: string;
   user: { handle: string };
 }
@@ -57,7 +56,7 @@ export function renderAuth(app: HTMLElement, mode: 'signup' | 'login', go: (path
     submit.disabled = true;
     api<Signed>(`/auth/${mode}`, { method: 'POST', body: JSON.stringify(body) })
       .then((answer) => {
-        saveSession({ token: answer.token, expires_at: answer.expires_at, handle: answer.user.handle });
+        saveSession({ expires_at: answer.expires_at, handle: answer.user.handle });
         go(`/users/${answer.user.handle}`);
       })
       .catch((err: unknown) => showProblem(err, fields, general))

@@ -4,7 +4,7 @@
  * again asks the server which parts it has and sends only the missing ones.
  */
 import { readProblem } from '../../shared/http';
-import { api, authHeader } from './api';
+import { api } from './api';
 
 const STATE_KEY = 'music.upload';
 const PARALLEL = 3;
@@ -58,7 +58,6 @@ function putPart(
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('PUT', url);
-    if (transport === 'api') for (const [k, v] of Object.entries(authHeader())) xhr.setRequestHeader(k, v);
     xhr.upload.onprogress = (e) => onProgress(e.loaded);
     xhr.onerror = () => reject(new Error('the connection failed while sending a part'));
     xhr.onload = () => {

@@ -1,0 +1,59 @@
+/**
+ * The web player's session: the access token in an `HttpOnly; Secure; SameSite=Strict` cookie
+ * that page scripts cannot read (API clients and the CLI keep `Authorization: Bearer`). A write
+ * authenticated by this cookie must also come from the platform's own origin (`Origin` check),
+ * so a cross-site form or a sandboxed (opaque-origin) document cannot act with it.
+ *
+ * `__Host-` binds the cookie to this host, path `/`, `Secure`. Browsers accept `Secure` cookies
+ * from http://localhost and http://127.0.0.1 (secure contexts), so development and tests work
+ * without TLS; any other plain-http host needs TLS for the player to keep a session.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../core/errors.js';
+
+export const SESSION_COOKIE = '__Host-music_session';
+
+const COOKIE_OPTIONS = { path: '/', httpOnly: true, secure: true, sameSite: 'strict' } as const;
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function setSessionCookie(reply: FastifyReply, token: string, maxAgeSeconds: number): void {
+  void reply.setCookie(SESSION_COOKIE, token, { ...COOKIE_OPTIONS, maxAge: Math.max(0, maxAgeSeconds) });
+}
+
+export function clearSessionCookie(reply: FastifyReply): void {
+  void reply.clearCookie(SESSION_COOKIE, COOKIE_OPTIONS);
+}
+
+export function sessionCookie(request: FastifyRequest): string | undefined {
+  const value = request.cookies[SESSION_COOKIE];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/**
+ * A cookie-authenticated write must name this host as its `Origin` (browsers send it on every
+ * non-GET request, same-origin included); `null`, another host or none is refused.
+ */
+export function assertSameOrigin(request: FastifyRequest): void {
+  if (SAFE_METHODS.has(request.method)) return;
+  if (!sameOrigin(request.headers.origin, request.headers.host)) {
+    throw new AppError(
+      'forbidden',
+      'A request authenticated by the session cookie must come from this site (its Origin header did not match); API clients send "Authorization: Bearer <token>" instead.',
+    );
+  }
+}
+
+/** Origin's host against Host; a Host without a port (a proxy's `$host`) is compared by name only. */
+export function sameOrigin(origin: string | undefined, host: string | undefined): boolean {
+  if (origin === undefined || origin === 'null' || host === undefined) return false;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
+  const expected = host.toLowerCase();
+  return url.host === expected || (!expected.includes(':') && url.hostname === expected);
+}
