@@ -121,13 +121,16 @@ export function registerErrorHandler(app: FastifyInstance, classify?: ErrorClass
   });
 }
 
+/** The answer to a request no route claims: 405 with Allow when other methods have routes, else 404. */
+export function sendRouteNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const notAllowed = methodNotAllowed(request);
+  if (notAllowed) return sendProblem(reply, toProblem(notAllowed), notAllowed.headers);
+  return sendProblem(
+    reply,
+    toProblem(new AppError('not_found', `No route for ${request.method} ${request.url.split('?', 1)[0]}.`)),
+  );
+}
+
 export function registerProblemNotFound(app: FastifyInstance): void {
-  app.setNotFoundHandler((request, reply) => {
-    const notAllowed = methodNotAllowed(request);
-    if (notAllowed) return sendProblem(reply, toProblem(notAllowed), notAllowed.headers);
-    return sendProblem(
-      reply,
-      toProblem(new AppError('not_found', `No route for ${request.method} ${request.url.split('?', 1)[0]}.`)),
-    );
-  });
+  app.setNotFoundHandler(sendRouteNotFound);
 }

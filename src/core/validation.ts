@@ -9,8 +9,6 @@ import { invalidInput } from './errors.js';
 import { formatAjvErrors, invalidDetail, MAX_REPORTED_ERRORS } from './field-messages.js';
 import { isPartialDate } from './text-patterns.js';
 
-export { formatAjvErrors } from './field-messages.js';
-
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
 
 /** Formats beside ajv-formats': `partial-date` (YYYY, YYYY-MM or YYYY-MM-DD, a real date). */

@@ -72,6 +72,8 @@ export async function buildEvalApp(
     logger: loggerOptions(config.logLevel, 'eval'),
     bodyLimit: config.bodyLimit,
     metrics,
+    // The workbench answers unknown paths (routes/workbench.ts): a page for browsers, else a problem.
+    notFound: false,
   });
   const redis = config.cacheUrl ? createRedis(config.cacheUrl) : undefined;
   const { pool, verifyHealth } = overrides.pool

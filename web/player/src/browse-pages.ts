@@ -101,7 +101,7 @@ function albumList(label: string, albums: Album[]): HTMLElement {
         h(
           'span',
           { class: 'muted' },
-          ` · ${a.artist}${a.year ? ` · ${a.year}` : ''} · ${a.track_count} tracks`,
+          ` · ${a.artist}${a.year ? ` · ${a.year}` : ''} · ${a.track_count} track${a.track_count === 1 ? '' : 's'}`,
         ),
       ),
     ),

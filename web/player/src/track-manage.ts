@@ -101,8 +101,9 @@ async function versionList(track: Track, reload: () => void): Promise<Node> {
         'li',
         { 'data-version': v.id, 'data-status': v.status },
         `Version ${v.number} · ${v.status}${v.duration_ms ? ` · ${clock(v.duration_ms)}` : ''} · ${new Date(v.created_at).toLocaleString()}`,
+        ' · ',
         v.id === current
-          ? h('strong', {}, ' · current')
+          ? h('strong', {}, 'current')
           : v.status === 'ready'
             ? h(
                 'button',
