@@ -301,7 +301,7 @@ export class UploadService {
     }
     if (spooled.raw === undefined) {
       return reject(
-        `The file could not be read as audio (${spooled.error ?? 'unreadable'}): it is damaged or not an audio file. Accepted: ${ACCEPTED_AUDIO}.`,
+        `The file could not be read as audio (${spooled.error ?? 'unreadable'}): it is damaged or not an audio file; accepted: ${ACCEPTED_AUDIO}.`,
         [{ path: '/upload_id', message: 'is not an audio file that can be read' }],
       );
     }
