@@ -47,7 +47,7 @@ import { registerWebFallback, resolveWebRoot } from './routes/web.js';
 import { registerClientKeyRoutes } from './routes/client-keys.js';
 import { registerSubsonicRoutes } from './routes/subsonic.js';
 import { FfmpegRunner } from './repositories/ffmpeg-runner.js';
-import { SUBSONIC_USER_LIMIT, SubsonicAuthenticator } from './subsonic/auth.js';
+import { SUBSONIC_USER_FAILURE_LIMIT, SUBSONIC_USER_LIMIT, SubsonicAuthenticator } from './subsonic/auth.js';
 import { ClientKeyCrypto } from './subsonic/client-key-crypto.js';
 import { ClientKeyRepository } from './subsonic/client-key-repository.js';
 import { ClientKeyService } from './subsonic/client-key-service.js';
@@ -246,7 +246,12 @@ export function buildMusicApp(
     authenticator: new SubsonicAuthenticator(
       clientKeys,
       rateLimitStore && authScope
-        ? { store: rateLimitStore, authFailures: authScope, perUser: SUBSONIC_USER_LIMIT }
+        ? {
+            store: rateLimitStore,
+            authFailures: authScope,
+            userFailures: SUBSONIC_USER_FAILURE_LIMIT,
+            perUser: SUBSONIC_USER_LIMIT,
+          }
         : undefined,
     ),
     serverVersion: MUSIC_SERVER_VERSION,

@@ -64,17 +64,49 @@ export class AssetRepository {
     return (await this.prisma.asset.findUnique({ where: { id } })) ?? undefined;
   }
 
-  markUploaded(id: string, probe: Prisma.InputJsonValue, sha256: string): Promise<AssetRecord> {
-    return this.prisma.asset.update({
-      where: { id },
-      data: { status: 'uploaded', probe, sha256, multipartUploadId: null, uploadId: null },
+  /**
+   * uploading -> uploaded, with the type the probe found; undefined when the upload is no longer
+   * `uploading` (an abort won the race).
+   */
+  async markUploaded(
+    id: string,
+    probe: Prisma.InputJsonValue,
+    sha256: string,
+    contentType: string,
+  ): Promise<AssetRecord | undefined> {
+    const { count } = await this.prisma.asset.updateMany({
+      where: { id, status: 'uploading' },
+      data: { status: 'uploaded', probe, sha256, contentType, multipartUploadId: null, uploadId: null },
+    });
+    return count === 1 ? this.findById(id) : undefined;
+  }
+
+  /**
+   * uploading -> aborted; false when it was not `uploading` (a complete won the race). The
+   * multipart id stays until the stored bytes are gone (markCleaned): cleanup finds what is left.
+   */
+  async markAborted(id: string): Promise<boolean> {
+    const { count } = await this.prisma.asset.updateMany({
+      where: { id, status: 'uploading' },
+      data: { status: 'aborted', uploadId: null },
+    });
+    return count === 1;
+  }
+
+  /** An aborted upload's parts and object are deleted. */
+  async markCleaned(id: string): Promise<void> {
+    await this.prisma.asset.updateMany({
+      where: { id, status: 'aborted' },
+      data: { multipartUploadId: null },
     });
   }
 
-  async markAborted(id: string): Promise<void> {
-    await this.prisma.asset.update({
-      where: { id },
-      data: { status: 'aborted', multipartUploadId: null, uploadId: null },
+  /** Aborted uploads whose parts or object may still be stored. */
+  listUncleaned(limit: number): Promise<AssetRecord[]> {
+    return this.prisma.asset.findMany({
+      where: { status: 'aborted', multipartUploadId: { not: null } },
+      orderBy: { createdAt: 'asc' },
+      take: limit,
     });
   }
 

@@ -69,12 +69,17 @@ export class PrismaVersionProcessingRepository implements VersionProcessingRepos
     await retryConflicts(() => this.prisma.trackVersion.update({ where: { id: versionId }, data: outputs }));
   }
 
+  /** pending|processing -> ready (a failed or already-ready version is left as it is). */
   async markReady(versionId: string): Promise<void> {
     await retryConflicts(() =>
       this.prisma.$transaction(async (tx) => {
-        const version = await tx.trackVersion.update({
-          where: { id: versionId },
+        const { count } = await tx.trackVersion.updateMany({
+          where: { id: versionId, status: { in: ['pending', 'processing'] } },
           data: { status: 'ready', error: null },
+        });
+        if (count === 0) return;
+        const version = await tx.trackVersion.findUniqueOrThrow({
+          where: { id: versionId },
           select: { trackId: true, number: true },
         });
         const track = await tx.track.findUnique({

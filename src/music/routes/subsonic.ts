@@ -34,10 +34,13 @@ const isBinary = (a: Answer): a is BinaryAnswer => a.kind === 'binary' && 'body'
 const isRedirect = (a: Answer): a is RedirectAnswer => a.kind === 'redirect' && 'location' in a;
 
 function formBody(text: string): RawParams {
-  const out: Record<string, string[]> = {};
+  // No prototype: "__proto__", "constructor" or "toString" are parameter names like any other.
+  const out = Object.create(null) as Record<string, string[]>;
   for (const [k, v] of new URLSearchParams(text)) (out[k] ??= []).push(v);
   return out;
 }
+
+const textOf = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /** HTTP errors that keep their HTTP meaning (ranges, limits, outages); the rest become Subsonic errors. */
 function asSubsonicError(err: unknown): SubsonicError | undefined {
@@ -71,9 +74,13 @@ export function registerSubsonicRoutes(app: FastifyInstance, deps: SubsonicRoute
     try {
       const body =
         typeof request.body === 'object' && request.body !== null && !Buffer.isBuffer(request.body)
-          ? (request.body as RawParams)
+          ? (request.body as Record<string, unknown>)
           : undefined;
-      const params = new Params(request.query as RawParams, body);
+      const query = request.query as Record<string, unknown>;
+      // The query's format first, so an error in a body parameter is answered in the asked format.
+      const asked = parseFormat(textOf(query.f), textOf(query.callback));
+      if (!(asked instanceof SubsonicError)) format = asked;
+      const params = new Params(query, body);
       const f = parseFormat(params.get('f'), params.get('callback'));
       if (f instanceof SubsonicError) throw f;
       format = f;

@@ -7,13 +7,14 @@
 import type { Readable } from 'node:stream';
 import { AppError } from '../../core/errors.js';
 import type { ByteRange, ObjectStore } from '../repositories/object-store/object-store.js';
-import { contentTypeFor, RASTER_IMAGE_TYPES } from '../repositories/object-store/object-store.js';
+import { contentTypeFor } from '../repositories/object-store/object-store.js';
 import { parseRange } from './byte-range.js';
 import { contentTypeOfKind, mediaKindOfInit, type MediaKind } from './fmp4-kind.js';
 import { isPlaylistKey, rewritePlaylist } from './hls-playlist.js';
 import type { CachedObject, HotObjectCache } from './hot-object-cache.js';
 import { keyUnderMount, normaliseRequestPath, pathOfUrl } from './media-path.js';
 import { verifySecureLink } from './secure-link.js';
+import { imageServedType, storedBytesHeaders } from './stored-media.js';
 
 export const HLS_MOUNT = '/media/hls/';
 export const IMAGES_MOUNT = '/images/';
@@ -50,12 +51,8 @@ const MAX_RENDITION_KINDS = 4096;
 type ContentTypeOf = (key: string) => Promise<string>;
 const byExtension: ContentTypeOf = (key) => Promise.resolve(contentTypeFor(key));
 
-const DOWNLOAD_TYPE = 'application/octet-stream';
 /** The images mount serves raster types as themselves, anything else (SVG: script) as a download. */
-const imageType: ContentTypeOf = (key) => {
-  const type = contentTypeFor(key);
-  return Promise.resolve(RASTER_IMAGE_TYPES.has(type) ? type : DOWNLOAD_TYPE);
-};
+const imageType: ContentTypeOf = (key) => Promise.resolve(imageServedType(contentTypeFor(key)));
 
 export class MediaDelivery {
   private readonly renditionKinds = new Map<string, MediaKind>();
@@ -100,7 +97,7 @@ export class MediaDelivery {
       return {
         status: 200,
         headers: {
-          'content-type': object.contentType,
+          ...storedBytesHeaders(object.contentType),
           'cache-control': HLS_CACHE_CONTROL,
           'x-cache-status': cacheStatus,
         },
@@ -151,18 +148,7 @@ export class MediaDelivery {
     if (key === undefined) throw notFound();
     if (mount === WAVEFORMS_MOUNT)
       return this.serve(this.deps.waveforms, mount, key, rangeHeader, PUBLIC_CACHE_CONTROL);
-    const answer = await this.serve(
-      this.deps.images,
-      mount,
-      key,
-      rangeHeader,
-      PUBLIC_CACHE_CONTROL,
-      imageType,
-    );
-    // Whatever reached the store by other means than the API: a download, never a page.
-    if (answer.headers['content-type'] === DOWNLOAD_TYPE)
-      answer.headers['content-disposition'] = 'attachment';
-    return answer;
+    return this.serve(this.deps.images, mount, key, rangeHeader, PUBLIC_CACHE_CONTROL, imageType);
   }
 
   private async serve(
@@ -174,7 +160,7 @@ export class MediaDelivery {
     typeOf: ContentTypeOf = byExtension,
   ): Promise<MediaAnswer> {
     const base = (contentType: string, cacheStatus: string): Record<string, string> => ({
-      'content-type': contentType,
+      ...storedBytesHeaders(contentType),
       'cache-control': cacheControl,
       'accept-ranges': 'bytes',
       'x-cache-status': cacheStatus,

@@ -14,6 +14,7 @@ import type { ProbeSource, SpooledProbe } from '../repositories/ffprobe.js';
 import type { ObjectStore } from '../repositories/object-store/object-store.js';
 import type { Readable } from 'node:stream';
 import { ACCEPTED_AUDIO, judgeProbe, type AudioProbe } from './audio-probe.js';
+import { checkDeclaredType, declarationMismatch, originalTypeOfProbe } from './stored-media.js';
 
 const MiB = 1024 * 1024;
 export const UPLOAD_LIMITS = {
@@ -77,6 +78,9 @@ export type ObjectProber = (source: ProbeSource) => Promise<SpooledProbe>;
 const noUpload = (): AppError =>
   new AppError('not_found', 'No unfinished upload with this id (completed, aborted or not yours).');
 
+const raced = (): AppError =>
+  new AppError('conflict', 'This upload was completed or aborted by another request meanwhile.');
+
 function partCount(asset: { size: bigint; partSize: number | null }): number {
   return Math.ceil(Number(asset.size) / (asset.partSize ?? UPLOAD_LIMITS.legacyPartSize));
 }
@@ -109,6 +113,8 @@ export class UploadService {
   ) {}
 
   async init(auth: AuthContext, input: InitUploadInput): Promise<InitUploadAnswer> {
+    // Only a claim of audio is taken; the stored type comes from the probe at completion.
+    const declared = checkDeclaredType(input.content_type) ?? 'application/octet-stream';
     if (input.size > UPLOAD_LIMITS.maxBytes) {
       throw new AppError(
         'payload_too_large',
@@ -137,13 +143,13 @@ export class UploadService {
     }
     const id = randomUUID();
     const objectKey = `${auth.userId}/${id}`;
-    const multipartUploadId = await this.store.createMultipartUpload(objectKey, input.content_type);
+    const multipartUploadId = await this.store.createMultipartUpload(objectKey, declared);
     const asset = await this.assets.create({
       id,
       ownerUserId: auth.userId,
       objectKey,
       filename: input.filename,
-      contentType: input.content_type,
+      contentType: declared,
       size: input.size,
       sha256: input.sha256?.toLowerCase(),
       multipartUploadId,
@@ -252,20 +258,39 @@ export class UploadService {
     };
   }
 
+  /** uploading -> aborted, then the parts are deleted; a complete that won first makes this a 409. */
   async abort(auth: AuthContext, uploadId: string): Promise<void> {
     const asset = await this.owned(auth, uploadId);
-    await this.discardParts(asset);
+    if (!(await this.assets.markAborted(asset.id))) throw raced();
+    await this.discard(asset);
   }
 
-  private async discardParts(asset: AssetRecord & { multipartUploadId: string }): Promise<void> {
-    try {
-      await this.store.abortMultipartUpload(asset.objectKey, asset.multipartUploadId);
-    } catch (err) {
-      if (!(err instanceof AppError && err.code === 'not_found')) throw err;
+  /**
+   * Deletes whatever an aborted upload left (parts, a joined object); safe to repeat. `joined`:
+   * this request completed the multipart upload itself, so no parts are left to abort.
+   */
+  private async discard(asset: AssetRecord, joined = false): Promise<void> {
+    if (asset.multipartUploadId !== null && !joined) {
+      try {
+        await this.store.abortMultipartUpload(asset.objectKey, asset.multipartUploadId);
+      } catch (err) {
+        if (!(err instanceof AppError && err.code === 'not_found')) throw err;
+      }
     }
-    await this.assets.markAborted(asset.id);
+    await this.store.delete(asset.objectKey);
+    await this.assets.markCleaned(asset.id);
   }
 
+  /** True when the asset left `uploading` meanwhile: the caller lost a race. */
+  private async lostRace(id: string): Promise<boolean> {
+    return (await this.assets.findById(id))?.status !== 'uploading';
+  }
+
+  /**
+   * uploading -> uploaded when every check passes (the stored type is the probe's), else
+   * uploading -> aborted with the parts deleted. Whichever of a complete and an abort changes the
+   * status first wins; the other answers 409 and cleans what it wrote.
+   */
   async complete(auth: AuthContext, input: CompleteUploadInput): Promise<AssetView> {
     const asset = await this.owned(auth, input.upload_id);
     if (asset.id !== input.asset_id.toLowerCase()) throw noUpload();
@@ -276,14 +301,24 @@ export class UploadService {
         errors: [{ path: '/parts', message: `must list parts 1..${count} in order` }],
       });
     }
-    const info = await this.store.completeMultipartUpload(
-      asset.objectKey,
-      asset.multipartUploadId,
-      input.parts.map((p) => ({ partNumber: p.part_number, etag: p.etag })),
-    );
+    const lost = async (joined = false): Promise<never> => {
+      await this.discard(asset, joined);
+      throw raced();
+    };
+    let info;
+    try {
+      info = await this.store.completeMultipartUpload(
+        asset.objectKey,
+        asset.multipartUploadId,
+        input.parts.map((p) => ({ partNumber: p.part_number, etag: p.etag })),
+      );
+    } catch (err) {
+      if (await this.lostRace(asset.id)) return lost();
+      throw err;
+    }
     const reject = async (detail: string, errors: FieldError[]): Promise<never> => {
-      await this.store.delete(asset.objectKey);
-      await this.assets.markAborted(asset.id);
+      if (!(await this.assets.markAborted(asset.id))) return lost(true);
+      await this.discard(asset, true);
       throw new AppError('unprocessable', `${detail} The upload was discarded.`, { errors });
     };
     if (info.size !== Number(asset.size)) {
@@ -311,11 +346,16 @@ export class UploadService {
         { path: '/upload_id', message: `is ${verdict.found}` },
       ]);
     }
+    const found = originalTypeOfProbe(verdict.probe.format);
+    const mismatch = declarationMismatch(asset.contentType, found);
+    if (mismatch) return reject(`The file is ${found}, not the ${asset.contentType} declared.`, [mismatch]);
     const done = await this.assets.markUploaded(
       asset.id,
       verdict.probe as unknown as Prisma.InputJsonValue,
       spooled.sha256,
+      found,
     );
+    if (!done) return lost(true);
     return assetView(done);
   }
 
@@ -327,24 +367,37 @@ export class UploadService {
     return { body: object.body };
   }
 
-  /** upload-cleanup: aborts uploads started more than 24 h ago and still unfinished. */
+  /**
+   * upload-cleanup: aborts uploads started more than 24 h ago and still unfinished, and deletes
+   * what aborted uploads left stored (an abort whose deletion failed, a complete that lost a race).
+   */
   async cleanup(nowMs = this.nowMs()): Promise<{ aborted: number; failed: number }> {
     const before = new Date(nowMs - UPLOAD_LIMITS.staleAfterMs);
     let aborted = 0;
     let failed = 0;
     for (;;) {
-      const stale = (await this.assets.listStale(before, 100)).filter((a) => a.multipartUploadId !== null);
-      const pending = stale.length;
+      const stale = await this.assets.listStale(before, 100);
       for (const asset of stale) {
         try {
-          await this.discardParts({ ...asset, multipartUploadId: asset.multipartUploadId ?? '' });
+          if (await this.assets.markAborted(asset.id)) await this.discard(asset);
           aborted++;
         } catch {
           // Left as it is: the next run tries again.
           failed++;
         }
       }
-      if (pending < 100 || failed > 0) return { aborted, failed };
+      if (stale.length < 100 || failed > 0) break;
+    }
+    for (;;) {
+      const left = await this.assets.listUncleaned(100);
+      for (const asset of left) {
+        try {
+          await this.discard(asset);
+        } catch {
+          failed++;
+        }
+      }
+      if (left.length < 100 || failed > 0) return { aborted, failed };
     }
   }
 }

@@ -2,7 +2,9 @@
  * Subsonic authentication with client keys only (the account password is never accepted):
  * `apiKey` (OpenSubsonic), `u` + `t` + `s` (t = md5(key + s)) or `u` + `p` (plain or
  * `enc:` hex). Mixing mechanisms is error 43. Failed attempts spend the auth rate-limit scope
- * of the client's address; successful calls spend a per-user allowance of their own.
+ * of the client's address and a failure allowance of the named user; both are checked BEFORE
+ * the credentials, so once either is spent even the right key is refused (429) and a guess
+ * costs no key decryption. Successful calls spend a per-user allowance of their own.
  */
 import type { GcraLimit } from '../../core/rate-limit/gcra.js';
 import { retryAfterSeconds } from '../../core/rate-limit/gcra.js';
@@ -14,10 +16,18 @@ import { ERROR_CODES, SubsonicError, missingParameter } from './response.js';
 /** Per user: a client filling an album grid fetches hundreds of covers at once (docs/subsonic.md). */
 export const SUBSONIC_USER_LIMIT: GcraLimit = { ratePerSecond: 50, burst: 500 };
 
+/**
+ * Failed logins per user name, from any address: guessing spread over many addresses stops too.
+ * Looser than the per-address scope, since a stranger's failures also lock the owner's clients out.
+ */
+export const SUBSONIC_USER_FAILURE_LIMIT: GcraLimit = { ratePerSecond: 10 / 60, burst: 10 };
+
 export interface SubsonicLimits {
   store: RateLimitStore;
   /** The seed's auth scope (5/min, burst 3), shared with /api/v1/auth/. */
   authFailures: GcraLimit;
+  /** Failed logins per user name (SUBSONIC_USER_FAILURE_LIMIT). */
+  userFailures: GcraLimit;
   perUser: GcraLimit;
 }
 
@@ -38,6 +48,9 @@ export class SubsonicAuthenticator {
   ) {}
 
   async authenticate(params: Params, address: string): Promise<SubsonicUser> {
+    const failureKeys = this.failureKeys(params, address);
+    // The limit first: a spent allowance refuses the attempt before any credential is checked.
+    for (const { key, limit, what } of failureKeys) await this.refuseIfSpent(key, limit, what);
     let user: SubsonicUser | undefined;
     try {
       user = await this.check(params);
@@ -46,7 +59,7 @@ export class SubsonicAuthenticator {
         err instanceof SubsonicError &&
         (err.code === ERROR_CODES.wrongCredentials || err.code === ERROR_CODES.invalidApiKey)
       )
-        await this.countFailure(address);
+        for (const { key, limit, what } of failureKeys) await this.spend(key, limit, what);
       throw err;
     }
     await this.spend(
@@ -95,12 +108,41 @@ export class SubsonicAuthenticator {
     return user;
   }
 
-  private async countFailure(address: string): Promise<void> {
-    await this.spend(
-      `auth:${address}`,
-      this.limits?.authFailures,
-      'Too many failed authentications from this address',
-    );
+  /** The failure allowances this attempt answers to: its address's and, when named, its user's. */
+  private failureKeys(
+    params: Params,
+    address: string,
+  ): { key: string; limit: GcraLimit | undefined; what: string }[] {
+    const keys = [
+      {
+        key: `auth:${address}`,
+        limit: this.limits?.authFailures,
+        what: 'Too many failed authentications from this address',
+      },
+    ];
+    const u = params.get('u');
+    if (u !== undefined && u !== '' && u.length <= 64)
+      keys.push({
+        key: `subsonic-auth-user:${u.toLowerCase()}`,
+        limit: this.limits?.userFailures,
+        what: 'Too many failed authentications for this user',
+      });
+    return keys;
+  }
+
+  /**
+   * 429 when the allowance has no request left, without spending any: takeUpTo of none changes
+   * no state and says how long until one request is due (gcraUpTo).
+   */
+  private async refuseIfSpent(key: string, limit: GcraLimit | undefined, what: string): Promise<void> {
+    if (!this.limits || !limit) return;
+    let grant;
+    try {
+      grant = await this.limits.store.takeUpTo(key, limit, 0);
+    } catch {
+      return;
+    }
+    if (grant.retryAfterMs > 0) throw tooMany(what, grant.retryAfterMs);
   }
 
   /** A refused take is a 429 with Retry-After; a limiter outage admits the call (as the core limiter does). */
@@ -113,9 +155,13 @@ export class SubsonicAuthenticator {
       return;
     }
     if (result.allowed) return;
-    const seconds = retryAfterSeconds(result.retryAfterMs);
-    throw new SubsonicError(ERROR_CODES.generic, `${what}; retry in ${seconds} s`, 429, {
-      'retry-after': String(seconds),
-    });
+    throw tooMany(what, result.retryAfterMs);
   }
+}
+
+function tooMany(what: string, retryAfterMs: number): SubsonicError {
+  const seconds = retryAfterSeconds(retryAfterMs);
+  return new SubsonicError(ERROR_CODES.generic, `${what}; retry in ${seconds} s`, 429, {
+    'retry-after': String(seconds),
+  });
 }

@@ -217,8 +217,7 @@ export class SubsonicEndpoints {
           c.signal,
         );
       },
-      download: async (c) =>
-        this.media.original(await this.visibleSong(c, c.params.required('id')), c.range, true),
+      download: async (c) => this.media.original(await this.visibleSong(c, c.params.required('id')), c.range),
       'hls.m3u8': async (c) => this.media.hls(await this.visibleSong(c, c.params.required('id'))),
       getCoverArt: (c) => this.coverArt(c),
     };

@@ -16,6 +16,7 @@ import { spoolToFile } from '../../core/spool-file.js';
 import { parseRange } from '../services/byte-range.js';
 import { signedUrl } from '../services/secure-link.js';
 import type { MediaSigner } from '../services/track-views.js';
+import { originalServedType, storedBytesHeaders, type MediaHeaderOptions } from '../services/stored-media.js';
 import { hlsMasterKey } from '../services/track-views.js';
 import type { SongRow } from './library-repository.js';
 import { estimatedAdtsBytes, exactLength } from './exact-length.js';
@@ -66,7 +67,7 @@ export class SubsonicMedia {
     rangeHeader: string | undefined,
     signal: AbortSignal,
   ): Promise<BinaryAnswer> {
-    if (options.raw) return this.original(song, rangeHeader, false);
+    if (options.raw) return this.original(song, rangeHeader);
     if (!song.progressive_key) throw notFound('Rendition');
     const choice = chooseBitrate(options.maxBitRateKbps, topRungKbps(song));
     const kbps = choice.kind === 'capped' ? choice.kbps : undefined;
@@ -79,22 +80,27 @@ export class SubsonicMedia {
     }
     const key =
       kbps === undefined ? song.progressive_key : await this.capped(song, song.progressive_key, kbps);
-    return this.stored(this.deps.transcodes, key, rangeHeader, 'audio/mp4', {});
+    return this.stored(this.deps.transcodes, key, rangeHeader, 'audio/mp4');
   }
 
-  /** The uploaded file itself (format=raw, download). */
-  original(song: SongRow, rangeHeader: string | undefined, attachment: boolean): Promise<BinaryAnswer> {
-    const headers: Record<string, string> = {};
-    if (attachment)
-      headers['content-disposition'] = `attachment; filename*=UTF-8''${encodeURIComponent(song.filename)}`;
-    return this.stored(this.deps.originals, song.object_key, rangeHeader, song.content_type, headers);
+  /** The uploaded file itself (format=raw, download): its probed type, always a download. */
+  original(song: SongRow, rangeHeader: string | undefined): Promise<BinaryAnswer> {
+    return this.stored(
+      this.deps.originals,
+      song.object_key,
+      rangeHeader,
+      originalServedType(song.content_type),
+      {
+        attachment: { filename: song.filename },
+      },
+    );
   }
 
   /** The 300 px cover for size ≤ 300 (the player scales down), else the 600 px one. */
   cover(artworkKey: string, size: number | undefined): Promise<BinaryAnswer> {
     const key =
       size !== undefined && size <= 300 ? artworkKey.replace(/cover-600\.jpg$/, 'cover-300.jpg') : artworkKey;
-    return this.stored(this.deps.images, key, undefined, 'image/jpeg', {});
+    return this.stored(this.deps.images, key, undefined, 'image/jpeg');
   }
 
   hls(song: SongRow): RedirectAnswer {
@@ -111,7 +117,7 @@ export class SubsonicMedia {
     key: string,
     rangeHeader: string | undefined,
     contentType: string,
-    extra: Record<string, string>,
+    options: MediaHeaderOptions = {},
   ): Promise<BinaryAnswer> {
     const info = await store.head(key);
     if (!info) throw notFound('Media file');
@@ -127,10 +133,9 @@ export class SubsonicMedia {
     const got = await store.get(key, range.kind === 'partial' ? range.range : undefined);
     if (!got) throw notFound('Media file');
     const headers = {
-      'content-type': contentType,
+      ...storedBytesHeaders(contentType, options),
       'accept-ranges': 'bytes',
       'cache-control': PRIVATE_CACHE,
-      ...extra,
     };
     if (!got.range)
       return {
@@ -196,7 +201,11 @@ export class SubsonicMedia {
       .catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))))
       .finally(() => void rm(dir, { recursive: true, force: true }));
     // No byte ranges: the bytes are made as they are sent.
-    const headers = { 'content-type': 'audio/aac', 'cache-control': 'no-store', 'accept-ranges': 'none' };
+    const headers = {
+      ...storedBytesHeaders('audio/aac'),
+      'cache-control': 'no-store',
+      'accept-ranges': 'none',
+    };
     if (length === undefined) return { kind: 'binary', status: 200, headers, body: out };
     const body = exactLength(length);
     // pipeline destroys the sized body when ffmpeg fails, so the answer ends instead of hanging.

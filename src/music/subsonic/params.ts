@@ -1,23 +1,26 @@
 /**
  * Subsonic parameters from the query string and, for POST (the formPost extension), an
- * application/x-www-form-urlencoded body; a name may repeat (id=…&id=…). Every value is
- * checked for control and invisible formatting characters (core/text-safety.ts).
+ * application/x-www-form-urlencoded body; a name may repeat (id=…&id=…). Every value must be
+ * text (a JSON body's number, boolean, null or object is error 10) and is checked for control
+ * and invisible formatting characters (core/text-safety.ts). Names live in a Map, so
+ * "__proto__" or "constructor" are names like any other.
  */
 import { refusedCharacter } from '../../core/text-safety.js';
-import { badParameter, missingParameter } from './response.js';
+import { ERROR_CODES, SubsonicError, badParameter, missingParameter } from './response.js';
 
 export type RawParams = Record<string, string | string[] | undefined>;
 
 export class Params {
   private readonly values = new Map<string, string[]>();
 
-  constructor(...sources: (RawParams | undefined)[]) {
+  constructor(...sources: (Readonly<Record<string, unknown>> | undefined)[]) {
     for (const source of sources) {
       if (!source) continue;
       for (const [name, value] of Object.entries(source)) {
         if (value === undefined) continue;
         const list = this.values.get(name) ?? [];
-        for (const v of Array.isArray(value) ? value : [value]) {
+        for (const v of Array.isArray(value) ? (value as unknown[]) : [value]) {
+          if (typeof v !== 'string') throw notText(name, v);
           const bad = refusedCharacter(v);
           if (bad !== undefined)
             throw badParameter(name, `holds the character ${bad}, which is not accepted`);
@@ -64,6 +67,14 @@ export class Params {
     if (v === 'false') return false;
     throw badParameter(name, `must be true or false (got ${JSON.stringify(v.slice(0, 40))})`);
   }
+}
+
+function notText(name: string, value: unknown): SubsonicError {
+  const kind = value === null ? 'null' : Array.isArray(value) ? 'a list of lists' : `a ${typeof value}`;
+  return new SubsonicError(
+    ERROR_CODES.missingParameter,
+    `Parameter ${name.slice(0, 60)} must be text (got ${kind}); send every parameter as a string`,
+  );
 }
 
 function parseIntIn(name: string, v: string, min: number, max: number): number {

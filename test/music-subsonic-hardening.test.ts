@@ -1,0 +1,118 @@
+/**
+ * /rest hardening (issue 30, items 2 and 3): the failed-login limit is checked before the
+ * credentials, per address and per user name, so once it is spent the right key is refused too;
+ * parameter names such as __proto__ and non-string JSON values are answered as Subsonic errors,
+ * never a 500.
+ */
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUBSONIC_USER_FAILURE_LIMIT } from '../src/music/subsonic/auth.js';
+import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
+import { signupUser, type TestUser } from './helpers/music-domain.js';
+
+describe('/rest failed-login limit comes first', () => {
+  let t: MusicTestApp;
+  let user: TestUser;
+  let key: string;
+  beforeAll(async () => {
+    t = await createMusicTestApp({});
+    user = await signupUser(t.app, 'lim');
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/me/client-keys',
+      headers: user.headers,
+      payload: { name: 'player' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    key = created.json().key;
+  });
+  afterAll(async () => t?.close());
+
+  const ping = (remoteAddress: string, query: string) =>
+    t.app.inject({ url: `/rest/ping.view?f=json&${query}`, remoteAddress });
+  const status = async (remoteAddress: string, query: string) => {
+    const res = await ping(remoteAddress, query);
+    if (res.statusCode === 429) return 429;
+    return res.json()['subsonic-response'].status as string;
+  };
+  const token = (salt: string) =>
+    createHash('md5')
+      .update(key + salt)
+      .digest('hex');
+
+  it('per address: once the failures are spent, the right p, t/s and apiKey are refused too', async () => {
+    const address = '198.51.100.20';
+    const wrong = [];
+    for (let i = 0; i < 5; i++) wrong.push(await status(address, `u=${user.handle}&p=wrong-${i}`));
+    expect(wrong).toEqual(['failed', 'failed', 'failed', 'failed', 429]);
+    expect(await status(address, `u=${user.handle}&p=${encodeURIComponent(key)}`)).toBe(429);
+    expect(await status(address, `u=${user.handle}&t=${token('abc123')}&s=abc123`)).toBe(429);
+    expect(await status(address, `apiKey=${encodeURIComponent(key)}`)).toBe(429);
+    // Another address is not affected.
+    expect(await status('198.51.100.21', `apiKey=${encodeURIComponent(key)}`)).toBe('ok');
+  });
+
+  it('per user: guesses spread over many addresses lock the name, not the addresses', async () => {
+    const victim = await signupUser(t.app, 'vic');
+    const attempts = SUBSONIC_USER_FAILURE_LIMIT.burst + 1;
+    for (let i = 0; i < attempts; i++)
+      expect(await status(`203.0.113.${i + 1}`, `u=${victim.handle}&p=guess-${i}`)).toBe('failed');
+    expect(await status('203.0.113.200', `u=${victim.handle}&p=guess-last`)).toBe(429);
+    // The user's failures do not stop another user at the same addresses.
+    expect(await status('203.0.113.1', `apiKey=${encodeURIComponent(key)}`)).toBe('ok');
+    const refused = await ping('203.0.113.201', `u=${victim.handle}&p=another`);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.json()['subsonic-response'].error.message).toMatch(/for this user/);
+  });
+});
+
+describe('/rest parameters', () => {
+  let t: MusicTestApp;
+  beforeAll(async () => {
+    t = await createMusicTestApp({ RATE_LIMITS: 'off' });
+  });
+  afterAll(async () => t?.close());
+
+  it('__proto__, constructor and toString are parameter names like any other', async () => {
+    for (const body of [
+      '__proto__=x',
+      'constructor=',
+      'toString=',
+      '__proto__=a&__proto__=b&hasOwnProperty=1',
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/rest/ping?f=json',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: body,
+      });
+      expect(res.statusCode, `${body}: ${res.body}`).toBe(200);
+      expect(res.json()['subsonic-response'].error).toMatchObject({ code: 10 });
+    }
+    const query = await t.app.inject({ url: '/rest/ping?f=json&__proto__=x&constructor=y' });
+    expect(query.statusCode).toBe(200);
+    expect(query.json()['subsonic-response'].error).toMatchObject({ code: 10 });
+  });
+
+  it('a JSON value that is not text is error 10 naming the parameter', async () => {
+    const cases: [string, string][] = [
+      ['{"apiKey":123}', 'apiKey'],
+      ['{"u":null,"p":true}', 'u'],
+      ['{"u":"me","p":{"a":1}}', 'p'],
+      ['{"u":["me",1],"p":"x"}', 'u'],
+    ];
+    for (const [payload, name] of cases) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/rest/ping?f=json',
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
+      expect(res.statusCode, `${payload}: ${res.body}`).toBe(200);
+      const error = res.json()['subsonic-response'].error;
+      expect(error.code, payload).toBe(10);
+      expect(error.message, payload).toContain(`Parameter ${name} must be text`);
+    }
+  });
+});
