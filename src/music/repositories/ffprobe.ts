@@ -3,6 +3,7 @@
  * ffprobe on a file (m4a keeps its index at the end, so ffprobe needs a seekable input): the
  * store's own file when it has one, else a temporary copy spooled while hashing.
  */
+import { withoutHeapAddresses } from '../media/ffmpeg-output.js';
 import { execFile } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -65,8 +66,7 @@ async function ffprobe(file: string): Promise<Pick<SpooledProbe, 'raw' | 'error'
     const stderr = (err as { stderr?: string }).stderr ?? '';
     // ffprobe names the file; the client only needs the reason.
     const line = stderr.split(file).join('the file').trim().split('\n')[0] ?? '';
-    // ffmpeg prefixes its lines with "[component @ 0x55d0…]": a heap address means nothing to a person.
-    const reason = line.replace(/\[[^\]@]{0,64}@ 0x[0-9a-f]{1,16}\] ?/g, '').trim() || 'unreadable';
+    const reason = withoutHeapAddresses(line) || 'unreadable';
     return { raw: undefined, error: reason.slice(0, 300) };
   }
 }
