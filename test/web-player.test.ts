@@ -298,8 +298,13 @@ describe('music player in Chromium', () => {
         await page.locator('[data-part="comments"][data-state="ready"]').waitFor();
         await page.locator('.waveform .marker[data-comment-ms="5000"]').waitFor();
         await page.getByTestId('audio').waitFor({ state: 'attached' });
+        await page.getByRole('button', { name: 'Play Twenty seconds of sine' }).waitFor();
+        expect(await page.getByTestId('counts').textContent()).toMatch(/^\d+ plays? · 1 comment$/);
         expect(await page.getByRole('alert').filter({ hasText: /\S/ }).count(), `view ${view}`).toBe(0);
       }
+      // The page as a listener (not logged in) sees it: no comment form, no owner's tools.
+      expect(await page.locator('[data-part="manage"]').count()).toBe(0);
+      await checkPage(page, 'player-track-listener');
       expect(errors).toEqual([]);
     } finally {
       await listener.close();
