@@ -5,7 +5,7 @@
  * audio, then (as a row written before the rule) re-typed text/html, image/svg+xml and
  * application/xhtml+xml in the database, every route that sends stored bytes (REST media,
  * /rest stream/download/cover/HLS) answers an allow-listed media type with nosniff and the media
- * CSP, originals as attachments. In Chromium, logged in by cookie, opening each of those URLs
+ * CSP, originals as attachments (unlisted: the suite's other /rest tests share the library). In Chromium, logged in by cookie, opening each of those URLs
  * runs no script, and the page's scripts see no token.
  */
 import { execFile } from 'node:child_process';
@@ -148,7 +148,7 @@ describe('hostile upload on every serving route', () => {
     expect(done.statusCode, done.body).toBe(200);
     assetId = done.json().asset_id;
     expect(done.json().content_type).toBe('audio/mpeg');
-    const track = await inject('POST', '/api/v1/tracks', { title: 'Hostile', visibility: 'public' });
+    const track = await inject('POST', '/api/v1/tracks', { title: 'Hostile', visibility: 'unlisted' });
     const trackId = track.json().id as string;
     const added = await inject('POST', `/api/v1/tracks/${trackId}/versions`, { asset_id: assetId });
     expect(added.statusCode, added.body).toBe(202);

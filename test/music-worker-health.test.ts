@@ -19,7 +19,13 @@ describe('music-worker GET /health and /metrics', () => {
   beforeAll(async () => {
     bull = new Redis(process.env.TEST_CACHE_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
     queues = new BullJobQueueRepository(bull, { prefix });
-    app = buildWorkerApp({ logLevel: 'silent', queues, metrics: createWorkerMetrics(() => queues.counts()) });
+    app = buildWorkerApp({
+      logLevel: 'silent',
+      queues,
+      metrics: createWorkerMetrics(() => queues.counts()),
+      metricsScrapers: ['127.0.0.1'],
+      domain: 'music.test',
+    });
     await app.ready();
   });
 

@@ -2,8 +2,9 @@
  * JSON routes read their body as JSON whatever Content-Type the client declared: none,
  * text/plain, curl -d's application/x-www-form-urlencoded, application/json with or without a
  * charset. Routes take JSON only, so the declared type carries no information, and refusing
- * it (415) only broke copied quick-starts. A body that is not JSON is a 400 whose hint says
- * what to send. A route that truly takes another type registers its own parser in its own
+ * it (415) only broke copied quick-starts. A body that is not JSON, or not UTF-8 (RFC 8259:
+ * JSON between systems is UTF-8; a bad byte is refused, never silently replaced by U+FFFD), is
+ * a 400 whose hint says what to send. A route that truly takes another type registers its own parser in its own
  * scope and keeps 415 for the rest.
  */
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
@@ -34,14 +35,28 @@ export function parseJsonText(text: string): unknown {
   }
 }
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The body's bytes as UTF-8 text (a leading BOM dropped), or a 400. */
+export function decodeUtf8Body(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new AppError(
+      'invalid_json',
+      'The request body is not valid UTF-8 (it holds a byte sequence UTF-8 does not allow); send the JSON encoded as UTF-8.',
+    );
+  }
+}
+
 export function parseAnyTypeAsJson(scope: FastifyInstance): void {
   scope.removeAllContentTypeParsers();
-  scope.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
-    const text = body as string;
+  scope.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {
+    const bytes = body as Buffer;
     // A route without a body schema (logout) also takes `curl -X POST -d ''`.
-    if (text.length === 0 && !hasBodySchema(request)) return done(null, undefined);
+    if (bytes.length === 0 && !hasBodySchema(request)) return done(null, undefined);
     try {
-      done(null, parseJsonText(text));
+      done(null, parseJsonText(decodeUtf8Body(bytes)));
     } catch (err) {
       done(err as AppError, undefined);
     }

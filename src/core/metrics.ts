@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { MetricsScrapers } from './metrics-access.js';
 
 export const DURATION_BUCKETS = [0.1, 0.5, 1, 2, 5];
 
@@ -61,8 +62,15 @@ export function registerHttpMetricsHooks(app: FastifyInstance, metrics: HttpMetr
   });
 }
 
-export function registerMetricsRoute(app: FastifyInstance, registry: Registry): void {
-  app.get('/metrics', async (_request, reply) => {
+/** GET /metrics; with `scrapers`, only they are answered (metrics-access.ts). */
+export function registerMetricsRoute(
+  app: FastifyInstance,
+  registry: Registry,
+  scrapers?: MetricsScrapers,
+): void {
+  if (scrapers) app.addHook('onReady', () => scrapers.resolve());
+  app.get('/metrics', async (request, reply) => {
+    scrapers?.assertScraper(request);
     const text = await registry.metrics();
     return reply.type(registry.contentType).send(text);
   });

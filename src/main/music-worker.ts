@@ -71,7 +71,13 @@ async function main(): Promise<void> {
   const naming = { prefix: music.queuePrefix };
   const queues = new BullJobQueueRepository(bull, naming);
   const metrics = createWorkerMetrics(() => queues.counts());
-  const app = buildWorkerApp({ logLevel: music.logLevel, queues, metrics });
+  const app = buildWorkerApp({
+    logLevel: music.logLevel,
+    queues,
+    metrics,
+    metricsScrapers: music.metricsScrapers,
+    domain: music.domain,
+  });
   const tmpDir = await mkdtemp(join(tmpdir(), 'music-worker-'));
   const versions = new PrismaVersionProcessingRepository(resources.prisma);
   const pool = new WorkerPool({

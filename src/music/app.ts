@@ -10,6 +10,7 @@ import { buildBaseApp } from '../core/app.js';
 import { clientAddress } from '../core/client-address.js';
 import { loggerOptions } from '../core/logger.js';
 import { createHttpMetrics, registerMetricsRoute, type HttpMetrics } from '../core/metrics.js';
+import { MetricsScrapers } from '../core/metrics-access.js';
 import { registerRateLimits, type RateLimitScope } from '../core/rate-limit/plugin.js';
 import { RedisRateLimitStore } from '../core/rate-limit/redis-store.js';
 import type { RateLimitStore } from '../core/rate-limit/store.js';
@@ -173,7 +174,7 @@ export function buildMusicApp(
     { service: 'cache', probe: cacheProbe(connections.redis) },
     { service: 'object-store', probe: objectStoreProbe(connections.stores) },
   ]);
-  registerMetricsRoute(app, metrics.registry);
+  registerMetricsRoute(app, metrics.registry, new MetricsScrapers(config.metricsScrapers));
   // Parses Cookie (the web player's session) before the routes' identity hooks run.
   void app.register(fastifyCookie);
   const hooks = registerAuthHooks(app, auth);

@@ -11,6 +11,7 @@ import { resolve } from 'node:path';
 import { Type } from 'typebox';
 import { ConfigError, parseByteSize, parseEnv, secretOrDev } from '../core/env.js';
 import { parseProxyEntry } from '../core/trusted-proxies.js';
+import { DEFAULT_METRICS_SCRAPERS, parseScrapers } from '../core/metrics-access.js';
 
 const MB = 1024 * 1024;
 
@@ -96,6 +97,11 @@ export const EnvSchema = Type.Object({
     description:
       'comma-separated addresses, CIDR ranges or host names (resolved at start-up) of reverse proxies whose X-Forwarded-For is believed',
   }),
+  METRICS_SCRAPERS: Type.String({
+    default: DEFAULT_METRICS_SCRAPERS,
+    description:
+      'comma-separated addresses, CIDR ranges or host names (resolved at start-up) allowed to read GET /metrics of the api and the worker; loopback by default',
+  }),
   MUSIC_JSON_BODY_LIMIT: Type.String({
     default: '1mb',
     description: 'largest JSON request body, e.g. 1mb (uploads have their own 500 MB bound)',
@@ -141,6 +147,8 @@ export interface MusicConfig {
   smtp: { host: string; port: number; user: string | undefined; pass: string | undefined } | undefined;
   rateLimits: boolean;
   trustedProxies: string[];
+  /** Who may read /metrics (api and worker): core/metrics-access.ts. */
+  metricsScrapers: string[];
   /** 500 MB: the seed's request body limit, for the upload part routes only (streamed). */
   bodyLimit: number;
   /** Every other route's body limit (JSON): small, so a huge body is a 413 before any parsing. */
@@ -226,6 +234,8 @@ export function loadMusicConfig(env: NodeJS.ProcessEnv = process.env): Readonly<
     const parsed = parseProxyEntry(entry);
     if ('error' in parsed) problems.push(`TRUSTED_PROXIES: ${parsed.error}`);
   }
+  const scrapers = parseScrapers(e.METRICS_SCRAPERS);
+  problems.push(...scrapers.problems);
   if (problems.length > 0) throw new ConfigError(problems);
 
   const dataDir = resolve(e.DATA_DIR);
@@ -275,6 +285,7 @@ export function loadMusicConfig(env: NodeJS.ProcessEnv = process.env): Readonly<
         : undefined,
     rateLimits: e.RATE_LIMITS === 'on',
     trustedProxies,
+    metricsScrapers: scrapers.entries,
     bodyLimit: BODY_LIMIT_BYTES,
     jsonBodyLimit,
     mediaCache,

@@ -8,7 +8,11 @@ import { DEFAULT_CONCURRENCY } from './jobs/registry.js';
 import { QUEUE_NAMES, type QueueName } from './jobs/queues.js';
 
 export const WorkerEnvSchema = Type.Object({
-  WORKER_HOST: Type.String({ default: '0.0.0.0', description: 'listen address of GET /health' }),
+  WORKER_HOST: Type.String({
+    default: '127.0.0.1',
+    description:
+      'listen address of GET /health and /metrics (loopback by default; 0.0.0.0 for a scrape network)',
+  }),
   WORKER_PORT: Type.Integer({ default: 8082, minimum: 0, maximum: 65535 }),
   WORKER_CONCURRENCY: Type.String({
     default: '',

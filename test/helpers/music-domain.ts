@@ -104,8 +104,13 @@ export async function putPartViaApi(
 }
 
 /** Uploads every part through the API and completes: the uploaded asset's id. */
-export async function uploadViaApi(app: FastifyInstance, user: TestUser, data: Buffer): Promise<string> {
-  const init = await initUpload(app, user, data, { sha256: sha256(data) });
+export async function uploadViaApi(
+  app: FastifyInstance,
+  user: TestUser,
+  data: Buffer,
+  contentType = 'audio/flac',
+): Promise<string> {
+  const init = await initUpload(app, user, data, { sha256: sha256(data), content_type: contentType });
   const parts = [];
   for (const p of init.parts)
     parts.push({

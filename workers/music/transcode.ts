@@ -4,7 +4,12 @@ import { join, relative, sep } from 'node:path';
 import type { Job } from 'bullmq';
 import type { MediaJobData } from '../../src/music/jobs/queues.js';
 import { ffmpegTimeoutMs } from '../../src/music/media/ffmpeg-output.js';
-import { masterPlaylist, parseMediaPlaylist, type VariantStats } from '../../src/music/media/hls-master.js';
+import {
+  decodedDurationMs,
+  masterPlaylist,
+  parseMediaPlaylist,
+  type VariantStats,
+} from '../../src/music/media/hls-master.js';
 import { chooseLadder, progressiveRendition } from '../../src/music/media/ladder.js';
 import { PROGRESSIVE_FILE, transcodeArgs, VARIANT_PLAYLIST } from '../../src/music/media/transcode-args.js';
 import type { ProcessorDeps } from './deps.js';
@@ -29,9 +34,12 @@ export function transcodeProcessor(deps: ProcessorDeps) {
         }),
       );
       const variants: VariantStats[] = [];
+      let durationMs: number | undefined;
       for (const rendition of ladder) {
         const dir = join(out, rendition.name);
         const playlist = parseMediaPlaylist(await readFile(join(dir, VARIANT_PLAYLIST), 'utf8'));
+        // The duration reported is what was decoded, not what the file's header promised.
+        durationMs ??= decodedDurationMs(playlist);
         const sizeOf = async (uri: string): Promise<number> => (await stat(join(dir, uri))).size;
         variants.push({
           uri: `${rendition.name}/${VARIANT_PLAYLIST}`,
@@ -44,7 +52,7 @@ export function transcodeProcessor(deps: ProcessorDeps) {
       const files = await listFiles(out);
       await phase('publish', publish(deps.stores.transcodes, job.data.versionId, files, MASTER_PLAYLIST));
       const outputs = {
-        durationMs: probe.durationMs,
+        durationMs: durationMs ?? probe.durationMs,
         hlsKey: `${job.data.versionId}/${MASTER_PLAYLIST}`,
         progressiveKey: `${job.data.versionId}/${PROGRESSIVE_FILE}`,
       };

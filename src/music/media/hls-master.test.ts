@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { masterPlaylist, parseMediaPlaylist, variantBandwidth } from './hls-master.js';
+import { decodedDurationMs, masterPlaylist, parseMediaPlaylist, variantBandwidth } from './hls-master.js';
 
 const MEDIA = `#EXTM3U
 #EXT-X-VERSION:7
@@ -61,5 +61,12 @@ describe('master playlist', () => {
     );
     expect(lines[4]).toBe('64k/index.m3u8');
     expect(lines[6]).toBe('128k/index.m3u8');
+  });
+});
+
+describe('decoded duration', () => {
+  it('is the sum of the segment durations, in whole milliseconds', () => {
+    expect(decodedDurationMs(parseMediaPlaylist(MEDIA))).toBe(12_505);
+    expect(decodedDurationMs({ initUri: undefined, segments: [] })).toBe(0);
   });
 });

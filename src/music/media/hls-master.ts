@@ -33,6 +33,14 @@ export function parseMediaPlaylist(text: string): MediaPlaylist {
   return { initUri, segments };
 }
 
+/**
+ * What the pipeline decoded, in milliseconds: the sum of a rendition's segment durations. A
+ * file's header may promise more (a truncated MP3 keeps its Xing frame count); listeners get this.
+ */
+export function decodedDurationMs(playlist: MediaPlaylist): number {
+  return Math.round(playlist.segments.reduce((sum, s) => sum + s.duration, 0) * 1000);
+}
+
 export interface VariantStats {
   /** URI of the media playlist, relative to the master. */
   uri: string;
