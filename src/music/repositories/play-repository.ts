@@ -1,6 +1,7 @@
 /** Raw plays, daily stats and the trending sets (Redis sorted sets). */
 import type { Redis } from 'ioredis';
 import type { PrismaClient } from './prisma.js';
+import { trackColumns, visibleSql } from '../services/visibility-policy.js';
 
 export interface DecayedScore {
   trackId: string;
@@ -62,7 +63,7 @@ export class PlayRepository {
       SELECT e.track_id AS "trackId",
              sum(power(2, -extract(epoch FROM (${now}::timestamptz - e.occurred_at)) / ${halfLifeSeconds}))::float8 AS score
       FROM play_events e JOIN tracks t ON t.id = e.track_id
-      WHERE t.visibility = 'public' AND e.occurred_at >= ${since} AND e.occurred_at <= ${now}
+      WHERE ${visibleSql('list', undefined, trackColumns('t'))} AND e.occurred_at >= ${since} AND e.occurred_at <= ${now}
       GROUP BY e.track_id`;
   }
 
@@ -72,7 +73,7 @@ export class PlayRepository {
       SELECT s.track_id AS "trackId",
              sum(s.plays * power(2, -greatest(0, extract(epoch FROM (${now}::timestamptz - (s.day::timestamp AT TIME ZONE 'UTC' + interval '12 hours')))) / ${halfLifeSeconds}))::float8 AS score
       FROM track_daily_stats s JOIN tracks t ON t.id = s.track_id
-      WHERE t.visibility = 'public' AND s.day >= ${fromDay}::date
+      WHERE ${visibleSql('list', undefined, trackColumns('t'))} AND s.day >= ${fromDay}::date
       GROUP BY s.track_id`;
   }
 

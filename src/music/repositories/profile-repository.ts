@@ -7,6 +7,7 @@
 import { Prisma } from '../../../generated/prisma/client.js';
 import type { TrackCursor } from './track-repository.js';
 import type { PrismaClient } from './prisma.js';
+import { trackColumns, visibleSql } from '../services/visibility-policy.js';
 
 export interface ProfileTrackRow {
   id: string;
@@ -66,7 +67,7 @@ export class PrismaProfileRepository implements ProfileRepository {
       LEFT JOIN LATERAL (
         SELECT t.id, t.title, t.description, t.owner_user_id, t.created_at, t.updated_at
         FROM tracks t
-        WHERE t.owner_user_id = u.id AND t.visibility = 'public' ${after}
+        WHERE t.owner_user_id = u.id AND ${visibleSql('list', undefined, trackColumns('t'))} ${after}
         ORDER BY t.created_at DESC, t.id DESC
         LIMIT ${limit}
       ) p ON true

@@ -11,6 +11,7 @@ import type { PlayRepository } from '../repositories/play-repository.js';
 import type { PrismaTrackRepository } from '../repositories/track-repository.js';
 import type { TrackService } from './track-service.js';
 import { shownVersion, trackSummaryView } from './track-views.js';
+import { maySee } from './visibility-policy.js';
 
 export const PLAY_DEDUP_SECONDS = 30 * 60;
 export const RAW_RETENTION_MS = 48 * 3600_000;
@@ -130,7 +131,7 @@ export class AnalyticsService {
       items: scores.flatMap((s) => {
         const track = tracks.get(s.trackId);
         // A track made private since the last rollup drops out at once.
-        return track && track.visibility === 'public'
+        return track && maySee('list', undefined, track)
           ? [{ track: trackSummaryView(track), score: s.score }]
           : [];
       }),

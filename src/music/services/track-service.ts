@@ -11,6 +11,7 @@ import type { ObjectStores } from '../repositories/object-store/object-store.js'
 import type { PrismaTrackRepository, TrackSummary, VersionRecord } from '../repositories/track-repository.js';
 import type { VersionFlowStarter } from '../jobs/flow.js';
 import type { AudioProbe, AudioTags } from './audio-probe.js';
+import { maySee } from './visibility-policy.js';
 import {
   shownVersion,
   tagColumns,
@@ -42,11 +43,9 @@ export interface TrackChanges {
 
 const noTrack = (): AppError => new AppError('not_found', 'No track with this id (or it is private).');
 
+/** Reading a track by its id: the visibility policy's `read` access (visibility-policy.ts). */
 export function canSee(track: TrackSummary, auth: AuthContext | undefined): boolean {
-  return (
-    track.visibility !== 'private' ||
-    (auth !== undefined && (auth.userId === track.ownerUserId || auth.role === 'admin'))
-  );
+  return maySee('read', auth, track);
 }
 
 export class TrackService {

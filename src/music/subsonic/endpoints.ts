@@ -224,7 +224,7 @@ export class SubsonicEndpoints {
   }
 
   private async visibleSong(c: Call, id: string): Promise<SongRow> {
-    const song = await this.library.song({ userId: c.user.userId }, songId(id));
+    const song = await this.library.song(viewerOf(c), songId(id));
     if (!song) throw notFound('Song');
     return song;
   }
@@ -281,7 +281,7 @@ export class SubsonicEndpoints {
 
   private async getArtist(c: Call): Promise<Payload> {
     const id = c.params.required('id');
-    const v = { userId: c.user.userId };
+    const v = viewerOf(c);
     const artist = ARTIST_ID.test(id) ? await this.library.artist(v, id) : undefined;
     if (!artist) throw notFound('Artist');
     const albums = await this.library.albumsOfArtist(v, id);
@@ -290,7 +290,7 @@ export class SubsonicEndpoints {
 
   private async getAlbum(c: Call): Promise<Payload> {
     const id = c.params.required('id');
-    const v = { userId: c.user.userId };
+    const v = viewerOf(c);
     const found = ALBUM_ID.test(id) ? await this.library.albumWithSongs(v, id) : undefined;
     if (!found) throw notFound('Album');
     return { album: { ...albumView(found.album), song: found.songs.map(songView) } };
@@ -298,7 +298,7 @@ export class SubsonicEndpoints {
 
   private async getMusicDirectory(c: Call): Promise<Payload> {
     const id = c.params.required('id');
-    const v = { userId: c.user.userId };
+    const v = viewerOf(c);
     if (ARTIST_ID.test(id)) {
       const artist = await this.library.artist(v, id);
       if (!artist) throw notFound('Directory');
@@ -331,16 +331,14 @@ export class SubsonicEndpoints {
 
   private async artistInfo(c: Call): Promise<Payload> {
     const id = c.params.required('id');
-    if (!ARTIST_ID.test(id) || !(await this.library.artist({ userId: c.user.userId }, id)))
-      throw notFound('Artist');
+    if (!ARTIST_ID.test(id) || !(await this.library.artist(viewerOf(c), id))) throw notFound('Artist');
     // No biography source is wired: the element is answered empty, as the spec allows.
     return { artistInfo2: {} };
   }
 
   private async albumInfo(c: Call): Promise<Payload> {
     const id = c.params.required('id');
-    if (!ALBUM_ID.test(id) || !(await this.library.album({ userId: c.user.userId }, id)))
-      throw notFound('Album');
+    if (!ALBUM_ID.test(id) || !(await this.library.album(viewerOf(c), id))) throw notFound('Album');
     return { albumInfo: {} };
   }
 
@@ -407,7 +405,7 @@ export class SubsonicEndpoints {
   }
 
   private async star(c: Call, on: boolean): Promise<Payload> {
-    const v = { userId: c.user.userId };
+    const v = viewerOf(c);
     const items: { id: string; kind: 'song' | 'album' | 'artist' }[] = [];
     for (const id of [...c.params.all('id'), ...c.params.all('albumId'), ...c.params.all('artistId')]) {
       if (ALBUM_ID.test(id)) items.push({ id, kind: 'album' });
@@ -448,7 +446,7 @@ export class SubsonicEndpoints {
     const id = c.params.required('id');
     const rating = c.params.int('rating', -1, 0, 5);
     if (rating < 0) throw badParameter('rating', 'is required: 0 (remove) to 5');
-    const v = { userId: c.user.userId };
+    const v = viewerOf(c);
     const found = ALBUM_ID.test(id)
       ? await this.library.album(v, id)
       : ARTIST_ID.test(id)
@@ -464,7 +462,7 @@ export class SubsonicEndpoints {
     const ids = c.params.all('id');
     if (ids.length === 0) throw badParameter('id', 'is required');
     const submission = c.params.bool('submission', true);
-    const songs = await this.library.songsByIds({ userId: c.user.userId }, ids.map(songId));
+    const songs = await this.library.songsByIds(viewerOf(c), ids.map(songId));
     if (songs.length !== new Set(ids.map((i) => i.toLowerCase())).size) throw notFound('Song');
     for (const id of ids.map((i) => i.toLowerCase())) {
       if (submission) await this.analytics.recordPlay(authContext(c.user), c.address, { track_id: id });
@@ -483,9 +481,10 @@ export class SubsonicEndpoints {
     const now = this.nowMs();
     const entries = await this.state.nowPlaying(now);
     const songs = new Map(
-      (
-        await this.library.songsByIds({ userId: c.user.userId }, [...new Set(entries.map((e) => e.trackId))])
-      ).map((s) => [s.id, s]),
+      (await this.library.songsByIds(viewerOf(c), [...new Set(entries.map((e) => e.trackId))])).map((s) => [
+        s.id,
+        s,
+      ]),
     );
     return {
       nowPlaying: {
@@ -525,10 +524,7 @@ export class SubsonicEndpoints {
   /** A playlist's songs the caller can see, in playlist order (others are left out). */
   private async playlistSongs(c: Call, p: PlaylistRecord): Promise<SongRow[]> {
     const byId = new Map(
-      (await this.library.songsByIds({ userId: c.user.userId }, [...new Set(p.trackIds)])).map((s) => [
-        s.id,
-        s,
-      ]),
+      (await this.library.songsByIds(viewerOf(c), [...new Set(p.trackIds)])).map((s) => [s.id, s]),
     );
     return p.trackIds.flatMap((id) => byId.get(id) ?? []);
   }
@@ -563,7 +559,7 @@ export class SubsonicEndpoints {
   private async checkedSongIds(c: Call, ids: string[]): Promise<string[]> {
     const normalised = ids.map(songId);
     const found = new Set(
-      (await this.library.songsByIds({ userId: c.user.userId }, [...new Set(normalised)])).map((s) => s.id),
+      (await this.library.songsByIds(viewerOf(c), [...new Set(normalised)])).map((s) => s.id),
     );
     if (normalised.some((id) => !found.has(id))) throw notFound('Song');
     if (normalised.length > 10_000) throw badParameter('songId', 'a playlist holds at most 10000 songs');
@@ -612,7 +608,7 @@ export class SubsonicEndpoints {
     const songs = new Map(
       (
         await this.library.songsByIds(
-          { userId: c.user.userId },
+          viewerOf(c),
           rows.map((r) => r.trackId),
         )
       ).map((s) => [s.id, s]),
@@ -642,10 +638,7 @@ export class SubsonicEndpoints {
     const q = await this.state.playQueue(c.user.userId);
     if (!q) return {};
     const songs = new Map(
-      (await this.library.songsByIds({ userId: c.user.userId }, [...new Set(q.trackIds)])).map((s) => [
-        s.id,
-        s,
-      ]),
+      (await this.library.songsByIds(viewerOf(c), [...new Set(q.trackIds)])).map((s) => [s.id, s]),
     );
     const entry = q.trackIds.flatMap((id) => {
       const s = songs.get(id);
@@ -689,14 +682,14 @@ export class SubsonicEndpoints {
   }
 
   private async scanStatus(c: Call): Promise<Payload> {
-    const { pending, ready } = await this.library.scanState({ userId: c.user.userId });
+    const { pending, ready } = await this.library.scanState(viewerOf(c));
     return { scanStatus: { scanning: pending > 0, count: ready } };
   }
 
   private async coverArt(c: Call): Promise<BinaryAnswer> {
     const id = c.params.required('id');
     const size = c.params.optionalInt('size', 1, 10_000);
-    const v = { userId: c.user.userId };
+    const v = viewerOf(c);
     let coverSong: string | null | undefined;
     if (ALBUM_ID.test(id)) coverSong = (await this.library.album(v, id))?.cover_song;
     else if (ARTIST_ID.test(id)) coverSong = (await this.library.artist(v, id))?.cover_song;
@@ -705,6 +698,11 @@ export class SubsonicEndpoints {
     if (!song?.artwork_key) throw notFound('Cover art');
     return this.media.cover(song.artwork_key, size);
   }
+}
+
+/** The caller as the library's viewer: who, and with which role (the visibility policy reads both). */
+function viewerOf(c: Call): Viewer {
+  return { userId: c.user.userId, role: c.user.role };
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

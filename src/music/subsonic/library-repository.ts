@@ -9,15 +9,20 @@
 import { Prisma } from '../../../generated/prisma/client.js';
 import type { PrismaClient } from '../repositories/prisma.js';
 import type { SqlReader } from './sql.js';
+import { trackColumns, visibleSql, type Access } from '../services/visibility-policy.js';
+import type { Role } from '../domain.js';
 
 export const FOLDER_EVERYONE = 1;
 export const FOLDER_MINE = 2;
 
 export interface Viewer {
   userId: string;
+  role?: Role;
   /** undefined: every folder the caller can see (= "Everyone"). */
   folder?: number;
 }
+
+const SONG_VISIBILITY = { owner: Prisma.raw('s.owner_user_id'), visibility: Prisma.raw('s.visibility') };
 
 export interface SongRow {
   id: string;
@@ -216,11 +221,10 @@ export class SubsonicLibraryRepository {
     private readonly sql: SqlReader,
   ) {}
 
-  private visible(v: Viewer): Prisma.Sql {
-    const me = Prisma.sql`${v.userId}::uuid`;
-    return v.folder === FOLDER_MINE
-      ? Prisma.sql`s.owner_user_id = ${me}`
-      : Prisma.sql`(s.visibility = 'public' OR s.owner_user_id = ${me})`;
+  /** The visibility policy (services/visibility-policy.ts): `list` for browsing, `read` for one song by id. */
+  private visible(v: Viewer, access: Access = 'list'): Prisma.Sql {
+    if (v.folder === FOLDER_MINE) return Prisma.sql`s.owner_user_id = ${v.userId}::uuid`;
+    return visibleSql(access, { userId: v.userId, role: v.role ?? 'user' }, SONG_VISIBILITY);
   }
 
   private songJoins(v: Viewer): Prisma.Sql {
@@ -234,13 +238,15 @@ export class SubsonicLibraryRepository {
     order: Prisma.Sql,
     limit: number,
     offset: number,
+    access: Access = 'list',
   ): Promise<SongRow[]> {
     return this.sql.rows<SongRow>(Prisma.sql`SELECT ${SONG_COLUMNS} FROM subsonic_songs s ${this.songJoins(v)}
-      WHERE ${this.visible(v)} AND ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`);
+      WHERE ${this.visible(v, access)} AND ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`);
   }
 
+  /** One song by its id: read access (an unlisted song by its id, as on REST). */
   async song(v: Viewer, id: string): Promise<SongRow | undefined> {
-    return (await this.songs(v, Prisma.sql`s.id = ${id}::uuid`, Prisma.sql`s.id`, 1, 0))[0];
+    return (await this.songs(v, Prisma.sql`s.id = ${id}::uuid`, Prisma.sql`s.id`, 1, 0, 'read'))[0];
   }
 
   songsByIds(v: Viewer, ids: string[]): Promise<SongRow[]> {
@@ -585,7 +591,8 @@ export class SubsonicLibraryRepository {
   async scanState(v: Viewer): Promise<{ pending: number; ready: number }> {
     const [row] = await this.sql.rows<{ pending: number; ready: number }>(Prisma.sql`
       SELECT (SELECT count(*)::int FROM track_versions tv JOIN tracks t ON t.id = tv.track_id
-                WHERE tv.status IN ('pending', 'processing') AND (t.visibility = 'public' OR t.owner_user_id = ${v.userId}::uuid)) AS pending,
+                WHERE tv.status IN ('pending', 'processing')
+                  AND ${visibleSql('list', { userId: v.userId, role: v.role ?? 'user' }, trackColumns('t'))}) AS pending,
              (SELECT count(*)::int FROM subsonic_songs s WHERE ${this.visible(v)}) AS ready`);
     return row ?? { pending: 0, ready: 0 };
   }
