@@ -111,22 +111,22 @@ describe('POST /api/gate', () => {
     [
       'alpha 0',
       { ...bigCohort(2), policy: { confidence_alpha: 0 } },
-      /must be > 0/,
+      /is the number 0; it must be a number greater than 0/,
       '/policy/confidence_alpha',
     ],
     [
       'alpha 1.5',
       { ...bigCohort(2), policy: { confidence_alpha: 1.5 } },
-      /must be <= 1/,
+      /is the number 1.5; it must be a number greater than 0 and at most 1/,
       '/policy/confidence_alpha',
     ],
     [
       'non-boolean result',
       { baseline: { a: 'yes' }, candidate: { a: true } },
-      /must be a boolean/,
+      /is "yes"; it must be true or false/,
       '/baseline/a',
     ],
-    ['empty cohort', { baseline: {}, candidate: {} }, /at least 1 are required/, '/baseline'],
+    ['empty cohort', { baseline: {}, candidate: {} }, /has 0 entries; at least 1 is required/, '/baseline'],
     [
       'mismatched cohorts',
       { baseline: { a: true }, candidate: { b: true } },
@@ -134,7 +134,7 @@ describe('POST /api/gate', () => {
       '/candidate/a',
     ],
     ['a body that is not an object', [1, 2], /must be an object/, ''],
-    ['missing candidate', { baseline: { a: true } }, /required but missing/, '/candidate'],
+    ['missing candidate', { baseline: { a: true } }, /is required/, '/candidate'],
     [
       'probe with unknown property',
       { ...bigCohort(2), retained_probe: { base_verified: 1, candidate_verified: 1, items: 2, x: 1 } },
@@ -144,7 +144,7 @@ describe('POST /api/gate', () => {
     [
       'negative max_regressions',
       { ...bigCohort(2), policy: { max_regressions: -1 } },
-      /must be >= 0/,
+      /is the number -1; it must be a whole number of at least 0/,
       '/policy/max_regressions',
     ],
   ];

@@ -38,6 +38,9 @@ describe('auth', () => {
     const login = await post('/api/v1/auth/login', { login: handle, password: PASSWORD });
     expect(login.statusCode).toBe(200);
     const { token, expires_at } = login.json();
+    // The login answer has the sign-up answer's shape: the account beside the session.
+    expect(Object.keys(login.json()).sort()).toEqual(Object.keys(created).sort());
+    expect(login.json().user).toEqual(created.user);
     expect(Date.parse(expires_at)).toBeGreaterThan(Date.now() + 23 * 3600_000);
     const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString());
     expect(claims).toMatchObject({ sub: created.user.id, handle, role: 'user' });

@@ -133,11 +133,13 @@ describe('verifier workbench in Chromium', () => {
       .fill('{"baseline": {"a": 1}, "candidate": {"a": true}, "policy": {"min_gains": -1}}');
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await page.getByTestId('problem').waitFor();
-    expect(await page.getByTestId('problem').textContent()).toMatch(/400 Invalid input.*2 problems/);
+    expect(await page.getByTestId('problem').textContent()).toMatch(
+      /400 Invalid input.*Check baseline\.a and policy\.min_gains/,
+    );
     const messages = await page.locator('#request-errors li').allTextContents();
     expect(messages).toEqual([
-      '/baseline/a must be a boolean, got the number 1',
-      '/policy/min_gains is -1; it must be >= 0',
+      '/baseline/a is the number 1; it must be true or false',
+      '/policy/min_gains is the number -1; it must be a whole number of at least 0',
     ]);
     expect(await page.locator('#request').getAttribute('aria-invalid')).toBe('true');
     // Not JSON at all: JSON.parse's reason from the server.
@@ -282,7 +284,34 @@ describe('verifier workbench in Chromium', () => {
     );
     expect(await unnamedControls(page)).toEqual([]);
     await screenshots(page, 'workbench-report-card');
+    // The graded card (signature, hashes, graphs) fits a phone's width.
+    await page.setViewportSize({ width: 375, height: 800 });
+    expect(await horizontalOverflow(page)).toEqual([]);
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('a mistyped URL is a page that says so (404), not a problem document; API clients keep the problem', async () => {
+    const { page, errors } = await browser.page(375);
+    for (const path of ['/tools/gatee', '/report-crad']) {
+      const response = await page.goto(`${base}${path}`);
+      expect(response?.status()).toBe(404);
+      expect(response?.headers()['content-type']).toMatch(/^text\/html/);
+      await page
+        .getByRole('alert')
+        .filter({ hasText: `No page at ${path}; pick a tool below.` })
+        .waitFor();
+      expect(await page.locator('.tool-list a').count()).toBe(8);
+    }
+    expect(await horizontalOverflow(page)).toEqual([]);
+    await screenshots(page, 'workbench-not-found');
+    const api = await app.inject({ url: '/api/nope', headers: { accept: 'text/html' } });
+    expect(api.statusCode).toBe(404);
+    expect(api.headers['content-type']).toMatch(/^application\/problem\+json/);
+    const json = await app.inject({ url: '/tools/gatee', headers: { accept: 'application/json' } });
+    expect(json.statusCode).toBe(404);
+    expect(json.json().detail).toMatch(/^No tool gatee; the tools are /);
+    expect(errors.filter((e) => !/status of 404/.test(e))).toEqual([]);
     await page.close();
   });
 

@@ -40,7 +40,7 @@ export async function browseStream(
       const id = trackIds[i++ % trackIds.length]!;
       const headers = { 'x-forwarded-for': options.clientAddress() };
       const track = await timed(rows.track, `${base}/api/v1/tracks/${id}`, { headers });
-      await timed(rows.comments, `${base}/api/v1/comments?track_id=${id}&limit=20`, { headers });
+      await timed(rows.comments, `${base}/api/v1/tracks/${id}/comments?limit=20`, { headers });
       if (!track || track.status !== 200) return fail(`track ${id}: ${track?.status ?? 'no answer'}`);
       const hls = (
         JSON.parse(track.body.toString('utf8')) as { current_version?: { hls_url?: string | null } }

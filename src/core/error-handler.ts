@@ -6,7 +6,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, toProblem, type FieldError, type Problem } from './errors.js';
 import { methodNotAllowed } from './route-methods.js';
-import { formatAjvErrors } from './validation.js';
+import { formatAjvErrors, invalidDetail } from './field-messages.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
@@ -36,7 +36,7 @@ export function toAppError(error: FastifyError | Error, request?: FastifyRequest
       path: context === 'body' ? fe.path : `${context}:${fe.path}`,
       message: fe.message,
     }));
-    return new AppError('invalid_input', `The request ${context} is invalid; see errors[].`, { errors });
+    return new AppError('invalid_input', invalidDetail(errors), { errors });
   }
   if (/forbidden prototype property/.test(e.message)) {
     return new AppError(
@@ -121,13 +121,16 @@ export function registerErrorHandler(app: FastifyInstance, classify?: ErrorClass
   });
 }
 
+/** The answer to a request no route claims: 405 with Allow when other methods have routes, else 404. */
+export function sendRouteNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const notAllowed = methodNotAllowed(request);
+  if (notAllowed) return sendProblem(reply, toProblem(notAllowed), notAllowed.headers);
+  return sendProblem(
+    reply,
+    toProblem(new AppError('not_found', `No route for ${request.method} ${request.url.split('?', 1)[0]}.`)),
+  );
+}
+
 export function registerProblemNotFound(app: FastifyInstance): void {
-  app.setNotFoundHandler((request, reply) => {
-    const notAllowed = methodNotAllowed(request);
-    if (notAllowed) return sendProblem(reply, toProblem(notAllowed), notAllowed.headers);
-    return sendProblem(
-      reply,
-      toProblem(new AppError('not_found', `No route for ${request.method} ${request.url.split('?', 1)[0]}.`)),
-    );
-  });
+  app.setNotFoundHandler(sendRouteNotFound);
 }

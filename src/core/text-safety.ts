@@ -4,6 +4,7 @@
  * reorder or hide text (bidi embeddings, overrides and isolates; zero-width spaces; the BOM).
  * Zero-width (non-)joiners stay allowed: emoji sequences and several scripts need them.
  */
+import { MESSAGES } from './field-messages.js';
 import type { ErrorObject } from 'ajv';
 import { pointerToken } from './errors.js';
 
@@ -48,7 +49,7 @@ export function textSafetyErrors(
         schemaPath: '#/textSafety',
         keyword: 'textSafety',
         params: { character: found },
-        message: `contains the control or invisible formatting character ${found}, which is not allowed in text`,
+        message: MESSAGES.controlCharacter(found),
       });
   } else if (Array.isArray(value)) {
     value.forEach((v, i) => textSafetyErrors(v, `${path}/${i}`, out, limit));

@@ -35,8 +35,11 @@ export const NOT_BUILT = 'The web front-end is not built on this server: run `ma
 
 export interface WebApp {
   built: boolean;
-  /** Answers the app's index page; a 404 naming the missing build when it was not built. */
-  sendIndex(reply: FastifyReply): FastifyReply;
+  /**
+   * Answers the app's index page (with `status`: 404 for a page that does not exist, which the
+   * app then says in words); a 404 naming the missing build when it was not built.
+   */
+  sendIndex(reply: FastifyReply, status?: number): FastifyReply;
 }
 
 export function registerWebApp(app: FastifyInstance, options: WebAppOptions): WebApp {
@@ -68,10 +71,14 @@ export function registerWebApp(app: FastifyInstance, options: WebAppOptions): We
   }
   return {
     built: index !== null,
-    sendIndex(reply) {
+    sendIndex(reply, status = 200) {
       if (!index) throw new AppError('not_found', NOT_BUILT);
       if (options.pageCsp) void reply.header('content-security-policy', options.pageCsp);
-      return reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(index);
+      return reply
+        .code(status)
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .send(index);
     },
   };
 }

@@ -86,6 +86,8 @@ export async function buildEvalApp(
     metrics,
     httpLimits: config.httpLimits,
     trustedProxies: proxies,
+    // The workbench answers unknown paths (routes/workbench.ts): a page for browsers, else a problem.
+    notFound: false,
   });
   const redis = config.cacheUrl ? createRedis(config.cacheUrl) : undefined;
   const { pool, verifyHealth } = overrides.pool

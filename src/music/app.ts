@@ -36,6 +36,7 @@ import { BullJobQueueRepository } from './repositories/job-queue-repository.js';
 import { PrismaVersionProcessingRepository } from './repositories/version-processing-repository.js';
 import { registerAdminJobRoutes } from './routes/admin-jobs.js';
 import { registerAuthRoutes } from './routes/auth.js';
+import { registerCatalogRoutes } from './routes/catalog.js';
 import { registerCommentRoutes } from './routes/comments.js';
 import { registerTrackRoutes } from './routes/tracks.js';
 import { registerUploadRoutes } from './routes/uploads.js';
@@ -63,6 +64,7 @@ import { JobAdminService } from './services/job-admin-service.js';
 import { MediaDelivery } from './services/media-delivery.js';
 import { TokenService } from './services/tokens.js';
 import { AnalyticsService } from './services/analytics-service.js';
+import { CatalogService } from './services/catalog-service.js';
 import { CommentService } from './services/comment-service.js';
 import { TrackService } from './services/track-service.js';
 import { UploadService } from './services/upload-service.js';
@@ -210,6 +212,8 @@ export function buildMusicApp(
     new CommentService(new CommentRepository(connections.prisma), trackService),
     hooks,
   );
+  const library = new SubsonicLibraryRepository(connections.prisma, new SqlReader(connections.pool));
+  registerCatalogRoutes(app, new CatalogService(library), hooks);
   const analytics = new AnalyticsService(
     plays,
     tracks,
@@ -230,7 +234,7 @@ export function buildMusicApp(
   const authScope = MUSIC_RATE_LIMIT_SCOPES.find((s) => s.name === 'auth');
   registerSubsonicRoutes(app, {
     endpoints: new SubsonicEndpoints(
-      new SubsonicLibraryRepository(connections.prisma, new SqlReader(connections.pool)),
+      library,
       new SubsonicStateRepository(connections.prisma, connections.redis, config.cacheKeyPrefix),
       new SubsonicMedia({
         originals: connections.stores.originals,

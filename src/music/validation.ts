@@ -6,13 +6,11 @@
  * control and invisible formatting characters in its strings (core/text-safety.ts).
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsImport from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { invalidInput, pointerToken } from '../core/errors.js';
 import { textSafetyErrors } from '../core/text-safety.js';
-import { createAjv } from '../core/validation.js';
-
-const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
+import { MESSAGES } from '../core/field-messages.js';
+import { addServiceFormats, createAjv } from '../core/validation.js';
 
 type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
@@ -20,8 +18,9 @@ type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null }
  * ajv coerces "1e400" to Infinity and then lets it through `type: integer` and `maximum`; a
  * query or path number must be finite (JSON bodies cannot hold Infinity).
  */
-function nonFiniteErrors(data: unknown): ErrorObject[] {
+function nonFiniteErrors(data: unknown, schema: unknown): ErrorObject[] {
   if (data === null || typeof data !== 'object') return [];
+  const properties = (schema as { properties?: Record<string, Record<string, unknown>> }).properties ?? {};
   return Object.entries(data)
     .filter(([, v]) => typeof v === 'number' && !Number.isFinite(v))
     .map(([k]) => ({
@@ -29,17 +28,19 @@ function nonFiniteErrors(data: unknown): ErrorObject[] {
       schemaPath: '#/finite',
       keyword: 'finite',
       params: {},
-      message: 'must be a finite number',
+      message: MESSAGES.notFinite(properties[k]),
     }));
 }
 
-function withTextSafety(fn: ValidateFunction, textPart: boolean): Validate {
+function withTextSafety(fn: ValidateFunction, textPart: boolean, schema: unknown): Validate {
   const validate: Validate = (data) => {
     if (!fn(data)) {
       validate.errors = fn.errors ?? null;
       return false;
     }
-    const errors = textPart ? [...nonFiniteErrors(data), ...textSafetyErrors(data)] : textSafetyErrors(data);
+    const errors = textPart
+      ? [...nonFiniteErrors(data, schema), ...textSafetyErrors(data)]
+      : textSafetyErrors(data);
     validate.errors = errors.length > 0 ? errors : null;
     return errors.length === 0;
   };
@@ -48,11 +49,11 @@ function withTextSafety(fn: ValidateFunction, textPart: boolean): Validate {
 
 export function registerMusicValidators(app: FastifyInstance): void {
   const bodyAjv = createAjv();
-  const textAjv = addFormats(
-    new Ajv({ strict: true, allErrors: true, useDefaults: true, coerceTypes: true }),
+  const textAjv = addServiceFormats(
+    new Ajv({ strict: true, allErrors: true, useDefaults: true, coerceTypes: true, verbose: true }),
   );
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    withTextSafety((httpPart === 'body' ? bodyAjv : textAjv).compile(schema), httpPart !== 'body'),
+    withTextSafety((httpPart === 'body' ? bodyAjv : textAjv).compile(schema), httpPart !== 'body', schema),
   );
 }
 
@@ -64,7 +65,7 @@ export function assertNoBodyFields(body: unknown): void {
   if (body === undefined || body === null) return;
   if (typeof body !== 'object' || Array.isArray(body)) {
     throw invalidInput('This endpoint takes no request body; send none or {}.', [
-      { path: '', message: 'must be absent or an empty object' },
+      { path: '', message: MESSAGES.noBody },
     ]);
   }
   const keys = Object.keys(body);
@@ -72,7 +73,7 @@ export function assertNoBodyFields(body: unknown): void {
     throw invalidInput('This endpoint takes no request body fields; send none or {}.', [
       ...keys.slice(0, 20).map((k) => ({
         path: `/${pointerToken(k)}`,
-        message: `is not an allowed property here (unknown property "${k}")`,
+        message: MESSAGES.unknownProperty(k),
       })),
     ]);
   }

@@ -9,7 +9,7 @@ export const run = promisify(execFile);
 
 /**
  * A stereo 1 kHz sine at -20 dBFS (amplitude 0.1) for `sineSeconds`, then silence up to
- * `seconds`, optionally with an attached 800x600 cover picture.
+ * `seconds`, optionally with an attached 800x600 cover picture and tags.
  */
 export async function generateAudio(
   path: string,
@@ -22,6 +22,8 @@ export async function generateAudio(
     channels?: 1 | 2;
     sampleRate?: number;
     bitRate?: string;
+    /** Written as the file's tags (title, artist, album, genre, date, …). */
+    tags?: Record<string, string>;
   },
 ): Promise<void> {
   const sine = options.sineSeconds ?? options.seconds;
@@ -42,6 +44,7 @@ export async function generateAudio(
     args.push('-map', '1:v', '-frames:v', '1', '-c:v', 'mjpeg', '-disposition:v', 'attached_pic');
   args.push('-c:a', options.codec ?? 'flac');
   if (options.bitRate) args.push('-b:a', options.bitRate);
+  for (const [k, v] of Object.entries(options.tags ?? {})) args.push('-metadata', `${k}=${v}`);
   args.push(path);
   await run('ffmpeg', args);
 }

@@ -48,7 +48,8 @@ export function showProblem(err: unknown, fields: Field[], general: HTMLElement)
   }
   clear(
     general,
-    `${p.detail ?? p.title}${unplaced.length ? ` (${unplaced.join('; ')})` : ''}${err.retryAfter ? ` Retry after ${err.retryAfter} s.` : ''}`,
+    // The server's detail already says when to retry (429) and names the fields: said once.
+    `${p.detail ?? p.title}${unplaced.length ? ` (${unplaced.join('; ')})` : ''}`,
   );
 }
 

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import type { MediaJobData } from '../../src/music/jobs/queues.js';
-import { isInputFault, progressPercent } from '../../src/music/media/ffmpeg-output.js';
+import { isInputFault, progressPercent, withoutHeapAddresses } from '../../src/music/media/ffmpeg-output.js';
 import type { ProbeInfo } from '../../src/music/media/probe.js';
 import { FfmpegError } from '../../src/music/repositories/ffmpeg-runner.js';
 import type { ProcessorDeps } from './deps.js';
@@ -110,6 +110,6 @@ async function handBack(deps: ProcessorDeps, job: Job<MediaJobData>, token: stri
 function classify(err: unknown): Error {
   if (err instanceof UnrecoverableError) return err;
   if (err instanceof FfmpegError && err.reason === 'exit' && isInputFault(err.stderr))
-    return new UnrecoverableError(`the audio cannot be decoded: ${err.message}`);
+    return new UnrecoverableError(`the audio cannot be decoded: ${withoutHeapAddresses(err.message)}`);
   return err instanceof Error ? err : new Error(String(err));
 }

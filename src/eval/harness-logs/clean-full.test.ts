@@ -115,13 +115,13 @@ describe('clean versus full', () => {
   it.each([
     ['not JSON nor JSONL', '[{"id": 1}', /neither JSON .* nor JSONL: line 1/],
     ['empty', '  ', /exposure file is empty/],
-    ['no rows', '[]', /at least 1 are required/],
+    ['no rows', '[]', /exposure has 0 items; at least 1 is required/],
     [
       'a row with neither identity nor content',
       '[{"source": "x"}]',
       /neither an identity .* nor a content field/,
     ],
-    ['a row that is not an object', '[{"id": 1}, 7]', /\/exposure\/1: must be an object/],
+    ['a row that is not an object', '[{"id": 1}, 7]', /exposure\.1 is the number 7; it must be an object/],
     ['an unknown option', '{"exposure": [{"id": 1}], "threshold": 2}', /unknown property "threshold"/],
     ['a bad tier option', '{"exposure": [{"id": 1}], "fingerprint_max_n": 9}', /fingerprint_max_n/],
   ])('refuses an exposure file that is %s with a 400 naming the problem', async (_what, text, message) => {

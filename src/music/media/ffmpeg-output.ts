@@ -3,6 +3,14 @@
  * is the input's fault (permanent) or the machine's (worth a retry), and the time a run may take.
  */
 
+/**
+ * ffmpeg's text as a person may read it: its "[component @ 0x55d0…]" line prefixes (a heap
+ * address) removed. Used wherever ffmpeg or ffprobe text reaches an answer.
+ */
+export function withoutHeapAddresses(text: string): string {
+  return text.replace(/\[[^\]@\n]{0,64}@ 0x[0-9a-f]{1,16}\] ?/g, '').trim();
+}
+
 /** Seconds of output written so far, from the last `time=` in a chunk of stats. */
 export function lastProgressSeconds(text: string): number | undefined {
   let found: number | undefined;

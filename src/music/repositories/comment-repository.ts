@@ -8,7 +8,9 @@ export interface CommentRecord {
   userId: string;
   body: string;
   positionMs: number | null;
+  versionId: string | null;
   createdAt: Date;
+  editedAt: Date | null;
   deletedAt: Date | null;
   user: { handle: string; displayName: string };
 }
@@ -23,6 +25,7 @@ export class CommentRepository {
     userId: string;
     body: string;
     positionMs: number | null;
+    versionId: string | null;
   }): Promise<CommentRecord> {
     return this.prisma.comment.create({ data: comment, include: withUser });
   }
@@ -50,6 +53,15 @@ export class CommentRepository {
       take: limit,
       include: withUser,
     });
+  }
+
+  /** Live comments of a track (the track page's count). */
+  countByTrack(trackId: string): Promise<number> {
+    return this.prisma.comment.count({ where: { trackId, deletedAt: null } });
+  }
+
+  editBody(id: string, body: string, at: Date): Promise<CommentRecord> {
+    return this.prisma.comment.update({ where: { id }, data: { body, editedAt: at }, include: withUser });
   }
 
   async softDelete(id: string, at: Date): Promise<void> {

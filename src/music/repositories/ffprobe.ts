@@ -3,6 +3,7 @@
  * ffprobe on a file (m4a keeps its index at the end, so ffprobe needs a seekable input): the
  * store's own file when it has one, else a temporary copy spooled while hashing.
  */
+import { withoutHeapAddresses } from '../media/ffmpeg-output.js';
 import { execFile } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -64,7 +65,8 @@ async function ffprobe(file: string): Promise<Pick<SpooledProbe, 'raw' | 'error'
   } catch (err) {
     const stderr = (err as { stderr?: string }).stderr ?? '';
     // ffprobe names the file; the client only needs the reason.
-    const reason = stderr.split(file).join('the file').trim().split('\n')[0] || 'unreadable';
+    const line = stderr.split(file).join('the file').trim().split('\n')[0] ?? '';
+    const reason = withoutHeapAddresses(line) || 'unreadable';
     return { raw: undefined, error: reason.slice(0, 300) };
   }
 }

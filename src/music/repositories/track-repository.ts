@@ -44,6 +44,19 @@ export type VersionTagColumns = Pick<
 export type NewVersion = VersionTagColumns &
   Pick<VersionRecord, 'trackId' | 'assetId' | 'durationMs' | 'codec' | 'bitRate' | 'channels' | 'sampleRate'>;
 
+/** What a track page shows beside the track: its owner, counts, and its version's artist and album. */
+export interface TrackContextRow {
+  ownerHandle: string;
+  ownerDisplayName: string;
+  plays: number;
+  comments: number;
+  /** The Subsonic grouping of the version (migration 20261125041000): null without a version. */
+  artist: string | null;
+  artistId: string | null;
+  album: string | null;
+  albumId: string | null;
+}
+
 type TrackWithVersionsRow = TrackSummary & { versions: Record<string, unknown>[] };
 
 /**
@@ -95,6 +108,60 @@ export class PrismaTrackRepository {
     if (!row) return undefined;
     const { versions, ...track } = row;
     return { track, versions: versions.map(versionFromJson) };
+  }
+
+  /**
+   * Owner, counts and the artist and album of `versionId`, in one statement. Plays per day are
+   * the larger of the rolled-up count and the raw plays still kept (the rollup's own rule), so
+   * a play counts before the next rollup.
+   */
+  async context(trackId: string, versionId: string | null): Promise<TrackContextRow | undefined> {
+    const rows = await this.prisma.$queryRaw<TrackContextRow[]>`
+      SELECT u.handle AS "ownerHandle", u.display_name AS "ownerDisplayName",
+        (SELECT coalesce(sum(greatest(coalesce(d.plays, 0), coalesce(e.n, 0))), 0)::int
+           FROM (SELECT day, sum(plays) AS plays FROM track_daily_stats WHERE track_id = t.id GROUP BY day) d
+           FULL JOIN (SELECT day, count(*) AS n FROM play_events WHERE track_id = t.id GROUP BY day) e
+           ON e.day = d.day) AS plays,
+        (SELECT count(*)::int FROM comments c WHERE c.track_id = t.id AND c.deleted_at IS NULL) AS comments,
+        coalesce(nullif(btrim(v.tag_artist), ''), nullif(btrim(v.tag_album_artist), '')) AS artist,
+        CASE WHEN coalesce(nullif(btrim(v.tag_artist), ''), nullif(btrim(v.tag_album_artist), '')) IS NOT NULL
+          THEN v.sub_artist_id END AS "artistId",
+        nullif(btrim(v.tag_album), '') AS album,
+        CASE WHEN nullif(btrim(v.tag_album), '') IS NOT NULL THEN v.sub_album_id END AS "albumId"
+      FROM tracks t JOIN users u ON u.id = t.owner_user_id
+      LEFT JOIN track_versions v ON v.id = ${versionId}::uuid AND v.track_id = t.id
+      WHERE t.id = ${trackId}::uuid`;
+    return rows[0];
+  }
+
+  /** Every track of one owner (any visibility), newest first, with its versions; strictly past `cursor`. */
+  listByOwner(
+    ownerUserId: string,
+    limit: number,
+    cursor: TrackCursor | undefined,
+  ): Promise<(TrackSummary & { versions: VersionRecord[] })[]> {
+    return this.prisma.track.findMany({
+      where: {
+        ownerUserId,
+        ...(cursor
+          ? {
+              OR: [
+                { createdAt: { lt: cursor.createdAt } },
+                { createdAt: cursor.createdAt, id: { lt: cursor.id } },
+              ],
+            }
+          : {}),
+      },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: limit,
+      include: { versions: { orderBy: { number: 'desc' } } },
+    });
+  }
+
+  setCurrentVersion(trackId: string, versionId: string): Promise<TrackSummary> {
+    return retryConflicts(() =>
+      this.prisma.track.update({ where: { id: trackId }, data: { currentVersionId: versionId } }),
+    );
   }
 
   async findById(id: string): Promise<TrackSummary | undefined> {

@@ -1,8 +1,9 @@
-/** /api/v1/tracks: create, read, change, delete; versions: add (flow enqueued) and list. */
+/** /api/v1/tracks: create, read, change, delete; versions: add (flow enqueued) and list; /api/v1/me/tracks. */
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { caller, type AuthHooks } from '../auth-hook.js';
 import { AddVersionBody, CreateTrackBody, TrackParams, UpdateTrackBody } from '../schemas/tracks.js';
+import { PageQuery } from '../schemas/users.js';
 import type { TrackService } from '../services/track-service.js';
 
 type Params = { Params: Static<typeof TrackParams> };
@@ -10,6 +11,15 @@ type Params = { Params: Static<typeof TrackParams> };
 export function registerTrackRoutes(app: FastifyInstance, tracks: TrackService, hooks: AuthHooks): void {
   const auth = { onRequest: hooks.requireAuth };
   const maybe = { onRequest: hooks.optionalAuth };
+
+  app.get<{ Querystring: Static<typeof PageQuery> }>(
+    '/api/v1/me/tracks',
+    { ...auth, schema: { querystring: PageQuery } },
+    async (request, reply) =>
+      reply
+        .header('cache-control', 'private, no-store')
+        .send(await tracks.mine(caller(request), request.query)),
+  );
 
   app.post<{ Body: Static<typeof CreateTrackBody> }>(
     '/api/v1/tracks',

@@ -7,7 +7,7 @@ export const SignupBody = Type.Object(
   {
     handle: Type.String({
       pattern: HANDLE_PATTERN,
-      description: '3-30 letters, digits or underscores; stored lower-case',
+      description: '3 to 30 letters (a to z), digits or underscores (_)',
     }),
     email: Type.String({ format: 'email', maxLength: 254 }),
     password: Type.String({ minLength: 10, maxLength: 256, description: 'at least 10 characters' }),

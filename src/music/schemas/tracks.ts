@@ -22,15 +22,7 @@ export const TagsBody = Type.Object(
     track_number: Type.Optional(tagNumber),
     disc_number: Type.Optional(tagNumber),
     year: Type.Optional(tagNumber),
-    date: Type.Optional(
-      Type.Union([
-        Type.String({
-          pattern: '^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$',
-          description: 'YYYY, YYYY-MM or YYYY-MM-DD',
-        }),
-        Type.Null(),
-      ]),
-    ),
+    date: Type.Optional(Type.Union([Type.String({ format: 'partial-date', maxLength: 10 }), Type.Null()])),
     musicbrainz_recording_id: Type.Optional(mbid),
     musicbrainz_track_id: Type.Optional(mbid),
     musicbrainz_album_id: Type.Optional(mbid),
@@ -51,6 +43,8 @@ export const UpdateTrackBody = Type.Object(
     description: Type.Optional(Description),
     visibility: Type.Optional(Visibility),
     tags: Type.Optional(TagsBody),
+    /** A ready version of this track, shown from now on (the newest ready one is by default). */
+    current_version_id: Type.Optional(Type.String({ pattern: UUID_PATTERN })),
   },
   { additionalProperties: false, minProperties: 1 },
 );

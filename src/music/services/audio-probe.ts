@@ -3,6 +3,7 @@
  * what are its technical facts and tags. Pure: the ffprobe run is in repositories/ffprobe.ts.
  * Field names: ffprobe's `-print_format json` output (fftools/ffprobe.c, show_format/show_stream).
  */
+import { isPartialDate } from '../../core/text-patterns.js';
 
 /** ffprobe format names (the first of a comma list) we accept, and what a person calls them. */
 const ACCEPTED_FORMATS: Record<string, string> = {
@@ -132,8 +133,10 @@ function text(value: string | null, max: number): string | null {
 
 export function readTags(format?: Record<string, string>, stream?: Record<string, string>): AudioTags {
   const tag = tagReader(format, stream);
-  const date = text(tag('date', 'originaldate', 'year', 'tdrc', 'tyer'), 32);
-  const year = date !== null ? int(/^(\d{4})/.exec(date)?.[1]) : null;
+  const dated = text(tag('date', 'originaldate', 'year', 'tdrc', 'tyer'), 32);
+  const year = dated !== null ? int(/^(\d{4})/.exec(dated)?.[1]) : null;
+  // Dates are dates: the longest real date the tag starts with (2020-13-45 keeps only 2020).
+  const date = dated === null ? null : ([10, 7, 4].map((n) => dated.slice(0, n)).find(isPartialDate) ?? null);
   return {
     title: text(tag('title'), 500),
     artist: text(tag('artist'), 500),

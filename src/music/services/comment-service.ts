@@ -1,6 +1,8 @@
 /**
  * Comments on tracks: visible exactly when the track is (a private track's comments are a
- * 404 to others); deleted by their author, the track's owner or an admin (soft delete).
+ * 404 to others); a position is a time of one version (the shown one unless the comment names
+ * another of the track's) and must lie within it; edited by their author; deleted by their
+ * author, the track's owner or an admin (soft delete).
  */
 import { AppError } from '../../core/errors.js';
 import { isUuid, type AuthContext } from '../domain.js';
@@ -12,20 +14,41 @@ export interface NewCommentInput {
   track_id: string;
   body: string;
   position_ms?: number;
+  version_id?: string;
+}
+
+export interface CommentPage {
+  limit: number;
+  cursor?: string;
 }
 
 function commentView(c: CommentRecord) {
   return {
     id: c.id,
     track_id: c.trackId,
+    version_id: c.versionId,
     user: { id: c.userId, handle: c.user.handle, display_name: c.user.displayName },
     body: c.body,
     position_ms: c.positionMs,
     created_at: c.createdAt.toISOString(),
+    edited_at: c.editedAt?.toISOString() ?? null,
   };
 }
 
 const noComment = (): AppError => new AppError('not_found', 'No comment with this id.');
+
+function assertNotBlank(body: string): void {
+  if (body.trim() === '') {
+    throw new AppError('invalid_input', 'A comment needs some text.', {
+      errors: [{ path: '/body', message: 'must not be blank' }],
+    });
+  }
+}
+
+const clock = (ms: number): string => {
+  const s = Math.floor(ms / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+};
 
 export class CommentService {
   constructor(
@@ -36,33 +59,51 @@ export class CommentService {
 
   async create(auth: AuthContext, input: NewCommentInput) {
     const track = await this.tracks.visible(auth, input.track_id);
-    if (input.body.trim() === '') {
-      throw new AppError('invalid_input', 'A comment needs some text.', {
-        errors: [{ path: '/body', message: 'must not be blank' }],
-      });
+    assertNotBlank(input.body);
+    const version = await this.tracks.commentVersion(track, input.version_id);
+    if (
+      input.position_ms !== undefined &&
+      version?.durationMs !== null &&
+      version?.durationMs !== undefined &&
+      input.position_ms > version.durationMs
+    ) {
+      throw new AppError(
+        'invalid_input',
+        `The position is past the end of version ${version.number} (${clock(version.durationMs)}).`,
+        {
+          errors: [
+            {
+              path: '/position_ms',
+              message: `must be within the track: 0:00 to ${clock(version.durationMs)}`,
+            },
+          ],
+        },
+      );
     }
     const comment = await this.comments.create({
       trackId: track.id,
       userId: auth.userId,
       body: input.body,
       positionMs: input.position_ms ?? null,
+      versionId: version?.id ?? null,
     });
     return commentView(comment);
   }
 
-  async list(auth: AuthContext | undefined, query: { track_id: string; limit: number; cursor?: string }) {
-    const track = await this.tracks.visible(auth, query.track_id);
-    const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-    const rows = await this.comments.listByTrack(track.id, query.limit + 1, cursor);
-    const items = rows.slice(0, query.limit);
+  async list(auth: AuthContext | undefined, trackId: string, page: CommentPage) {
+    const track = await this.tracks.visible(auth, trackId);
+    const cursor = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
+    const rows = await this.comments.listByTrack(track.id, page.limit + 1, cursor);
+    const items = rows.slice(0, page.limit);
     const last = items[items.length - 1];
     return {
       items: items.map(commentView),
-      next_cursor: rows.length > query.limit && last ? encodeCursor(last) : null,
+      next_cursor: rows.length > page.limit && last ? encodeCursor(last) : null,
     };
   }
 
-  async delete(auth: AuthContext, id: string): Promise<void> {
+  /** A live comment on a track `auth` sees, else a 404. */
+  private async visibleComment(auth: AuthContext, id: string) {
     if (!isUuid(id)) throw noComment();
     const comment = await this.comments.findById(id.toLowerCase());
     if (!comment || comment.deletedAt !== null) throw noComment();
@@ -70,6 +111,19 @@ export class CommentService {
     const track = await this.tracks.visible(auth, comment.trackId).catch(() => {
       throw noComment();
     });
+    return { comment, track };
+  }
+
+  async edit(auth: AuthContext, id: string, body: string) {
+    const { comment } = await this.visibleComment(auth, id);
+    if (auth.userId !== comment.userId)
+      throw new AppError('forbidden', "Only the comment's author may edit it.");
+    assertNotBlank(body);
+    return commentView(await this.comments.editBody(comment.id, body, this.now()));
+  }
+
+  async delete(auth: AuthContext, id: string): Promise<void> {
+    const { comment, track } = await this.visibleComment(auth, id);
     if (auth.userId !== comment.userId && auth.userId !== track.ownerUserId && auth.role !== 'admin') {
       throw new AppError(
         'forbidden',
@@ -77,5 +131,9 @@ export class CommentService {
       );
     }
     await this.comments.softDelete(comment.id, this.now());
+  }
+
+  count(trackId: string): Promise<number> {
+    return this.comments.countByTrack(trackId);
   }
 }

@@ -4,14 +4,16 @@
  * Changing or deleting a visible track that is not one's own is a 403. See docs/music-domain.md.
  */
 import { AppError } from '../../core/errors.js';
+import { decodeCursor, encodeCursor } from './user-service.js';
 import { isUuid, type AuthContext, type Visibility } from '../domain.js';
 import type { AssetRepository } from '../repositories/asset-repository.js';
 import type { ObjectStores } from '../repositories/object-store/object-store.js';
-import type { PrismaTrackRepository, TrackSummary } from '../repositories/track-repository.js';
+import type { PrismaTrackRepository, TrackSummary, VersionRecord } from '../repositories/track-repository.js';
 import type { VersionFlowStarter } from '../jobs/flow.js';
 import type { AudioProbe, AudioTags } from './audio-probe.js';
 import { maySee } from './visibility-policy.js';
 import {
+  shownVersion,
   tagColumns,
   trackSummaryView,
   trackView,
@@ -31,6 +33,7 @@ export interface UpdateTrackInput {
   description?: string;
   visibility?: Visibility;
   tags?: Partial<AudioTags>;
+  current_version_id?: string;
 }
 
 /** Told after a track's title, description or visibility changed or it was deleted (trending's answers). */
@@ -84,19 +87,55 @@ export class TrackService {
     return trackView(track, [], this.signer);
   }
 
+  /** The track as its page shows it: with its owner, artist, album and counts of plays and comments. */
   async get(auth: AuthContext | undefined, id: string) {
     const found = isUuid(id) ? await this.tracks.findWithVersions(id.toLowerCase()) : undefined;
     if (!found || !canSee(found.track, auth)) throw noTrack();
-    return trackView(found.track, found.versions, this.signer);
+    const view = trackView(found.track, found.versions, this.signer);
+    const context = await this.tracks.context(found.track.id, view.current_version?.id ?? null);
+    return {
+      ...view,
+      owner: { handle: context?.ownerHandle ?? '', display_name: context?.ownerDisplayName ?? '' },
+      artist: context?.artistId ? { id: context.artistId, name: context.artist } : null,
+      album: context?.albumId ? { id: context.albumId, name: context.album } : null,
+      counts: { plays: context?.plays ?? 0, comments: context?.comments ?? 0 },
+    };
+  }
+
+  /** Every track of the caller, private ones included, newest first, each with its state. */
+  async mine(auth: AuthContext, page: { limit: number; cursor?: string }) {
+    const cursor = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
+    const rows = await this.tracks.listByOwner(auth.userId, page.limit + 1, cursor);
+    const items = rows.slice(0, page.limit);
+    const last = items[items.length - 1];
+    return {
+      items: items.map(({ versions, ...track }) => ({
+        ...trackView(track, versions, this.signer),
+        version_count: versions.length,
+      })),
+      next_cursor: rows.length > page.limit && last ? encodeCursor(last) : null,
+    };
   }
 
   async update(auth: AuthContext, id: string, input: UpdateTrackInput) {
     const existing = await this.changeable(auth, id);
-    const { tags, ...fields } = input;
+    const { tags, current_version_id: currentId, ...fields } = input;
+    let versions = await this.tracks.listVersions(existing.id);
+    if (currentId !== undefined) {
+      const chosen = versions.find((v) => v.id === currentId.toLowerCase());
+      if (!chosen || chosen.status !== 'ready') {
+        throw new AppError('invalid_input', 'Only a ready version of this track can be the current one.', {
+          errors: [
+            { path: '/current_version_id', message: "must be the id of one of this track's ready versions" },
+          ],
+        });
+      }
+    }
     const changed = Object.keys(fields).length > 0;
-    const track = changed ? await this.tracks.update(existing.id, fields) : existing;
-    if (changed) await this.changes.trackChanged();
-    let versions = await this.tracks.listVersions(track.id);
+    let track = changed ? await this.tracks.update(existing.id, fields) : existing;
+    if (currentId !== undefined)
+      track = await this.tracks.setCurrentVersion(track.id, currentId.toLowerCase());
+    if (changed || currentId !== undefined) await this.changes.trackChanged();
     if (tags !== undefined) {
       const shown = trackView(track, versions, this.signer);
       const target = versions.find((v) => v.id === (shown.current_version?.id ?? versions[0]?.id));
@@ -159,6 +198,22 @@ export class TrackService {
       sourceKey: asset.objectKey,
     });
     return versionView(version, this.signer);
+  }
+
+  /**
+   * The version a comment's time refers to: the one it names (a version of this track, else a
+   * 400), or the version the track shows now; undefined while the track has none ready.
+   */
+  async commentVersion(track: TrackSummary, versionId?: string): Promise<VersionRecord | undefined> {
+    const versions = await this.tracks.listVersions(track.id);
+    if (versionId === undefined) return shownVersion(track, versions);
+    const named = versions.find((v) => v.id === versionId.toLowerCase());
+    if (!named) {
+      throw new AppError('invalid_input', 'The version_id names no version of this track.', {
+        errors: [{ path: '/version_id', message: "must be the id of one of this track's versions" }],
+      });
+    }
+    return named;
   }
 
   async listVersions(auth: AuthContext | undefined, trackId: string) {

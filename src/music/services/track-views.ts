@@ -97,6 +97,15 @@ export function shownVersion(track: TrackSummary, versions: VersionRecord[]): Ve
   );
 }
 
+/** A version without a cover keeps the track's: the newest ready version's that has one. */
+function coverOf(current: VersionRecord, versions: VersionRecord[]): string | null {
+  const withCover =
+    current.artworkKey !== null
+      ? current
+      : versions.find((v) => v.status === 'ready' && v.artworkKey !== null);
+  return withCover?.artworkKey ? `/images/${withCover.artworkKey}` : null;
+}
+
 export function trackView(track: TrackSummary, versions: VersionRecord[], signer: MediaSigner) {
   const current = shownVersion(track, versions);
   const newest = versions[0];
@@ -105,7 +114,9 @@ export function trackView(track: TrackSummary, versions: VersionRecord[], signer
   return {
     ...trackSummaryView(track),
     tags: tagged ? tagsOf(tagged) : null,
-    current_version: current ? versionView(current, signer) : null,
+    current_version: current
+      ? { ...versionView(current, signer), artwork_url: coverOf(current, versions) }
+      : null,
     processing: pending
       ? { version_id: pending.id, number: pending.number, status: pending.status, error: pending.error }
       : null,

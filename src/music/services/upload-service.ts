@@ -343,8 +343,8 @@ export class UploadService {
     }
     if (spooled.raw === undefined) {
       return reject(
-        `ffprobe cannot read the file as audio (${spooled.error ?? 'unreadable'}); accepted: ${ACCEPTED_AUDIO}.`,
-        [{ path: '/upload_id', message: 'is not audio' }],
+        `The file could not be read as audio (${spooled.error ?? 'unreadable'}): it is damaged or not an audio file; accepted: ${ACCEPTED_AUDIO}.`,
+        [{ path: '/upload_id', message: 'is not an audio file that can be read' }],
       );
     }
     const verdict = judgeProbe(spooled.raw);

@@ -104,10 +104,10 @@ export interface AlbumListQuery {
   genre?: string;
 }
 
-/** A timestamp as the ISO 8601 text JavaScript's toISOString writes (UTC, milliseconds). */
-/** subsonic_artists' viewer for the public summary rows. */
-const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+/** subsonic_artists' viewer for the public summary rows; also a viewer who owns nothing. */
+export const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
+/** A timestamp as the ISO 8601 text JavaScript's toISOString writes (UTC, milliseconds). */
 const iso = (column: string): string =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
@@ -491,6 +491,22 @@ export class SubsonicLibraryRepository {
         });
     }
     return found;
+  }
+
+  /** Songs grouped under an artist (album artist, else artist), by album and disc order. */
+  songsOfArtist(v: Viewer, artistId: string, limit: number): Promise<SongRow[]> {
+    return this.songs(
+      v,
+      Prisma.sql`s.artist_id = ${artistId}`,
+      Prisma.sql`lower(s.album), ${ALBUM_SONG_ORDER}`,
+      limit,
+      0,
+    );
+  }
+
+  /** The newest songs first (the tracks_visibility_created index serves the public ones). */
+  newestSongs(v: Viewer, limit: number): Promise<SongRow[]> {
+    return this.songs(v, Prisma.sql`true`, Prisma.sql`s.created_at DESC, s.id`, limit, 0);
   }
 
   randomSongs(

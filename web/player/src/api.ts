@@ -38,24 +38,47 @@ export function api<T>(path: string, init: RequestInit = {}): Promise<T> {
 
 export interface Version {
   id: string;
+  number: number;
   status: string;
+  error: string | null;
   duration_ms: number | null;
   loudness: { replay_gain_db: number | null; integrated_lufs: number } | null;
   hls_url: string | null;
   progressive_url: string | null;
   waveform_url: string | null;
   artwork_url: string | null;
+  created_at: string;
+}
+
+export interface Tags {
+  title: string | null;
+  artist: string | null;
+  album_artist: string | null;
+  album: string | null;
+  genre: string | null;
+  track_number: number | null;
+  year: number | null;
+  date: string | null;
 }
 
 export interface Track {
   id: string;
   title: string;
-  description: string | null;
-  visibility: string;
+  description: string;
+  visibility: 'public' | 'unlisted' | 'private';
   owner_user_id: string;
   created_at: string;
+  tags: Tags | null;
   current_version: Version | null;
-  processing: { version_id: string; status: string; error: string | null } | null;
+  processing: { version_id: string; number: number; status: string; error: string | null } | null;
+}
+
+/** GET /tracks/:id: the track with what its page shows beside it. */
+export interface TrackPage extends Track {
+  owner: { handle: string; display_name: string };
+  artist: { id: string; name: string } | null;
+  album: { id: string; name: string } | null;
+  counts: { plays: number; comments: number };
 }
 
 export interface TrackSummary {
@@ -64,12 +87,50 @@ export interface TrackSummary {
   created_at: string;
 }
 
+/** A track as search, artists, albums and new uploads list it. */
+export interface Song {
+  id: string;
+  title: string;
+  artist: string;
+  artist_id: string;
+  album: string;
+  album_id: string;
+  year: number | null;
+  genre: string | null;
+  duration_ms: number | null;
+  created_at: string;
+  artwork_url: string | null;
+}
+
+export interface Album {
+  id: string;
+  name: string;
+  artist: string;
+  artist_id: string;
+  year: number | null;
+  genre: string | null;
+  track_count: number;
+}
+
+export interface Artist {
+  id: string;
+  name: string;
+  album_count: number;
+}
+
 export interface Comment {
   id: string;
   body: string;
   position_ms: number | null;
-  user: { handle: string; display_name: string | null };
+  version_id: string | null;
+  user: { id: string; handle: string; display_name: string | null };
   created_at: string;
+  edited_at: string | null;
+}
+
+/** The message of a failed request, for the part of the page it belongs to. */
+export function problemText(err: unknown): string {
+  return err instanceof ProblemError ? (err.problem.detail ?? err.problem.title) : (err as Error).message;
 }
 
 export function clock(ms: number): string {

@@ -1,10 +1,15 @@
-/** Client-side routes of the player: /, /trending, /signup, /login, /upload, /tracks/<id>, /users/<handle>. */
+/**
+ * Client-side routes of the player: / (new uploads and trending), /trending, /search?q=,
+ * /artists/<id>, /albums/<id>, /signup, /login, /upload, /me/tracks, /tracks/<id>, /users/<handle>.
+ */
 import './style.css';
 import { h, clear } from '../../shared/dom';
-import { api, saveSession, session } from './api';
+import { api, problemText, saveSession, session } from './api';
 import { renderAuth } from './auth-pages';
+import { renderAlbum, renderArtist, renderHome, renderSearch } from './browse-pages';
 import { renderProfile, renderTrending } from './list-pages';
-import { renderTrack } from './track-page';
+import { renderMyTracks } from './my-tracks';
+import { leaveTrack, renderTrack } from './track-page';
 import { renderUpload } from './upload-page';
 
 const app = document.getElementById('app')!;
@@ -15,49 +20,76 @@ function go(path: string): void {
   void route();
 }
 
+function logOut(): void {
+  // The session is gone for this page whatever the answer (an expired cookie is a 401).
+  void api('/auth/logout', { method: 'POST' })
+    .catch(() => undefined)
+    .finally(() => {
+      saveSession(null);
+      go('/');
+    });
+}
+
 function renderNav(): void {
   const s = session();
   clear(
     nav,
+    h('a', { href: '/search' }, 'Search'),
     h('a', { href: '/trending' }, 'Trending'),
     s ? h('a', { href: '/upload' }, 'Upload') : null,
+    s ? h('a', { href: '/me/tracks' }, 'My tracks') : null,
     s ? h('a', { href: `/users/${s.handle}` }, s.handle) : h('a', { href: '/login' }, 'Log in'),
     s
-      ? h(
-          'button',
-          {
-            type: 'button',
-            class: 'link',
-            onclick: () => {
-              void api('/auth/logout', { method: 'POST' }).finally(() => {
-                saveSession(null);
-                go('/');
-              });
-            },
-          },
-          'Log out',
-        )
+      ? h('button', { type: 'button', class: 'link', onclick: logOut }, 'Log out')
       : h('a', { href: '/signup' }, 'Sign up'),
   );
 }
 
 async function route(): Promise<void> {
+  leaveTrack();
   renderNav();
   const path = location.pathname;
-  const track = /^\/tracks\/([^/]+)$/.exec(path);
-  const user = /^\/users\/([^/]+)$/.exec(path);
+  const match = (re: RegExp): string | undefined => {
+    const m = re.exec(path);
+    return m ? decodeURIComponent(m[1]!) : undefined;
+  };
+  const track = match(/^\/tracks\/([^/]+)$/);
+  const user = match(/^\/users\/([^/]+)$/);
+  const artist = match(/^\/artists\/([^/]+)$/);
+  const album = match(/^\/albums\/([^/]+)$/);
   try {
-    if (track) await renderTrack(app, decodeURIComponent(track[1]!));
-    else if (user) await renderProfile(app, decodeURIComponent(user[1]!));
+    if (track) await renderTrack(app, track, go);
+    else if (user) await renderProfile(app, user);
+    else if (artist) await renderArtist(app, artist);
+    else if (album) await renderAlbum(app, album);
+    else if (path === '/search') renderSearch(app, new URLSearchParams(location.search).get('q') ?? '');
     else if (path === '/signup' || path === '/login')
       renderAuth(app, path === '/signup' ? 'signup' : 'login', go);
     else if (path === '/upload') renderUpload(app, go);
-    else await renderTrending(app);
+    else if (path === '/me/tracks') renderMyTracks(app);
+    else if (path === '/trending') await renderTrending(app);
+    else if (path === '/') renderHome(app);
+    else {
+      document.title = 'Not found · Music';
+      clear(
+        app,
+        h('h1', {}, 'No such page'),
+        h(
+          'p',
+          {},
+          `Nothing lives at ${path}. `,
+          h('a', { href: '/' }, 'Go to the home page'),
+          ' or ',
+          h('a', { href: '/search' }, 'search'),
+          '.',
+        ),
+      );
+    }
   } catch (err) {
     clear(
       app,
       h('h1', {}, 'Something went wrong'),
-      h('p', { class: 'error', role: 'alert' }, (err as Error).message),
+      h('p', { class: 'error', role: 'alert' }, problemText(err)),
     );
   }
   app.focus({ preventScroll: true });
@@ -70,6 +102,13 @@ document.addEventListener('click', (event) => {
   if (url.origin !== location.origin || /^\/(api|media|waveforms|images)\//.test(url.pathname)) return;
   event.preventDefault();
   go(url.pathname + url.search);
+});
+document.addEventListener('submit', (event) => {
+  const form = event.target as HTMLFormElement;
+  if (form.getAttribute('role') !== 'search') return;
+  event.preventDefault();
+  const q = new FormData(form).get('q');
+  go(`/search?q=${encodeURIComponent(typeof q === 'string' ? q.trim() : '')}`);
 });
 window.addEventListener('popstate', () => void route());
 void route();

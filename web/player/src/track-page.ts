@@ -1,69 +1,140 @@
 /**
- * A track: while its version transcodes, the processing state (polled); then the player (hls.js
- * where the browser has no HLS of its own), the waveform seek bar, ReplayGain-normalised volume,
- * and comments at time positions.
+ * A track: its context (cover, artist, album, year, genre, date, counts); while a version
+ * transcodes, its processing state (polled); the player (hls.js where the browser has no HLS of
+ * its own), the waveform seek bar, one ReplayGain-normalised volume; comments; and for its owner,
+ * the tools to manage it. Each part loads and fails on its own: a failing part never takes the
+ * player down.
  */
 import type Hls from 'hls.js/light';
 import { h, clear } from '../../shared/dom';
-import { field, showProblem, clearProblem } from '../../shared/forms';
 import { ProblemError } from '../../shared/http';
-import { api, clock, session, type Comment, type Track, type Version } from './api';
+import { api, clock, problemText, session, type TrackPage, type Version } from './api';
+import { commentsPart } from './comments';
+import { managePart } from './track-manage';
 import { waveformView, type WaveformView } from './waveform';
 
 let teardown: (() => void) | undefined;
 
-export async function renderTrack(app: HTMLElement, id: string): Promise<void> {
+export function leaveTrack(): void {
   teardown?.();
   teardown = undefined;
-  let track: Track;
+}
+
+export async function renderTrack(app: HTMLElement, id: string, go: (path: string) => void): Promise<void> {
+  leaveTrack();
+  let track: TrackPage;
   try {
-    track = await api<Track>(`/tracks/${encodeURIComponent(id)}`);
+    track = await api<TrackPage>(`/tracks/${encodeURIComponent(id)}`);
   } catch (err) {
     const gone = err instanceof ProblemError && err.problem.status === 404;
     clear(
       app,
       h('h1', {}, 'Track'),
-      h(
-        'p',
-        { class: 'error', role: 'alert' },
-        gone ? 'No such track, or it is private.' : (err as Error).message,
-      ),
+      h('p', { class: 'error', role: 'alert' }, gone ? 'No such track, or it is private.' : problemText(err)),
     );
     return;
   }
   document.title = `${track.title} · Music`;
+  const cleanups: (() => void)[] = [];
+  teardown = () => cleanups.forEach((f) => f());
+  const reload = (): void => void renderTrack(app, id, go);
   const body = h('div', {});
-  clear(app, h('h1', {}, track.title), track.description ? h('p', {}, track.description) : null, body);
+  const mine = session()?.handle === track.owner.handle;
+  clear(app, trackHead(track), body);
+  const processing = processingNotice(track, id, reload, cleanups);
   const version = track.current_version;
   if (!version) {
-    const p = track.processing;
-    const failed = p?.status === 'failed';
-    clear(
-      body,
-      h(
-        'p',
-        {
-          class: failed ? 'error' : 'notice',
-          role: 'status',
-          'data-testid': 'processing',
-          'data-status': p?.status ?? 'none',
-        },
-        failed
-          ? `Processing failed: ${p?.error ?? 'unknown error'}`
-          : p
-            ? `Processing (${p.status})… the player appears when the audio is ready.`
-            : 'This track has no audio yet.',
-      ),
-    );
-    if (p && !failed) {
-      const timer = setTimeout(() => {
-        if (location.pathname === `/tracks/${id}`) void renderTrack(app, id);
-      }, 2000);
-      teardown = () => clearTimeout(timer);
-    }
+    clear(body, processing ?? h('p', { class: 'notice' }, 'This track has no audio yet.'));
+    if (mine) body.append(managePart(track, reload, go));
     return;
   }
-  await renderPlayer(body, track, version);
+  const player = await renderPlayer(track, version, cleanups);
+  const comments = commentsPart(track, version, player.audio, player.wave, mine);
+  clear(body, processing, player.element, comments);
+  if (mine) body.append(managePart(track, reload, go));
+}
+
+function trackHead(track: TrackPage): HTMLElement {
+  const tags = track.tags;
+  const year = tags?.date ?? (tags?.year ? String(tags.year) : null);
+  const facts: (Node | string)[] = [];
+  if (track.album) facts.push('from ', h('a', { href: `/albums/${track.album.id}` }, track.album.name));
+  if (year) facts.push(`${facts.length ? ' · ' : ''}${year}`);
+  if (tags?.genre) facts.push(`${facts.length ? ' · ' : ''}${tags.genre}`);
+  const cover = track.current_version?.artwork_url;
+  return h(
+    'div',
+    { class: 'track-head' },
+    cover
+      ? h('img', { src: cover, alt: `Cover of ${track.title}`, class: 'cover', width: 300, height: 300 })
+      : null,
+    h(
+      'div',
+      { class: 'track-facts' },
+      h('h1', {}, track.title),
+      h(
+        'p',
+        { class: 'byline', 'data-testid': 'artist' },
+        'by ',
+        track.artist
+          ? h('a', { href: `/artists/${track.artist.id}` }, track.artist.name)
+          : h('a', { href: `/users/${track.owner.handle}` }, track.owner.display_name || track.owner.handle),
+      ),
+      facts.length ? h('p', { 'data-testid': 'album' }, facts) : null,
+      h(
+        'p',
+        { class: 'muted' },
+        'Uploaded by ',
+        h('a', { href: `/users/${track.owner.handle}` }, `@${track.owner.handle}`),
+        ` on ${new Date(track.created_at).toLocaleDateString(undefined, { dateStyle: 'long' })}`,
+        track.visibility !== 'public' ? ` · ${track.visibility}` : '',
+      ),
+      h(
+        'p',
+        { 'data-testid': 'counts' },
+        `${track.counts.plays} play${track.counts.plays === 1 ? '' : 's'} · ${track.counts.comments} comment${track.counts.comments === 1 ? '' : 's'}`,
+      ),
+      track.description ? h('p', { class: 'description' }, track.description) : null,
+    ),
+  );
+}
+
+/** The newest version's processing state, re-read every 2 s until it is ready or failed. */
+function processingNotice(
+  track: TrackPage,
+  id: string,
+  reload: () => void,
+  cleanups: (() => void)[],
+): HTMLElement | null {
+  const p = track.processing;
+  if (!p) return null;
+  const failed = p.status === 'failed';
+  const notice = h(
+    'p',
+    {
+      class: failed ? 'error' : 'notice',
+      role: 'status',
+      'data-testid': 'processing',
+      'data-status': p.status,
+    },
+    failed
+      ? `Processing version ${p.number} failed: ${p.error ?? 'unknown error'}`
+      : `Processing version ${p.number} (${p.status})… ${track.current_version ? 'the current version plays meanwhile.' : 'the player appears when the audio is ready.'}`,
+  );
+  if (!failed) {
+    let timer: ReturnType<typeof setTimeout>;
+    const poll = (): void => {
+      timer = setTimeout(() => {
+        void api<TrackPage>(`/tracks/${encodeURIComponent(id)}`).then(
+          (fresh) => (fresh.processing?.status === p.status ? poll() : reload()),
+          () => poll(),
+        );
+      }, 2000);
+    };
+    poll();
+    cleanups.push(() => clearTimeout(timer));
+  }
+  return notice;
 }
 
 function gainFactor(version: Version): number {
@@ -72,13 +143,15 @@ function gainFactor(version: Version): number {
   return db === null || db === undefined ? 1 : Math.min(1, 10 ** (db / 20));
 }
 
-async function renderPlayer(body: HTMLElement, track: Track, version: Version): Promise<void> {
-  const audio = h('audio', {
-    controls: true,
-    preload: 'metadata',
-    'aria-label': `Play ${track.title}`,
-    'data-testid': 'audio',
-  });
+interface Player {
+  element: HTMLElement;
+  audio: HTMLAudioElement;
+  wave: WaveformView | undefined;
+}
+
+async function renderPlayer(track: TrackPage, version: Version, cleanups: (() => void)[]): Promise<Player> {
+  // No native controls: their own volume would be a second one beside the normalised slider.
+  const audio = h('audio', { preload: 'metadata', 'data-testid': 'audio', 'data-version': version.id });
   let hls: Hls | undefined;
   let engine = 'progressive';
   if (version.hls_url && audio.canPlayType('application/vnd.apple.mpegurl')) {
@@ -96,10 +169,28 @@ async function renderPlayer(body: HTMLElement, track: Track, version: Version): 
     } else if (version.progressive_url) audio.src = version.progressive_url;
   } else if (version.progressive_url) audio.src = version.progressive_url;
   audio.dataset.engine = engine;
-  teardown = () => {
+  cleanups.push(() => {
     hls?.destroy();
     audio.pause();
+  });
+
+  const durationMs = version.duration_ms ?? 0;
+  const play = h('button', { type: 'button', class: 'play', 'aria-label': `Play ${track.title}` }, '▶');
+  const time = h('span', { class: 'time', 'aria-live': 'off' }, `0:00 / ${clock(durationMs)}`);
+  const showState = (): void => {
+    const playing = !audio.paused;
+    play.textContent = playing ? '❚❚' : '▶';
+    play.setAttribute('aria-label', `${playing ? 'Pause' : 'Play'} ${track.title}`);
   };
+  play.addEventListener(
+    'click',
+    () => void (audio.paused ? audio.play().catch(() => undefined) : audio.pause()),
+  );
+  audio.addEventListener('play', showState);
+  audio.addEventListener('pause', showState);
+  audio.addEventListener('timeupdate', () => {
+    time.textContent = `${clock(audio.currentTime * 1000)} / ${clock(durationMs)}`;
+  });
 
   const volume = h('input', { type: 'range', min: 0, max: 1, step: 0.01, value: 1, id: 'volume' });
   const normalise = h('input', { type: 'checkbox', id: 'normalise', checked: true });
@@ -125,7 +216,6 @@ async function renderPlayer(body: HTMLElement, track: Track, version: Version): 
     }).catch(() => (counted = false));
   });
 
-  const durationMs = version.duration_ms ?? 0;
   let wave: WaveformView | undefined;
   const waveSlot = h('div', { class: 'wave-slot' });
   if (version.waveform_url) {
@@ -135,107 +225,35 @@ async function renderPlayer(body: HTMLElement, track: Track, version: Version): 
       audio.addEventListener('timeupdate', () => wave?.update());
       audio.addEventListener('seeked', () => wave?.update());
     } catch (err) {
-      waveSlot.append(h('p', { class: 'error' }, (err as Error).message));
+      waveSlot.append(h('p', { class: 'error' }, problemText(err)));
     }
   }
   const db = version.loudness?.replay_gain_db;
-  const comments = h('ol', { class: 'comments', 'aria-label': 'Comments' });
-  clear(
-    body,
-    version.artwork_url
-      ? h('img', {
-          src: version.artwork_url,
-          alt: `Cover of ${track.title}`,
-          class: 'cover',
-          width: 300,
-          height: 300,
-        })
-      : null,
+  const element = h(
+    'section',
+    { class: 'player', 'aria-label': 'Player', 'data-part': 'player' },
     waveSlot,
     audio,
     h(
       'div',
-      { class: 'row' },
+      { class: 'row controls' },
+      play,
+      time,
       h('label', { for: 'volume' }, 'Volume'),
       volume,
-      normalise,
       h(
-        'label',
-        { for: 'normalise' },
-        db === null || db === undefined
-          ? 'Normalise loudness (no measurement)'
-          : `Normalise loudness (ReplayGain ${db.toFixed(2)} dB)`,
-      ),
-    ),
-    h('h2', {}, 'Comments'),
-    comments,
-    commentForm(track, audio, () => void loadComments()),
-  );
-  const loadComments = async (): Promise<void> => {
-    const list = await api<{ items: Comment[] }>(
-      `/comments?track_id=${encodeURIComponent(track.id)}&limit=100`,
-    );
-    wave?.setComments(list.items);
-    clear(
-      comments,
-      list.items.map((c) =>
+        'span',
+        { class: 'row' },
+        normalise,
         h(
-          'li',
-          { 'data-comment': c.id },
-          h('strong', {}, c.user.display_name ?? c.user.handle),
-          c.position_ms !== null ? h('span', { class: 'badge' }, clock(c.position_ms)) : null,
-          ` ${c.body}`,
+          'label',
+          { for: 'normalise' },
+          db === null || db === undefined
+            ? 'Normalise loudness (no measurement)'
+            : `Normalise loudness (ReplayGain ${db.toFixed(2)} dB)`,
         ),
       ),
-    );
-  };
-  await loadComments();
-}
-
-function commentForm(track: Track, audio: HTMLAudioElement, reload: () => void): HTMLElement {
-  if (!session()) return h('p', {}, h('a', { href: '/login' }, 'Log in'), ' to comment.');
-  const text = field('body', 'Comment', h('textarea', { rows: 2, maxlength: 2000, required: true }));
-  const at = field(
-    'position_ms',
-    'At (m:ss)',
-    h('input', { type: 'text', inputmode: 'numeric', pattern: '[0-9]+:[0-5][0-9]', size: 6 }),
-  );
-  const general = h('p', { class: 'error', role: 'alert' });
-  const submit = h('button', { type: 'submit', class: 'primary' }, 'Post the comment');
-  const form = h(
-    'form',
-    { class: 'stack', novalidate: true },
-    text.wrap,
-    h(
-      'div',
-      { class: 'row' },
-      at.wrap,
-      h(
-        'button',
-        { type: 'button', onclick: () => (at.input.value = clock(audio.currentTime * 1000)) },
-        'Use the current time',
-      ),
     ),
-    general,
-    submit,
   );
-  form.addEventListener('submit', (e) => {
-    e.preventDefault();
-    clearProblem([text, at], general);
-    const m = /^(\d+):([0-5]\d)$/.exec(at.input.value.trim());
-    if (at.input.value.trim() && !m) return void at.error.append('Write the time as m:ss, e.g. 0:05.');
-    const position = m ? (Number(m[1]) * 60 + Number(m[2])) * 1000 : Math.round(audio.currentTime * 1000);
-    submit.disabled = true;
-    api('/comments', {
-      method: 'POST',
-      body: JSON.stringify({ track_id: track.id, body: text.input.value, position_ms: position }),
-    })
-      .then(() => {
-        text.input.value = '';
-        reload();
-      })
-      .catch((err: unknown) => showProblem(err, [text, at], general))
-      .finally(() => (submit.disabled = false));
-  });
-  return form;
+  return { element, audio, wave };
 }

@@ -1,8 +1,34 @@
-/** Upload: a file and a title; progress while parts are sent; then the track page (processing). */
+/**
+ * Upload: a file, its title (filled from the file name, then from its tags), description and
+ * visibility; progress while parts are sent; then the track page (processing). A refused file
+ * is said in words and never offered for resuming.
+ */
 import { h, clear } from '../../shared/dom';
 import { field, showProblem, clearProblem } from '../../shared/forms';
 import { api, session } from './api';
 import { forgetUpload, pendingUpload, sameFile, uploadFile } from './uploader';
+
+export const VISIBILITIES = [
+  ['public', 'Public: listed and found by anyone'],
+  ['unlisted', 'Unlisted: only people with the link'],
+  ['private', 'Private: only me'],
+] as const;
+
+export function visibilitySelect(value = 'public'): HTMLSelectElement {
+  return h(
+    'select',
+    {},
+    VISIBILITIES.map(([v, label]) => h('option', { value: v, selected: v === value }, label)),
+  );
+}
+
+/** The title a file suggests: its name without the extension, separators as spaces. */
+export function titleFromName(name: string): string {
+  return name
+    .replace(/\.[^.]{1,5}$/, '')
+    .replace(/[_]+/g, ' ')
+    .trim();
+}
 
 export function renderUpload(app: HTMLElement, go: (path: string) => void): void {
   document.title = 'Upload · Music';
@@ -17,12 +43,25 @@ export function renderUpload(app: HTMLElement, go: (path: string) => void): void
     h('input', { type: 'file', accept: 'audio/*,.flac,.wav,.mp3,.ogg,.m4a,.aiff', required: true }),
   );
   const titleField = field('title', 'Title', h('input', { type: 'text', maxlength: 200, required: true }));
+  const descriptionField = field(
+    'description',
+    'Description (optional)',
+    h('textarea', { rows: 3, maxlength: 5000 }),
+  );
+  const visibilityField = field('visibility', 'Who can listen', visibilitySelect());
   if (pending) titleField.input.value = pending.title;
+  // The title follows the file until the person types one of their own.
+  let titleTyped = Boolean(pending);
+  titleField.input.addEventListener('input', () => (titleTyped = true));
+  fileField.input.addEventListener('change', () => {
+    const file = (fileField.input as HTMLInputElement).files?.[0];
+    if (file && !titleTyped) titleField.input.value = titleFromName(file.name);
+  });
   const progress = h('progress', { max: 1, value: 0, 'aria-label': 'Upload progress' });
   const progressText = h('span', { 'data-testid': 'upload-progress' });
   const general = h('p', { class: 'error', role: 'alert' });
   const submit = h('button', { type: 'submit', class: 'primary' }, pending ? 'Resume the upload' : 'Upload');
-  const fields = [fileField, titleField];
+  const fields = [fileField, titleField, descriptionField, visibilityField];
   const form = h(
     'form',
     { class: 'stack', novalidate: true },
@@ -48,28 +87,41 @@ export function renderUpload(app: HTMLElement, go: (path: string) => void): void
     clearProblem(fields, general);
     const file = (fileField.input as HTMLInputElement).files?.[0];
     if (!file) return void fileField.error.append('Choose an audio file.');
-    const title = titleField.input.value.trim();
-    if (!title) return void titleField.error.append('Give the track a title.');
+    const typed = titleField.input.value.trim();
+    if (!typed) return void titleField.error.append('Give the track a title.');
     if (pending && !sameFile(pending, file) && !confirm(`This is not ${pending.name}; start a new upload?`))
       return;
     submit.disabled = true;
     void (async () => {
       try {
-        const assetId = await uploadFile(file, title, (sent, total) => {
+        const completed = await uploadFile(file, typed, (sent, total) => {
           progress.value = total ? sent / total : 0;
           progressText.textContent = `${Math.round((100 * sent) / Math.max(1, total))}% (${(sent / 1e6).toFixed(1)} of ${(total / 1e6).toFixed(1)} MB)`;
         });
+        // A title the person did not type gives way to the file's own title tag.
+        const tagged = completed.probe?.tags?.title?.trim();
+        const title = !titleTyped && tagged ? tagged.slice(0, 200) : typed;
+        const description = descriptionField.input.value.trim();
         const track = await api<{ id: string }>('/tracks', {
           method: 'POST',
-          body: JSON.stringify({ title, visibility: 'public' }),
+          body: JSON.stringify({
+            title,
+            visibility: visibilityField.input.value,
+            ...(description ? { description } : {}),
+          }),
         });
         await api(`/tracks/${track.id}/versions`, {
           method: 'POST',
-          body: JSON.stringify({ asset_id: assetId }),
+          body: JSON.stringify({ asset_id: completed.asset_id }),
         });
         go(`/tracks/${track.id}`);
       } catch (err) {
         showProblem(err, fields, general);
+        // A refused file is forgotten (uploader.ts): the form no longer offers to resume it.
+        if (!pendingUpload()) {
+          submit.textContent = 'Upload';
+          form.querySelector('[data-testid="resume-notice"]')?.remove();
+        }
         submit.disabled = false;
       }
     })();

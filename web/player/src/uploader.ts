@@ -3,7 +3,7 @@
  * The state is kept in localStorage after every part, so after a reload choosing the same file
  * again asks the server which parts it has and sends only the missing ones.
  */
-import { readProblem } from '../../shared/http';
+import { ProblemError, readProblem } from '../../shared/http';
 import { api } from './api';
 
 const STATE_KEY = 'music.upload';
@@ -80,12 +80,41 @@ function putPart(
   });
 }
 
-/** Uploads (or resumes) the file; resolves with the completed asset id. */
+/** What the server read from a completed upload (its tags give the title). */
+export interface Completed {
+  asset_id: string;
+  probe: { tags?: { title?: string | null } } | null;
+}
+
+/**
+ * A refusal (the file is not audio, too large, …) is final: resuming it would be refused again,
+ * so its saved state is dropped. A lost connection, a timeout, a rate limit or an outage is not.
+ */
+function refused(err: unknown): boolean {
+  if (!(err instanceof ProblemError)) return false;
+  const s = err.problem.status;
+  return s >= 400 && s < 500 && s !== 401 && s !== 408 && s !== 429;
+}
+
+/** Uploads (or resumes) the file; resolves with the completed asset. */
 export async function uploadFile(
   file: File,
   title: string,
   onProgress: (sent: number, total: number) => void,
-): Promise<string> {
+): Promise<Completed> {
+  try {
+    return await sendFile(file, title, onProgress);
+  } catch (err) {
+    if (refused(err)) save(null);
+    throw err;
+  }
+}
+
+async function sendFile(
+  file: File,
+  title: string,
+  onProgress: (sent: number, total: number) => void,
+): Promise<Completed> {
   const previous = pendingUpload();
   let answer: UploadAnswer;
   let state: PendingUpload;
@@ -144,7 +173,7 @@ export async function uploadFile(
     }
   };
   await Promise.all(Array.from({ length: PARALLEL }, worker));
-  await api('/upload/multipart/complete', {
+  const completed = await api<Completed>('/upload/multipart/complete', {
     method: 'POST',
     body: JSON.stringify({
       upload_id: state.upload_id,
@@ -155,7 +184,7 @@ export async function uploadFile(
     }),
   });
   save(null);
-  return state.asset_id;
+  return completed;
 }
 
 export function forgetUpload(): void {

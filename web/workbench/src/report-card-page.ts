@@ -34,7 +34,7 @@ function problemText(err: unknown): string {
   if (err instanceof ProblemError) {
     const p = err.problem;
     const fields = (p.errors ?? []).map((e) => `${e.path}: ${e.message}`).join('; ');
-    return `${p.status} ${p.title}: ${p.detail ?? ''}${fields ? ` (${fields})` : ''}${err.retryAfter ? ` Retry after ${err.retryAfter} s.` : ''}`;
+    return `${p.status} ${p.title}: ${p.detail ?? ''}${fields ? ` (${fields})` : ''}${err.retryAfter && !/retry/i.test(p.detail ?? '') ? ` Retry after ${err.retryAfter} s.` : ''}`;
   }
   return (err as Error).message;
 }

@@ -142,7 +142,10 @@ function showProblem(
       { class: 'problem', role: 'alert', 'data-testid': 'problem' },
       h('p', {}, h('strong', {}, `${p.status} ${p.title}`), p.detail ? `: ${p.detail}` : ''),
       p.hint ? h('p', { class: 'muted' }, p.hint) : null,
-      err.retryAfter ? h('p', { class: 'muted' }, `Retry after ${err.retryAfter} s.`) : null,
+      // Said once: the service's detail usually says when to retry already.
+      err.retryAfter && !/retry/i.test(p.detail ?? '')
+        ? h('p', { class: 'muted' }, `Retry after ${err.retryAfter} s.`)
+        : null,
     ),
   );
 }
