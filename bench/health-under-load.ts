@@ -17,7 +17,9 @@ import {
   writeBenchResult,
 } from './lib/music-app.js';
 import { gateCohortBody } from './lib/gate-cohort.js';
+import { memoryBody, replayBody } from './lib/memory-replay-safepatch-workloads.js';
 import { startEval } from './lib/server.js';
+import { counterexampleWorst, healthWorst, inspectorWorst, leakageWorst } from './lib/worst-inputs.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 2);
@@ -105,6 +107,19 @@ function multipart(parts: { name: string; value: Uint8Array | string; filename?:
   return { body: Buffer.concat(chunks), type: `multipart/form-data; boundary=${boundary}` };
 }
 
+/** Near-limit bodies per tool id (bench/lib); a tool not listed is driven with its example. */
+const WORST: Record<string, { input: string; body: () => string }> = {
+  counterexample: {
+    input: 'a claim that holds, 5 × n=12, 6 restarts × 1,500 steps',
+    body: counterexampleWorst,
+  },
+  health: { input: '5,000 history rows (1,250 items × 4 systems)', body: healthWorst },
+  leakage: { input: '5,000 exam rows × 5,000 exposure rows', body: leakageWorst },
+  inspector: { input: '5,000 exam × 5,000 exposure rows, 5,000 outcomes a side', body: inspectorWorst },
+  memory: { input: '1,000 memories', body: memoryBody },
+  replay: { input: '5,000 events', body: replayBody },
+};
+
 async function evalLoads(base: string): Promise<Load[]> {
   const examples = (
     (await (await fetch(`${base}/api/examples`)).json()) as { examples: Record<string, unknown> }
@@ -132,10 +147,11 @@ async function evalLoads(base: string): Promise<Load[]> {
         send: json(base + t.endpoint, body),
       });
     } else {
+      const worst = WORST[t.id];
       loads.push({
         route: `POST ${t.endpoint}`,
-        input: 'its /api/examples payload',
-        send: json(base + t.endpoint, JSON.stringify(examples[t.id])),
+        input: worst?.input ?? 'its /api/examples payload',
+        send: json(base + t.endpoint, worst?.body() ?? JSON.stringify(examples[t.id])),
       });
     }
   }
@@ -156,9 +172,9 @@ async function evalLoads(base: string): Promise<Load[]> {
     input: '5,000 gate lines without "id" (every line a problem line)',
     send: json(`${base}/api/batch`, noIds, { 'content-type': 'application/x-ndjson' }),
   });
-  const outcomes: fx.Outcome[] = Array.from({ length: 20_000 }, (_, i) => ({
+  const outcomes: fx.Outcome[] = Array.from({ length: 50_000 }, (_, i) => ({
     id: `i${i}`,
-    runs: Array.from({ length: 5 }, (_, r) => (i + r) % 3 !== 0),
+    runs: Array.from({ length: 25 }, (_, r) => (i + r) % 3 !== 0),
   }));
   const baseLog = fx.lmEvalJsonl(outcomes);
   const candLog = fx.lmEvalJsonl(
@@ -170,7 +186,7 @@ async function evalLoads(base: string): Promise<Load[]> {
   ]);
   loads.push({
     route: 'POST /api/gate/logs',
-    input: `2 × ${(baseLog.byteLength / 1e6).toFixed(0)} MB lm-eval JSONL (20,000 items × 5 runs)`,
+    input: `2 × ${(baseLog.byteLength / 1e6).toFixed(0)} MB lm-eval JSONL (50,000 items × 25 runs, the issue's)`,
     send: async () => {
       const res = await fetch(`${base}/api/gate/logs`, {
         method: 'POST',
