@@ -157,7 +157,7 @@ function formatOne(e: ErrorObject): FieldError {
     case 'minProperties':
       return {
         path: at,
-        message: `has ${countKeys(e.data)} entries; at ${e.keyword === 'maxProperties' ? 'most' : 'least'} ${String(p.limit)} ${plural(p.limit, 'is', 'are')} required`,
+        message: `has ${countKeys(e.data)} entries; at ${e.keyword === 'maxProperties' ? 'most' : 'least'} ${String(p.limit)} ${e.keyword === 'maxProperties' ? 'allowed' : plural(p.limit, 'is required', 'are required')}`,
       };
     case 'maxLength':
       return {

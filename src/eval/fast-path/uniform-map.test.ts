@@ -102,7 +102,7 @@ describe('uniform map rewrite', () => {
     }
     const big = Object.fromEntries(Array.from({ length: 5001 }, (_, i) => [`i${i}`, true]));
     expect(() => validate.assert({ baseline: big, candidate: { a: true } })).toThrow(
-      /at \/baseline: has 5001 entries; at most 5000/,
+      /baseline has 5001 entries; at most 5000 allowed/,
     );
   });
 
