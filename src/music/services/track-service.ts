@@ -4,7 +4,7 @@
  * Changing or deleting a visible track that is not one's own is a 403. See docs/music-domain.md.
  */
 import { AppError } from '../../core/errors.js';
-import { decodeCursor, encodeCursor } from './user-service.js';
+import { decodeCursor, encodeCursor } from './page-cursor.js';
 import { isUuid, type AuthContext, type Visibility } from '../domain.js';
 import type { AssetRepository } from '../repositories/asset-repository.js';
 import type { ObjectStores } from '../repositories/object-store/object-store.js';
