@@ -18,6 +18,7 @@ import { registerSecurityHeaders, securityHeaders } from '../core/security-heade
 import { TrustedProxies } from '../core/trusted-proxies.js';
 import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import { registerAuthHooks } from './auth-hook.js';
+import { registerRequestScheme } from './session-cookie.js';
 import { BullVersionFlowStarter, type VersionFlowStarter } from './jobs/flow.js';
 import type { MusicConfig } from './config.js';
 import { databaseUnavailable } from './repositories/database-errors.js';
@@ -137,6 +138,7 @@ export function buildMusicApp(
     ...(options.https ? { https: options.https } : {}),
   });
   registerMusicValidators(app);
+  registerRequestScheme(app, proxies);
   // First hook: the headers are on every answer, including 429s and other errors.
   registerSecurityHeaders(app, config.domain);
   // One limiter store: the scopes below, and the Subsonic API's failed-login and per-user counts.
