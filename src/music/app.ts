@@ -81,6 +81,8 @@ const isHealthPath = (p: string): boolean => p === '/api/v1/health' || p.startsW
  * (core/request-path.ts): route templates or normalised paths.
  */
 export const MUSIC_RATE_LIMIT_SCOPES: readonly RateLimitScope[] = [
+  // Every page load of the player asks who is signed in: not the login attempts the auth scope counts.
+  { name: 'session', match: (p) => p === '/api/v1/auth/session', ratePerSecond: 1, burst: 30 },
   { name: 'auth', match: (p) => p.startsWith('/api/v1/auth/'), ratePerSecond: 5 / 60, burst: 3 },
   {
     name: 'comments',
