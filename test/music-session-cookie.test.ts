@@ -12,6 +12,7 @@ import { PASSWORD } from './helpers/music-domain.js';
 
 const HOST = 'music.test:8081';
 const ORIGIN = `http://${HOST}`;
+const PROXY = '10.9.8.7';
 
 function sessionSetCookie(res: LightMyRequestResponse): string {
   const raw = res.headers['set-cookie'];
@@ -26,7 +27,7 @@ const cookieValue = (setCookie: string): string => setCookie.split(';')[0]!.slic
 describe('session cookie', () => {
   let t: MusicTestApp;
   beforeAll(async () => {
-    t = await createMusicTestApp({ RATE_LIMITS: 'off' });
+    t = await createMusicTestApp({ RATE_LIMITS: 'off', TRUSTED_PROXIES: PROXY });
   });
   afterAll(async () => t.close());
 
@@ -87,7 +88,15 @@ describe('session cookie', () => {
 
     const create = (headers: Record<string, string>) =>
       inject('POST', '/api/v1/tracks', headers, { title: 'Cookie track' });
-    for (const origin of [undefined, 'null', 'https://evil.example', 'http://music.test:9999', 'not a url']) {
+    for (const origin of [
+      undefined,
+      'null',
+      'https://evil.example',
+      'http://music.test:9999',
+      'not a url',
+      // Same host and port, another scheme: this server speaks plain http.
+      `https://${HOST}`,
+    ]) {
       const res = await create({ cookie, ...(origin === undefined ? {} : { origin }) });
       expect(res.statusCode, `${origin}: ${res.body}`).toBe(403);
       expect(res.json().detail).toMatch(/Origin/);
@@ -95,13 +104,18 @@ describe('session cookie', () => {
     expect((await create({ cookie, origin: ORIGIN })).statusCode).toBe(201);
     expect((await create({ authorization: `Bearer ${token}` })).statusCode).toBe(201);
     // A proxy that forwards the host name without its port ($host): compared by name.
-    const proxied = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/tracks',
-      headers: { host: 'music.test', origin: 'https://music.test', cookie },
-      payload: { title: 'Behind nginx' },
-    });
-    expect(proxied.statusCode).toBe(201);
+    // Its X-Forwarded-Proto says the scheme, believed only from a trusted proxy.
+    const proxied = (remoteAddress: string, headers: Record<string, string>) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/tracks',
+        remoteAddress,
+        headers: { host: 'music.test', origin: 'https://music.test', cookie, ...headers },
+        payload: { title: 'Behind nginx' },
+      });
+    expect((await proxied(PROXY, { 'x-forwarded-proto': 'https' })).statusCode).toBe(201);
+    expect((await proxied(PROXY, { 'x-forwarded-proto': 'http' })).statusCode).toBe(403);
+    expect((await proxied('10.9.8.6', { 'x-forwarded-proto': 'https' })).statusCode).toBe(403);
   });
 
   it('a browser may not sign in from another site (login CSRF)', async () => {

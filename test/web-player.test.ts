@@ -37,6 +37,7 @@ import {
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const document: any;
 declare const HTMLMediaElement: any;
+declare const localStorage: any;
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 const PASSWORD = 'correct horse battery staple 42';
@@ -278,6 +279,31 @@ describe('music player in Chromium', () => {
       await one.page.close();
     } finally {
       await device2.close();
+    }
+  }, 120_000);
+
+  it('the server, not localStorage, says who is logged in', async () => {
+    const who = `cookie_${Date.now().toString(36)}`;
+    const device = await launchBrowser();
+    try {
+      const one = await device.page();
+      await signUp(one.page, who);
+      // The cookie stays, the page's note of who is logged in is gone: a new page still shows the user.
+      await one.page.evaluate(() => localStorage.clear());
+      const two = await device.page();
+      await two.page.goto(`${base}/`);
+      await expectLoggedIn(two.page, who);
+      await two.page.goto(`${base}/me/tracks`);
+      await two.page.locator('[data-part="my-tracks"][data-state="ready"]').waitFor();
+      // The reverse: a note of a user but no cookie shows "Log in".
+      await device.context.clearCookies();
+      const three = await device.page();
+      await three.page.goto(`${base}/`);
+      await three.page.getByRole('link', { name: 'Log in' }).waitFor();
+      expect(await three.page.getByRole('link', { name: who, exact: true }).count()).toBe(0);
+      expect([...one.errors, ...two.errors, ...three.errors]).toEqual([]);
+    } finally {
+      await device.close();
     }
   }, 120_000);
 

@@ -25,3 +25,21 @@ export function clientAddress(request: FastifyRequest, trusted: TrustedProxies):
 export function normaliseAddress(address: string): string {
   return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
 }
+
+/**
+ * The scheme the client used: https on a TLS socket; behind a trusted proxy, its
+ * X-Forwarded-Proto (right-most entry, as nginx sets it); otherwise http. A client's own header is ignored.
+ */
+export function requestScheme(request: FastifyRequest, trusted: TrustedProxies): 'http' | 'https' {
+  if ((request.raw.socket as { encrypted?: boolean }).encrypted === true) return 'https';
+  const peer = normaliseAddress(request.raw.socket.remoteAddress ?? 'unknown');
+  if (trusted.empty || !trusted.has(peer)) return 'http';
+  const header = request.headers['x-forwarded-proto'];
+  const value = Array.isArray(header) ? header.join(',') : (header ?? '');
+  const last = value
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean)
+    .pop();
+  return last === 'https' ? 'https' : 'http';
+}

@@ -8,9 +8,14 @@ import { MESSAGES } from './field-messages.js';
 import type { ErrorObject } from 'ajv';
 import { pointerToken } from './errors.js';
 
-const REFUSED =
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
+/** Control characters: C0 and C1 (U+0085 NEL among them). */
+const CONTROLS = '\\u0000-\\u001f\\u007f-\\u009f';
+/** The same without the tab and line breaks that multi-line text (descriptions, comments) holds. */
+const CONTROLS_MULTILINE = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f';
+/** Invisible formatting: bidi marks, embeddings, overrides and isolates; zero-width spaces; the BOM. */
+const INVISIBLE = '\\u061c\\u200b\\u200e\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff';
+
+const REFUSED = new RegExp(`[${CONTROLS}${INVISIBLE}]`, 'u');
 
 function codePoint(ch: string): string {
   return 'U+' + (ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
@@ -19,10 +24,7 @@ function codePoint(ch: string): string {
 /** A UTF-16 surrogate without its pair: no character at all, and PostgreSQL refuses it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** The same, except the tab and line breaks that multi-line text (descriptions, comments) holds. */
-const REFUSED_MULTILINE =
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
+const REFUSED_MULTILINE = new RegExp(`[${CONTROLS_MULTILINE}${INVISIBLE}]`, 'u');
 
 /** Request fields that are multi-line prose by nature. */
 const MULTILINE_FIELDS = new Set(['description', 'body']);
@@ -31,6 +33,19 @@ const MULTILINE_FIELDS = new Set(['description', 'body']);
 export function refusedCharacter(text: string, multiline = false): string | undefined {
   const m = (multiline ? REFUSED_MULTILINE : REFUSED).exec(text) ?? LONE_SURROGATE.exec(text);
   return m ? codePoint(m[0]) : undefined;
+}
+
+const CONTROL_GLOBAL = new RegExp(`[${CONTROLS}]`, 'gu');
+const INVISIBLE_GLOBAL = new RegExp(`[${INVISIBLE}]`, 'gu');
+const LONE_SURROGATE_GLOBAL = new RegExp(LONE_SURROGATE.source, 'g');
+
+/**
+ * `text` with every refused character gone, for text we did not get typed (a file's tags): a
+ * control character becomes a space (it may separate words), invisible formatting and lone
+ * surrogates are removed. The file is still accepted; only its text is cleaned.
+ */
+export function withoutRefusedCharacters(text: string): string {
+  return text.replace(LONE_SURROGATE_GLOBAL, '').replace(INVISIBLE_GLOBAL, '').replace(CONTROL_GLOBAL, ' ');
 }
 
 /** ajv-shaped errors for every string in `value` that holds a refused character. */

@@ -18,6 +18,7 @@ import { registerSecurityHeaders, securityHeaders } from '../core/security-heade
 import { TrustedProxies } from '../core/trusted-proxies.js';
 import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import { registerAuthHooks } from './auth-hook.js';
+import { registerRequestScheme } from './session-cookie.js';
 import { BullVersionFlowStarter, type VersionFlowStarter } from './jobs/flow.js';
 import type { MusicConfig } from './config.js';
 import { databaseUnavailable } from './repositories/database-errors.js';
@@ -80,6 +81,8 @@ const isHealthPath = (p: string): boolean => p === '/api/v1/health' || p.startsW
  * (core/request-path.ts): route templates or normalised paths.
  */
 export const MUSIC_RATE_LIMIT_SCOPES: readonly RateLimitScope[] = [
+  // Every page load of the player asks who is signed in: not the login attempts the auth scope counts.
+  { name: 'session', match: (p) => p === '/api/v1/auth/session', ratePerSecond: 1, burst: 30 },
   { name: 'auth', match: (p) => p.startsWith('/api/v1/auth/'), ratePerSecond: 5 / 60, burst: 3 },
   {
     name: 'comments',
@@ -137,6 +140,7 @@ export function buildMusicApp(
     ...(options.https ? { https: options.https } : {}),
   });
   registerMusicValidators(app);
+  registerRequestScheme(app, proxies);
   // First hook: the headers are on every answer, including 429s and other errors.
   registerSecurityHeaders(app, config.domain);
   // One limiter store: the scopes below, and the Subsonic API's failed-login and per-user counts.

@@ -8,12 +8,30 @@
  * from http://localhost and http://127.0.0.1 (secure contexts), so development and tests work
  * without TLS; any other plain-http host needs TLS for the player to keep a session.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { requestScheme } from '../core/client-address.js';
 import { AppError } from '../core/errors.js';
+import type { TrustedProxies } from '../core/trusted-proxies.js';
 
 export const SESSION_COOKIE = '__Host-music_session';
 
 const COOKIE_OPTIONS = { path: '/', httpOnly: true, secure: true, sameSite: 'strict' } as const;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The scheme the client used (TLS socket, or a trusted proxy's X-Forwarded-Proto). */
+    scheme: 'http' | 'https';
+  }
+}
+
+/** Sets request.scheme once per request, before any route hook reads it. */
+export function registerRequestScheme(app: FastifyInstance, proxies: TrustedProxies): void {
+  app.decorateRequest('scheme', 'http');
+  app.addHook('onRequest', (request, _reply, done) => {
+    request.scheme = requestScheme(request, proxies);
+    done();
+  });
+}
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -36,7 +54,7 @@ export function sessionCookie(request: FastifyRequest): string | undefined {
  */
 export function assertSameOrigin(request: FastifyRequest): void {
   if (SAFE_METHODS.has(request.method)) return;
-  if (!sameOrigin(request.headers.origin, request.headers.host)) {
+  if (!sameOrigin(request.headers.origin, request.headers.host, request.scheme)) {
     throw new AppError(
       'forbidden',
       'A request authenticated by the session cookie must come from this site (its Origin header did not match); API clients send "Authorization: Bearer <token>" instead.',
@@ -44,8 +62,15 @@ export function assertSameOrigin(request: FastifyRequest): void {
   }
 }
 
-/** Origin's host against Host; a Host without a port (a proxy's `$host`) is compared by name only. */
-export function sameOrigin(origin: string | undefined, host: string | undefined): boolean {
+/**
+ * Origin's scheme against the request's (registerRequestScheme), its host against Host; a Host
+ * without a port (a proxy's `$host`) is compared by name only.
+ */
+export function sameOrigin(
+  origin: string | undefined,
+  host: string | undefined,
+  scheme: 'http' | 'https',
+): boolean {
   if (origin === undefined || origin === 'null' || host === undefined) return false;
   let url: URL;
   try {
@@ -53,7 +78,7 @@ export function sameOrigin(origin: string | undefined, host: string | undefined)
   } catch {
     return false;
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
+  if (url.protocol !== `${scheme}:`) return false;
   const expected = host.toLowerCase();
   return url.host === expected || (!expected.includes(':') && url.hostname === expected);
 }

@@ -9,7 +9,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
-import type { MediaJobData } from '../../src/music/jobs/queues.js';
+import {
+  MEDIA_INPUT,
+  type MediaJobData,
+  type MediaQueueName,
+  type SkippedStep,
+} from '../../src/music/jobs/queues.js';
 import { isInputFault, progressPercent, withoutHeapAddresses } from '../../src/music/media/ffmpeg-output.js';
 import type { ProbeInfo } from '../../src/music/media/probe.js';
 import { FfmpegError } from '../../src/music/repositories/ffmpeg-runner.js';
@@ -74,7 +79,7 @@ export async function runMediaJob<R extends object>(
       await handBack(deps, job, token);
       throw new WaitingError();
     }
-    const failure = classify(err);
+    const failure = classify(err, MEDIA_INPUT[job.queueName as MediaQueueName] ?? 'audio');
     const final = failure instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     if (final) await deps.versions.markFailed(versionId, `${job.queueName}: ${failure.message}`);
     throw failure;
@@ -107,9 +112,19 @@ async function handBack(deps: ProcessorDeps, job: Job<MediaJobData>, token: stri
   }
 }
 
-function classify(err: unknown): Error {
+/** ffmpeg could not decode what the step reads: permanent, whatever the attempt. */
+export function isUndecodable(err: unknown): err is FfmpegError {
+  return err instanceof FfmpegError && err.reason === 'exit' && isInputFault(err.stderr);
+}
+
+/** The recorded reason the picture step skipped a picture it cannot decode (MEDIA_INPUT). */
+export function skippedPicture(err: FfmpegError): SkippedStep {
+  return { skipped: `the attached picture cannot be decoded: ${withoutHeapAddresses(err.message)}` };
+}
+
+function classify(err: unknown, input: 'audio' | 'picture'): Error {
   if (err instanceof UnrecoverableError) return err;
-  if (err instanceof FfmpegError && err.reason === 'exit' && isInputFault(err.stderr))
-    return new UnrecoverableError(`the audio cannot be decoded: ${withoutHeapAddresses(err.message)}`);
+  if (isUndecodable(err))
+    return new UnrecoverableError(`the ${input} cannot be decoded: ${withoutHeapAddresses(err.message)}`);
   return err instanceof Error ? err : new Error(String(err));
 }

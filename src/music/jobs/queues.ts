@@ -8,6 +8,23 @@
 export const MEDIA_QUEUES = ['transcode', 'waveform', 'artwork-extract', 'loudness'] as const;
 export type MediaQueueName = (typeof MEDIA_QUEUES)[number];
 
+/**
+ * What each media job decodes from the original. The audio is the version: a fault there fails
+ * it. The attached picture is an extra: a picture ffmpeg cannot decode skips the step (the
+ * version is ready without artwork), and the reason names the picture, never the audio.
+ */
+export const MEDIA_INPUT: Readonly<Record<MediaQueueName, 'audio' | 'picture'>> = {
+  transcode: 'audio',
+  waveform: 'audio',
+  'artwork-extract': 'picture',
+  loudness: 'audio',
+};
+
+/** A step's result when it produced nothing and why (kept as the job's return value). */
+export interface SkippedStep {
+  skipped: string;
+}
+
 /** Every queue the music-worker consumes. `version-finalize` is the parent step of a flow. */
 export const QUEUE_NAMES = [
   ...MEDIA_QUEUES,

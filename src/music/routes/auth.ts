@@ -44,6 +44,18 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, hook
     },
   );
 
+  // The player's truth about who is signed in (its localStorage is only a hint): 200 either way.
+  app.get('/api/v1/auth/session', { onRequest: hooks.optionalAuth }, async (request, reply) => {
+    const who = request.auth;
+    return reply
+      .header('cache-control', 'no-store')
+      .send(
+        who
+          ? { user: { handle: who.handle }, expires_at: new Date(who.exp * 1000).toISOString() }
+          : { user: null, expires_at: null },
+      );
+  });
+
   app.post('/api/v1/auth/logout', { onRequest: hooks.requireAuth }, async (request, reply) => {
     assertNoBodyFields(request.body);
     await auth.logout(caller(request));

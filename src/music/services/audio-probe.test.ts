@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { judgeProbe, readTags } from './audio-probe.js';
+import { refusedCharacter } from '../../core/text-safety.js';
 
 const stream = (codec: string, extra: Record<string, unknown> = {}) => ({
   codec_type: 'audio',
@@ -87,5 +88,26 @@ describe('readTags', () => {
       track_number: null,
       year: 2020,
     });
+  });
+
+  it('cleans tags by the rule typed text follows: C1 controls, bidi and invisible characters', () => {
+    const tags = readTags({
+      TITLE: 'evil\u202Egnp.exe',
+      ARTIST: 'one\u0085two\u009bthree',
+      ALBUM: '\ufeff\u200bZero\u2066Width\u2069\u061c',
+      GENRE: 'lone \ud800 surrogate',
+    });
+    expect(tags).toMatchObject({
+      title: 'evilgnp.exe',
+      artist: 'one two three',
+      album: 'ZeroWidth',
+      genre: 'lone  surrogate',
+    });
+    for (const value of [tags.title, tags.artist, tags.album, tags.genre])
+      expect(refusedCharacter(value ?? '')).toBeUndefined();
+    // Cut at the limit by whole characters, never half a surrogate pair.
+    const long = readTags({ TITLE: 'a' + '\u{1F3B5}'.repeat(600) }).title ?? '';
+    expect(Array.from(long)).toHaveLength(500);
+    expect(refusedCharacter(long)).toBeUndefined();
   });
 });

@@ -4,6 +4,7 @@
  * Field names: ffprobe's `-print_format json` output (fftools/ffprobe.c, show_format/show_stream).
  */
 import { isPartialDate } from '../../core/text-patterns.js';
+import { withoutRefusedCharacters } from '../../core/text-safety.js';
 
 /** ffprobe format names (the first of a comma list) we accept, and what a person calls them. */
 const ACCEPTED_FORMATS: Record<string, string> = {
@@ -125,10 +126,10 @@ function mbid(text: string | null): string | null {
 }
 
 function text(value: string | null, max: number): string | null {
-  // Control characters in a file's tags never reach our text columns.
-  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
-  const cleaned = value?.replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
-  return cleaned ? cleaned.slice(0, max) : null;
+  // The characters typed text may not hold (text-safety.ts) never reach our columns from a file either.
+  const cleaned = value === null ? '' : withoutRefusedCharacters(value).trim();
+  // Cut by code points: a cut surrogate pair would leave half a character.
+  return cleaned ? Array.from(cleaned).slice(0, max).join('').trim() : null;
 }
 
 export function readTags(format?: Record<string, string>, stream?: Record<string, string>): AudioTags {

@@ -8,7 +8,7 @@ import { AppError } from '../../core/errors.js';
 import { isUuid, type AuthContext } from '../domain.js';
 import type { CommentRecord, CommentRepository } from '../repositories/comment-repository.js';
 import type { TrackService } from './track-service.js';
-import { decodeCursor, encodeCursor } from './user-service.js';
+import { decodeCursor, encodeCursor } from './page-cursor.js';
 
 export interface NewCommentInput {
   track_id: string;

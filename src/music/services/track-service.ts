@@ -4,14 +4,14 @@
  * Changing or deleting a visible track that is not one's own is a 403. See docs/music-domain.md.
  */
 import { AppError } from '../../core/errors.js';
-import { decodeCursor, encodeCursor } from './user-service.js';
+import { decodeCursor, encodeCursor } from './page-cursor.js';
 import { isUuid, type AuthContext, type Visibility } from '../domain.js';
 import type { AssetRepository } from '../repositories/asset-repository.js';
 import type { ObjectStores } from '../repositories/object-store/object-store.js';
 import type { PrismaTrackRepository, TrackSummary, VersionRecord } from '../repositories/track-repository.js';
 import type { VersionFlowStarter } from '../jobs/flow.js';
 import type { AudioProbe, AudioTags } from './audio-probe.js';
-import { maySee } from './visibility-policy.js';
+import { mayManage, maySee } from './visibility-policy.js';
 import {
   shownVersion,
   tagColumns,
@@ -68,7 +68,7 @@ export class TrackService {
 
   private async changeable(auth: AuthContext, id: string, ownerOnly = false): Promise<TrackSummary> {
     const track = await this.visible(auth, id);
-    const allowed = auth.userId === track.ownerUserId || (!ownerOnly && auth.role === 'admin');
+    const allowed = ownerOnly ? auth.userId === track.ownerUserId : mayManage(auth, track);
     if (!allowed)
       throw new AppError(
         'forbidden',
@@ -84,14 +84,14 @@ export class TrackService {
       description: input.description ?? '',
       visibility: input.visibility ?? 'public',
     });
-    return trackView(track, [], this.signer);
+    return trackView(track, [], this.signer, true);
   }
 
   /** The track as its page shows it: with its owner, artist, album and counts of plays and comments. */
   async get(auth: AuthContext | undefined, id: string) {
     const found = isUuid(id) ? await this.tracks.findWithVersions(id.toLowerCase()) : undefined;
     if (!found || !canSee(found.track, auth)) throw noTrack();
-    const view = trackView(found.track, found.versions, this.signer);
+    const view = trackView(found.track, found.versions, this.signer, mayManage(auth, found.track));
     const context = await this.tracks.context(found.track.id, view.current_version?.id ?? null);
     return {
       ...view,
@@ -110,7 +110,7 @@ export class TrackService {
     const last = items[items.length - 1];
     return {
       items: items.map(({ versions, ...track }) => ({
-        ...trackView(track, versions, this.signer),
+        ...trackView(track, versions, this.signer, true),
         version_count: versions.length,
       })),
       next_cursor: rows.length > page.limit && last ? encodeCursor(last) : null,
@@ -137,7 +137,7 @@ export class TrackService {
       track = await this.tracks.setCurrentVersion(track.id, currentId.toLowerCase());
     if (changed || currentId !== undefined) await this.changes.trackChanged();
     if (tags !== undefined) {
-      const shown = trackView(track, versions, this.signer);
+      const shown = trackView(track, versions, this.signer, true);
       const target = versions.find((v) => v.id === (shown.current_version?.id ?? versions[0]?.id));
       if (!target) {
         throw new AppError('conflict', 'This track has no version yet: add one before editing its tags.', {
@@ -147,7 +147,7 @@ export class TrackService {
       await this.tracks.updateVersionTags(target.id, tagColumns(tags));
       versions = await this.tracks.listVersions(track.id);
     }
-    return trackView(track, versions, this.signer);
+    return trackView(track, versions, this.signer, true);
   }
 
   /** The track, its versions, and every stored object they alone use. */
@@ -197,7 +197,7 @@ export class TrackService {
       assetId: asset.id,
       sourceKey: asset.objectKey,
     });
-    return versionView(version, this.signer);
+    return versionView(version, this.signer, true);
   }
 
   /**
@@ -219,6 +219,9 @@ export class TrackService {
   async listVersions(auth: AuthContext | undefined, trackId: string) {
     const track = await this.visible(auth, trackId);
     const versions = await this.tracks.listVersions(track.id);
-    return { track: trackSummaryView(track), items: versions.map((v) => versionView(v, this.signer)) };
+    return {
+      track: trackSummaryView(track),
+      items: versions.map((v) => versionView(v, this.signer, mayManage(auth, track))),
+    };
   }
 }

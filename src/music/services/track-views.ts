@@ -44,14 +44,15 @@ export function hlsMasterKey(hlsKey: string): string {
   return hlsKey.endsWith('.m3u8') ? hlsKey : `${hlsKey.replace(/\/$/, '')}/master.m3u8`;
 }
 
-export function versionView(v: VersionRecord, signer: MediaSigner) {
+/** `detail`: the caller manages the track (mayManage); only they see a failed step's error text. */
+export function versionView(v: VersionRecord, signer: MediaSigner, detail: boolean) {
   const ready = v.status === 'ready';
   const sign = (uri: string): string => signedUrl(uri, signer.secret, signer.ttlSeconds, signer.nowSeconds());
   return {
     id: v.id,
     number: v.number,
     status: v.status,
-    error: v.error,
+    error: detail ? v.error : null,
     duration_ms: v.durationMs,
     codec: v.codec,
     bit_rate: v.bitRate,
@@ -106,7 +107,12 @@ function coverOf(current: VersionRecord, versions: VersionRecord[]): string | nu
   return withCover?.artworkKey ? `/images/${withCover.artworkKey}` : null;
 }
 
-export function trackView(track: TrackSummary, versions: VersionRecord[], signer: MediaSigner) {
+export function trackView(
+  track: TrackSummary,
+  versions: VersionRecord[],
+  signer: MediaSigner,
+  detail: boolean,
+) {
   const current = shownVersion(track, versions);
   const newest = versions[0];
   const pending = newest && newest.status !== 'ready' && newest !== current ? newest : undefined;
@@ -115,10 +121,15 @@ export function trackView(track: TrackSummary, versions: VersionRecord[], signer
     ...trackSummaryView(track),
     tags: tagged ? tagsOf(tagged) : null,
     current_version: current
-      ? { ...versionView(current, signer), artwork_url: coverOf(current, versions) }
+      ? { ...versionView(current, signer, detail), artwork_url: coverOf(current, versions) }
       : null,
     processing: pending
-      ? { version_id: pending.id, number: pending.number, status: pending.status, error: pending.error }
+      ? {
+          version_id: pending.id,
+          number: pending.number,
+          status: pending.status,
+          error: detail ? pending.error : null,
+        }
       : null,
   };
 }

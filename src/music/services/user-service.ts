@@ -1,8 +1,8 @@
 /** Public profiles: a user's handle, display name and public tracks, cursor-paginated. */
 import { AppError } from '../../core/errors.js';
 import type { ProfileRepository, ProfileTrackRow } from '../repositories/profile-repository.js';
-import type { TrackCursor } from '../repositories/track-repository.js';
 import { normaliseHandle } from './auth-service.js';
+import { decodeCursor, encodeCursor } from './page-cursor.js';
 
 export interface PublicTrack {
   id: string;
@@ -18,27 +18,6 @@ export interface PublicProfile {
   display_name: string;
   created_at: string;
   tracks: { items: PublicTrack[]; next_cursor: string | null };
-}
-
-export function encodeCursor(c: TrackCursor): string {
-  return Buffer.from(`${c.createdAt.toISOString()}|${c.id}`).toString('base64url');
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-export function decodeCursor(text: string): TrackCursor {
-  const [iso = '', id = ''] = Buffer.from(text, 'base64url').toString('utf8').split('|');
-  const createdAt = new Date(iso);
-  if (Number.isNaN(createdAt.getTime()) || !UUID.test(id)) {
-    throw new AppError(
-      'invalid_input',
-      'The cursor is not one this API gave out; use next_cursor from the previous page.',
-      {
-        errors: [{ path: 'querystring:/cursor', message: 'is not a valid cursor' }],
-      },
-    );
-  }
-  return { createdAt, id };
 }
 
 function publicTrack(t: ProfileTrackRow): PublicTrack {

@@ -47,6 +47,14 @@ export function maySee(
 }
 
 /**
+ * Who may manage a track (change it, and see its processing errors): whoever may read it were
+ * it private — its owner and admins.
+ */
+export function mayManage(viewer: Viewer, track: { ownerUserId: string }): boolean {
+  return maySee('read', viewer, { ownerUserId: track.ownerUserId, visibility: 'private' });
+}
+
+/**
  * The same rule as a SQL condition over a row's owner and visibility columns (e.g.
  * `Prisma.raw('t.owner_user_id')`, `Prisma.raw('t.visibility')`).
  */

@@ -13,7 +13,15 @@ export interface Session {
   expires_at: string;
 }
 
+/** What the server said at start (askServer); undefined until it answered. */
+let confirmed: Session | null | undefined;
+
+/** Who is logged in: the server's answer once it came, before that the localStorage hint. */
 export function session(): Session | null {
+  return confirmed !== undefined ? confirmed : hint();
+}
+
+function hint(): Session | null {
   try {
     const s = JSON.parse(localStorage.getItem(SESSION_KEY) ?? 'null') as Partial<Session> | null;
     if (!s || typeof s.handle !== 'string' || typeof s.expires_at !== 'string') return null;
@@ -24,8 +32,24 @@ export function session(): Session | null {
 }
 
 export function saveSession(s: Session | null): void {
+  confirmed = s;
   if (s) localStorage.setItem(SESSION_KEY, JSON.stringify({ handle: s.handle, expires_at: s.expires_at }));
   else localStorage.removeItem(SESSION_KEY);
+}
+
+/**
+ * Asks the server who the session cookie belongs to (the truth: a cookie may outlive or precede
+ * the hint). Unanswered (offline, 503): the hint stands.
+ */
+export async function askServer(): Promise<void> {
+  try {
+    const answer = await api<{ user: { handle: string } | null; expires_at: string | null }>('/auth/session');
+    saveSession(
+      answer.user && answer.expires_at ? { handle: answer.user.handle, expires_at: answer.expires_at } : null,
+    );
+  } catch (err) {
+    if (err instanceof ProblemError && err.problem.status === 401) saveSession(null);
+  }
 }
 
 export function api<T>(path: string, init: RequestInit = {}): Promise<T> {

@@ -4,7 +4,7 @@
  */
 import './style.css';
 import { h, clear } from '../../shared/dom';
-import { api, problemText, saveSession, session } from './api';
+import { api, askServer, problemText, saveSession, session } from './api';
 import { renderAuth } from './auth-pages';
 import { renderAlbum, renderArtist, renderHome, renderSearch } from './browse-pages';
 import { renderProfile, renderTrending } from './list-pages';
@@ -13,6 +13,7 @@ import { leaveTrack, renderTrack } from './track-page';
 import { renderUpload } from './upload-page';
 
 const app = document.getElementById('app')!;
+const hintedHandle = session()?.handle;
 const nav = document.getElementById('nav')!;
 
 function go(path: string): void {
@@ -111,4 +112,6 @@ document.addEventListener('submit', (event) => {
   go(`/search?q=${encodeURIComponent(typeof q === 'string' ? q.trim() : '')}`);
 });
 window.addEventListener('popstate', () => void route());
+// The page is drawn from the hint at once, then again with the server's answer.
 void route();
+void askServer().then(() => (session()?.handle === hintedHandle ? undefined : route()));
