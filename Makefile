@@ -86,7 +86,8 @@ check: node deps client-build
 	npx tsc --noEmit -p tsconfig.json
 	npx tsc --noEmit -p web/tsconfig.json
 	cd $(CLIENT) && npx tsc --noEmit -p tsconfig.json
-	npx madge --circular --extensions ts --ts-config tsconfig.json --exclude '^generated/' src workers
+	# Import boundaries and cycles (.dependency-cruiser.cjs; docs/architecture.md names the rooms).
+	npx depcruise src workers --config .dependency-cruiser.cjs
 	# Unused files, exports, types and dependencies (knip.json names the entry points).
 	npx knip --no-progress
 

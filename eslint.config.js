@@ -41,6 +41,25 @@ export default tseslint.config(
     },
   },
   {
+    // House rules: small files; every error's code, status and wording in a catalogue (errors.ts, errors/).
+    files: ['**/*.{ts,mjs}'],
+    rules: { 'max-lines': ['warn', { max: 400 }] },
+  },
+  {
+    files: ['src/**/*.ts', 'workers/**/*.ts'],
+    ignores: ['**/errors.ts', '**/errors/*.ts', '**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'warn',
+        {
+          selector: "NewExpression[callee.name='AppError']",
+          message:
+            'Name this error in its domain catalogue (errors.ts or errors/*.ts) and throw it from there.',
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.test.ts', 'test/**/*.ts', 'clients/*/test/**/*.ts', 'bench/**/*.ts', 'load-tests/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',
@@ -62,7 +81,7 @@ export default tseslint.config(
   },
   {
     // Plain Node scripts outside the TypeScript project: linted without type information.
-    files: ['eslint.config.js', 'scripts/**/*.mjs', 'clients/*/scripts/**/*.mjs', 'prisma.config.ts'],
+    files: ['eslint.config.js', '.dependency-cruiser.cjs', 'scripts/**/*.mjs', 'clients/*/scripts/**/*.mjs', 'prisma.config.ts'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: globals.node },
   },
