@@ -81,7 +81,13 @@ export default tseslint.config(
   },
   {
     // Plain Node scripts outside the TypeScript project: linted without type information.
-    files: ['eslint.config.js', '.dependency-cruiser.cjs', 'scripts/**/*.mjs', 'clients/*/scripts/**/*.mjs', 'prisma.config.ts'],
+    files: [
+      'eslint.config.js',
+      '.dependency-cruiser.cjs',
+      'scripts/**/*.mjs',
+      'clients/*/scripts/**/*.mjs',
+      'prisma.config.ts',
+    ],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: globals.node },
   },
