@@ -31,7 +31,7 @@ import { createMusicConnections } from '../src/music/connections.js';
 import { ensureObjectStores } from '../src/music/repositories/object-store/index.js';
 import { PrismaUserRepository } from '../src/music/repositories/user-repository.js';
 import { ClientKeyCrypto } from '../src/music/subsonic/client-key-crypto.js';
-import { ClientKeyRepository } from '../src/music/subsonic/client-key-repository.js';
+import { ClientKeyRepository } from '../src/music/repositories/client-key-repository.js';
 import { ClientKeyService } from '../src/music/subsonic/client-key-service.js';
 import { generateAudio } from '../test/helpers/generated-audio.js';
 import { load, ratio, type LoadResult } from './lib/autocannon.js';

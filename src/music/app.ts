@@ -51,13 +51,15 @@ import { registerSubsonicRoutes } from './routes/subsonic.js';
 import { FfmpegRunner } from './repositories/ffmpeg-runner.js';
 import { SUBSONIC_USER_FAILURE_LIMIT, SUBSONIC_USER_LIMIT, SubsonicAuthenticator } from './subsonic/auth.js';
 import { ClientKeyCrypto } from './subsonic/client-key-crypto.js';
-import { ClientKeyRepository } from './subsonic/client-key-repository.js';
+import { ClientKeyRepository } from './repositories/client-key-repository.js';
 import { ClientKeyService } from './subsonic/client-key-service.js';
 import { SubsonicEndpoints } from './subsonic/endpoints.js';
-import { SubsonicLibraryRepository } from './subsonic/library-repository.js';
+import { SubsonicAnnotationRepository } from './repositories/subsonic/annotation-repository.js';
+import { SubsonicLibraryRepository } from './repositories/subsonic/library-repository.js';
 import { SubsonicMedia } from './subsonic/media.js';
-import { SqlReader } from './subsonic/sql.js';
-import { SubsonicStateRepository } from './subsonic/state-repository.js';
+import { SqlReader } from './repositories/subsonic/sql-reader.js';
+import { SubsonicStateRepository } from './repositories/subsonic/state-repository.js';
+import { ScratchFiles } from './repositories/scratch-files.js';
 import { MUSIC_SERVER_VERSION } from './server-version.js';
 import { AuthService } from './services/auth-service.js';
 import { HotObjectCache } from './services/hot-object-cache.js';
@@ -216,7 +218,7 @@ export function buildMusicApp(
     new CommentService(new CommentRepository(connections.prisma), trackService),
     hooks,
   );
-  const library = new SubsonicLibraryRepository(connections.prisma, new SqlReader(connections.pool));
+  const library = new SubsonicLibraryRepository(new SqlReader(connections.pool));
   registerCatalogRoutes(app, new CatalogService(library), hooks);
   const analytics = new AnalyticsService(
     plays,
@@ -237,20 +239,21 @@ export function buildMusicApp(
   registerClientKeyRoutes(app, clientKeys, hooks);
   const authScope = MUSIC_RATE_LIMIT_SCOPES.find((s) => s.name === 'auth');
   registerSubsonicRoutes(app, {
-    endpoints: new SubsonicEndpoints(
+    endpoints: new SubsonicEndpoints({
       library,
-      new SubsonicStateRepository(connections.prisma, connections.redis, config.cacheKeyPrefix),
-      new SubsonicMedia({
+      annotations: new SubsonicAnnotationRepository(connections.prisma),
+      state: new SubsonicStateRepository(connections.prisma, connections.redis, config.cacheKeyPrefix),
+      media: new SubsonicMedia({
         originals: connections.stores.originals,
         transcodes: connections.stores.transcodes,
         images: connections.stores.images,
         ffmpeg: new FfmpegRunner(),
-        tmpDir: join(config.dataDir, 'tmp'),
+        scratch: new ScratchFiles(join(config.dataDir, 'tmp')),
         signer: { secret: config.secureLink.secret, ttlSeconds: config.secureLink.ttlSeconds, nowSeconds },
       }),
       analytics,
-      () => nowSeconds() * 1000,
-    ),
+      nowMs: () => nowSeconds() * 1000,
+    }),
     authenticator: new SubsonicAuthenticator(
       clientKeys,
       rateLimitStore && authScope

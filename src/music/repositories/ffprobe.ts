@@ -1,19 +1,20 @@
 /**
  * Reads an object at most once: hashes it (sha256, unless the store already did) and runs
  * ffprobe on a file (m4a keeps its index at the end, so ffprobe needs a seekable input): the
- * store's own file when it has one, else a temporary copy spooled while hashing.
+ * store's own file when it has one, else a temporary copy spooled while hashing. ffprobe runs
+ * through the one runner with the one argument builder (media/probe.ts parses what it prints).
  */
-import { withoutHeapAddresses } from '../media/ffmpeg-output.js';
-import { execFile } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { promisify } from 'node:util';
 import { spoolToFile } from '../../core/spool-file.js';
+import { withoutHeapAddresses } from '../media/ffmpeg-output.js';
+import { probeArgs } from '../media/probe.js';
+import { FfmpegRunner } from './ffmpeg-runner.js';
 
-const run = promisify(execFile);
+const PROBE_TIMEOUT_MS = 60_000;
 
 export interface SpooledProbe {
   sha256: string;
@@ -30,7 +31,12 @@ export interface SpooledProbe {
  */
 export type ProbeSource = { file: string; sha256?: string } | { body: Readable };
 
-export async function probeAudio(source: ProbeSource, tmpDir: string): Promise<SpooledProbe> {
+export async function probeAudio(
+  source: ProbeSource,
+  tmpDir: string,
+  runner = new FfmpegRunner(),
+): Promise<SpooledProbe> {
+  const ffprobe = (file: string) => describe(runner, file);
   if ('file' in source && source.sha256 !== undefined) {
     const { size } = await stat(source.file);
     return { sha256: source.sha256, size, ...(await ffprobe(source.file)) };
@@ -54,13 +60,9 @@ export async function probeAudio(source: ProbeSource, tmpDir: string): Promise<S
   }
 }
 
-async function ffprobe(file: string): Promise<Pick<SpooledProbe, 'raw' | 'error'>> {
+async function describe(runner: FfmpegRunner, file: string): Promise<Pick<SpooledProbe, 'raw' | 'error'>> {
   try {
-    const { stdout } = await run(
-      'ffprobe',
-      ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
-      { maxBuffer: 16 * 1024 * 1024, timeout: 60_000 },
-    );
+    const stdout = await runner.ffprobe(probeArgs(file), { timeoutMs: PROBE_TIMEOUT_MS });
     return { raw: JSON.parse(stdout) as unknown, error: undefined };
   } catch (err) {
     const stderr = (err as { stderr?: string }).stderr ?? '';

@@ -8,7 +8,7 @@ import { PrismaClient } from '../../../generated/prisma/client.js';
 
 export type { PrismaClient };
 
-/** The Prisma client, and a pg pool of its own for the statements Prisma cannot prepare (subsonic/sql.ts). */
+/** The Prisma client, and a pg pool of its own for the statements Prisma cannot prepare (subsonic/sql-reader.ts). */
 export interface MusicDatabase {
   prisma: PrismaClient;
   pool: pg.Pool;

@@ -4,12 +4,8 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AuthHooks } from '../auth-hook.js';
-import {
-  IMAGES_MOUNT,
-  WAVEFORMS_MOUNT,
-  type MediaAnswer,
-  type MediaDelivery,
-} from '../services/media-delivery.js';
+import { IMAGES_MOUNT, WAVEFORMS_MOUNT, type MediaDelivery } from '../services/media-delivery.js';
+import type { MediaAnswer } from '../services/ranged-object.js';
 
 function send(reply: FastifyReply, answer: MediaAnswer): FastifyReply {
   return reply.code(answer.status).headers(answer.headers).send(answer.body);

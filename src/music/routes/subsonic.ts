@@ -6,7 +6,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../core/errors.js';
 import type { SubsonicAuthenticator } from '../subsonic/auth.js';
-import type { Answer, SubsonicEndpoints } from '../subsonic/endpoints.js';
+import type { SubsonicEndpoints } from '../subsonic/endpoints.js';
+import type { Answer } from '../subsonic/endpoints/call.js';
 import type { BinaryAnswer, RedirectAnswer } from '../subsonic/media.js';
 import { Params, type RawParams } from '../subsonic/params.js';
 import {

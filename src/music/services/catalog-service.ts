@@ -12,9 +12,9 @@ import {
   type AlbumRow,
   type ArtistRow,
   type SongRow,
-  type SubsonicLibraryRepository,
   type Viewer,
-} from '../subsonic/library-repository.js';
+} from '../repositories/subsonic/library-model.js';
+import type { SubsonicLibraryRepository } from '../repositories/subsonic/library-repository.js';
 
 function songView(s: SongRow) {
   return {

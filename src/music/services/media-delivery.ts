@@ -4,17 +4,16 @@
  * reply. Hot objects come from an in-process byte-bounded cache (X-Cache-Status HIT/MISS);
  * playlists are cached as stored and re-signed on every response.
  */
-import type { Readable } from 'node:stream';
 import { AppError } from '../../core/errors.js';
 import type { ByteRange, ObjectStore } from '../repositories/object-store/object-store.js';
 import { contentTypeFor } from '../repositories/object-store/object-store.js';
-import { parseRange } from './byte-range.js';
 import { contentTypeOfKind, mediaKindOfInit, type MediaKind } from './fmp4-kind.js';
 import { isPlaylistKey, rewritePlaylist } from './hls-playlist.js';
 import type { CachedObject, HotObjectCache } from './hot-object-cache.js';
 import { keyUnderMount, normaliseRequestPath, pathOfUrl } from './media-path.js';
 import { verifySecureLink } from './secure-link.js';
 import { imageServedType, storedBytesHeaders } from './stored-media.js';
+import { rangedBufferAnswer, rangedObjectAnswer, type MediaAnswer } from './ranged-object.js';
 import { maySee, type Viewer } from './visibility-policy.js';
 import { isUuid, type Visibility } from '../domain.js';
 
@@ -26,12 +25,6 @@ export const HLS_CACHE_CONTROL = 'public, max-age=3600';
 export const PUBLIC_CACHE_CONTROL = 'public, max-age=604800, immutable';
 /** A private track's media, seen by its owner or an admin: never kept by a shared cache. */
 export const PRIVATE_CACHE_CONTROL = 'private, no-store';
-
-export interface MediaAnswer {
-  status: 200 | 206;
-  headers: Record<string, string>;
-  body: Buffer | Readable;
-}
 
 /** The owner and visibility of a version's track, or undefined when there is no such version. */
 export type VersionTrackLookup = (
@@ -205,11 +198,12 @@ export class MediaDelivery {
       const { object } = await this.loadWhole(store, ns, key, false, contentType);
       return this.fromBuffer(object, rangeHeader, base(object.contentType, 'MISS'));
     }
-    const range = parseRange(rangeHeader, info.size);
-    if (range.kind === 'unsatisfiable') throw unsatisfiable(info.size);
-    const got = await this.safe(() => store.get(key, range.kind === 'partial' ? range.range : undefined));
-    if (!got) throw notFound();
-    return streamAnswer(got.body, got.size, got.range, base(contentType, 'MISS'));
+    // Keys come from URLs: one the store refuses is simply not there.
+    const safeStore = { get: (k: string, r?: ByteRange) => this.safe(() => store.get(k, r)) };
+    return rangedObjectAnswer(safeStore, key, info.size, rangeHeader, base(contentType, 'MISS'), {
+      missing: notFound,
+      outside: unsatisfiable,
+    });
   }
 
   private fromBuffer(
@@ -217,21 +211,7 @@ export class MediaDelivery {
     rangeHeader: string | undefined,
     headers: Record<string, string>,
   ): MediaAnswer {
-    const size = object.body.length;
-    const range = parseRange(rangeHeader, size);
-    if (range.kind === 'unsatisfiable') throw unsatisfiable(size);
-    if (range.kind === 'full')
-      return { status: 200, headers: { ...headers, 'content-length': String(size) }, body: object.body };
-    const { start, end } = range.range;
-    return {
-      status: 206,
-      headers: {
-        ...headers,
-        'content-range': `bytes ${start}-${end}/${size}`,
-        'content-length': String(end - start + 1),
-      },
-      body: object.body.subarray(start, end + 1),
-    };
+    return rangedBufferAnswer(object.body, rangeHeader, headers, unsatisfiable);
   }
 
   /** `lookup: false` when the caller has just missed the cache for this key. */
@@ -272,22 +252,4 @@ function unsatisfiable(size: number): AppError {
   return new AppError('range_not_satisfiable', `The requested range is outside the object (${size} bytes).`, {
     headers: { 'content-range': `bytes */${size}` },
   });
-}
-
-function streamAnswer(
-  body: Readable,
-  size: number,
-  range: ByteRange | undefined,
-  headers: Record<string, string>,
-): MediaAnswer {
-  if (!range) return { status: 200, headers: { ...headers, 'content-length': String(size) }, body };
-  return {
-    status: 206,
-    headers: {
-      ...headers,
-      'content-range': `bytes ${range.start}-${range.end}/${size}`,
-      'content-length': String(range.end - range.start + 1),
-    },
-    body,
-  };
 }

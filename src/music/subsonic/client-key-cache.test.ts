@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ClientKeyCache } from './client-key-cache.js';
-import type { ClientKeyRow } from './client-key-repository.js';
+import type { ClientKeyRow } from '../repositories/client-key-repository.js';
 
 const user = { userId: 'u1', handle: 'alice', role: 'user' as const };
 const row: ClientKeyRow = {

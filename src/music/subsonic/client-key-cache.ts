@@ -5,7 +5,7 @@
  * a key in this process forgets its owner's entries at once. Ciphertexts are kept, never keys.
  */
 import type { Role } from '../domain.js';
-import type { ClientKeyRow } from './client-key-repository.js';
+import type { ClientKeyRow } from '../repositories/client-key-repository.js';
 
 /** The caller a key stands for (client-key-service's SubsonicUser). */
 interface KeyOwner {

@@ -9,7 +9,7 @@ import { isUuid } from '../domain.js';
 import type { UserRepository } from '../repositories/user-repository.js';
 import { CLIENT_KEY_CACHE_MS, ClientKeyCache, type UserKeys } from './client-key-cache.js';
 import { ClientKeyCrypto, sameText, subsonicToken } from './client-key-crypto.js';
-import type { ClientKeyRepository, ClientKeyRow } from './client-key-repository.js';
+import type { ClientKeyRepository, ClientKeyRow } from '../repositories/client-key-repository.js';
 
 /** A user may hold this many keys (one per device is the expected use). */
 export const MAX_CLIENT_KEYS = 50;

@@ -5,31 +5,29 @@
  * Stored files answer byte ranges with an exact Content-Length.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '../../core/errors.js';
+import {
+  cappedKey,
+  cappedTranscodeArgs,
+  chooseBitrate,
+  offsetStreamArgs,
+} from '../media/subsonic-stream-args.js';
 import type { FfmpegRunner } from '../repositories/ffmpeg-runner.js';
 import type { ObjectStore } from '../repositories/object-store/object-store.js';
-import { spoolToFile } from '../../core/spool-file.js';
-import { parseRange } from '../services/byte-range.js';
+import type { ScratchFiles } from '../repositories/scratch-files.js';
+import type { SongRow } from '../repositories/subsonic/library-model.js';
+import { rangedObjectAnswer, type MediaAnswer } from '../services/ranged-object.js';
 import { signedUrl } from '../services/secure-link.js';
-import type { MediaSigner } from '../services/track-views.js';
 import { originalServedType, storedBytesHeaders, type MediaHeaderOptions } from '../services/stored-media.js';
+import type { MediaSigner } from '../services/track-views.js';
 import { hlsMasterKey } from '../services/track-views.js';
-import type { SongRow } from './library-repository.js';
 import { estimatedAdtsBytes, exactLength } from './exact-length.js';
-import { cappedKey, cappedTranscodeArgs, chooseBitrate, offsetStreamArgs } from './stream-args.js';
 import { notFound } from './response.js';
 import { topRungKbps } from './views.js';
 
-export interface BinaryAnswer {
-  kind: 'binary';
-  status: 200 | 206;
-  headers: Record<string, string>;
-  body: Buffer | Readable;
-}
+export type BinaryAnswer = MediaAnswer & { kind: 'binary' };
 
 export interface RedirectAnswer {
   kind: 'redirect';
@@ -41,7 +39,7 @@ export interface SubsonicMediaDeps {
   transcodes: ObjectStore;
   images: ObjectStore;
   ffmpeg: FfmpegRunner;
-  tmpDir: string;
+  scratch: ScratchFiles;
   signer: MediaSigner;
 }
 
@@ -121,53 +119,36 @@ export class SubsonicMedia {
   ): Promise<BinaryAnswer> {
     const info = await store.head(key);
     if (!info) throw notFound('Media file');
-    const range = parseRange(rangeHeader, info.size);
-    if (range.kind === 'unsatisfiable')
-      throw new AppError(
-        'range_not_satisfiable',
-        `The requested range is outside the file (${info.size} bytes).`,
-        {
-          headers: { 'content-range': `bytes */${info.size}` },
-        },
-      );
-    const got = await store.get(key, range.kind === 'partial' ? range.range : undefined);
-    if (!got) throw notFound('Media file');
     const headers = {
       ...storedBytesHeaders(contentType, options),
       'accept-ranges': 'bytes',
       'cache-control': PRIVATE_CACHE,
     };
-    if (!got.range)
-      return {
-        kind: 'binary',
-        status: 200,
-        headers: { ...headers, 'content-length': String(info.size) },
-        body: got.body,
-      };
-    return {
-      kind: 'binary',
-      status: 206,
-      headers: {
-        ...headers,
-        'content-range': `bytes ${got.range.start}-${got.range.end}/${info.size}`,
-        'content-length': String(got.range.end - got.range.start + 1),
-      },
-      body: got.body,
-    };
+    const answer = await rangedObjectAnswer(store, key, info.size, rangeHeader, headers, {
+      missing: () => notFound('Media file'),
+      outside: (size) =>
+        new AppError('range_not_satisfiable', `The requested range is outside the file (${size} bytes).`, {
+          headers: { 'content-range': `bytes */${size}` },
+        }),
+    });
+    return { kind: 'binary', ...answer };
   }
 
   /** A capped bitrate: made once from the top rung, kept beside the version's renditions. */
   private async capped(song: SongRow, source: string, kbps: number): Promise<string> {
     const key = cappedKey(song.version_id, kbps);
     if (await this.deps.transcodes.head(key)) return key;
-    await this.withSpooled(source, async (input, dir) => {
-      const output = join(dir, `out-${kbps}k.m4a`);
-      await this.deps.ffmpeg.ffmpeg(cappedTranscodeArgs(input, output, kbps, song.channels ?? 2), {
-        timeoutMs: TRANSCODE_TIMEOUT_MS,
-      });
+    await this.deps.scratch.within('subsonic', async (folder) => {
+      const input = await folder.spool(this.deps.transcodes, source, 'source.m4a');
+      if (input === undefined) throw notFound('Rendition');
+      const output = `out-${kbps}k.m4a`;
+      await this.deps.ffmpeg.ffmpeg(
+        cappedTranscodeArgs(input, folder.path(output), kbps, song.channels ?? 2),
+        { timeoutMs: TRANSCODE_TIMEOUT_MS },
+      );
       // Written under a temporary key, then moved: a reader never sees half a file.
       const staging = `staging/${song.version_id}/${randomUUID()}/aac-${kbps}k.m4a`;
-      await this.deps.transcodes.put(staging, await readFile(output), { contentType: 'audio/mp4' });
+      await this.deps.transcodes.put(staging, await folder.read(output), { contentType: 'audio/mp4' });
       await this.deps.transcodes.move(staging, key);
     });
     return key;
@@ -180,15 +161,13 @@ export class SubsonicMedia {
     length: number | undefined,
     signal: AbortSignal,
   ): Promise<BinaryAnswer> {
-    const dir = join(this.deps.tmpDir, `subsonic-${randomUUID()}`);
-    await mkdir(dir, { recursive: true });
-    const input = join(dir, 'source.m4a');
+    const folder = await this.deps.scratch.folder('subsonic');
+    let input: string | undefined;
     try {
-      const got = await this.deps.transcodes.get(source);
-      if (!got) throw notFound('Rendition');
-      await spoolToFile(got.body, input, 'md5');
+      input = await folder.spool(this.deps.transcodes, source, 'source.m4a');
+      if (input === undefined) throw notFound('Rendition');
     } catch (err) {
-      await rm(dir, { recursive: true, force: true });
+      await folder.remove();
       throw err;
     }
     const out = new PassThrough();
@@ -199,7 +178,7 @@ export class SubsonicMedia {
     });
     run
       .catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))))
-      .finally(() => void rm(dir, { recursive: true, force: true }));
+      .finally(() => void folder.remove());
     // No byte ranges: the bytes are made as they are sent.
     const headers = {
       ...storedBytesHeaders('audio/aac'),
@@ -211,19 +190,5 @@ export class SubsonicMedia {
     // pipeline destroys the sized body when ffmpeg fails, so the answer ends instead of hanging.
     pipeline(out, body).catch(() => undefined);
     return { kind: 'binary', status: 200, headers: { ...headers, 'content-length': String(length) }, body };
-  }
-
-  private async withSpooled(key: string, fn: (input: string, dir: string) => Promise<void>): Promise<void> {
-    const dir = join(this.deps.tmpDir, `subsonic-${randomUUID()}`);
-    await mkdir(dir, { recursive: true });
-    try {
-      const got = await this.deps.transcodes.get(key);
-      if (!got) throw notFound('Rendition');
-      const input = join(dir, 'source.m4a');
-      await spoolToFile(got.body, input, 'md5');
-      await fn(input, dir);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgeProbe, readTags } from './audio-probe.js';
+import { judgeProbe, readTags } from './probe.js';
 import { refusedCharacter } from '../../core/text-safety.js';
 
 const stream = (codec: string, extra: Record<string, unknown> = {}) => ({

@@ -1,5 +1,5 @@
 /** Client keys in PostgreSQL (ciphertext and lookup hash only: never the key). */
-import type { PrismaClient } from '../repositories/prisma.js';
+import type { PrismaClient } from './prisma.js';
 
 export interface ClientKeyRow {
   id: string;

@@ -4,222 +4,36 @@
  * ids of migration 20261125041000. Every query is for one caller: public songs plus the
  * caller's own (music folder 1, "Everyone"), or the caller's own only (folder 2, "Mine").
  * Search reads subsonic_song_search (one row a song, kept by triggers) through its GIN or title
- * index, never a scan. Reads go through pg as prepared statements (sql.ts); writes through Prisma.
+ * index, never a scan. Reads go through pg as prepared statements (sql-reader.ts); stars and ratings are
+ * annotation-repository.ts.
  */
-import { Prisma } from '../../../generated/prisma/client.js';
-import type { PrismaClient } from '../repositories/prisma.js';
-import type { SqlReader } from './sql.js';
-import { trackColumns, visibleSql, type Access } from '../services/visibility-policy.js';
-import type { Role } from '../domain.js';
-
-export const FOLDER_EVERYONE = 1;
-export const FOLDER_MINE = 2;
-
-export interface Viewer {
-  userId: string;
-  role?: Role;
-  /** undefined: every folder the caller can see (= "Everyone"). */
-  folder?: number;
-}
-
-const SONG_VISIBILITY = { owner: Prisma.raw('s.owner_user_id'), visibility: Prisma.raw('s.visibility') };
-
-export interface SongRow {
-  id: string;
-  owner_user_id: string;
-  visibility: string;
-  /** ISO 8601 text, as the answers write it (made by PostgreSQL: no Date per row). */
-  created_at: string;
-  title: string;
-  artist: string;
-  album_artist: string;
-  album: string;
-  artist_id: string;
-  album_id: string;
-  genre: string | null;
-  year: number | null;
-  track_number: number | null;
-  disc_number: number | null;
-  mb_recording_id: string | null;
-  version_id: string;
-  duration_ms: number | null;
-  bit_rate: number | null;
-  sample_rate: number | null;
-  channels: number | null;
-  codec: string | null;
-  replay_gain: number | null;
-  true_peak: number | null;
-  artwork_key: string | null;
-  progressive_key: string | null;
-  hls_key: string | null;
-  object_key: string;
-  size: number;
-  filename: string;
-  content_type: string;
-  starred_at: string | null;
-  rating: number | null;
-}
-
-export interface AlbumRow {
-  id: string;
-  name: string;
-  artist: string;
-  artist_id: string;
-  song_count: number;
-  duration_ms: number;
-  created: string;
-  year: number | null;
-  genre: string | null;
-  cover_song: string | null;
-  starred_at: string | null;
-  rating: number | null;
-}
-
-export interface ArtistRow {
-  id: string;
-  name: string;
-  album_count: number;
-  cover_song: string | null;
-  starred_at: string | null;
-}
-
-export type AlbumOrder =
-  | 'random'
-  | 'newest'
-  | 'highest'
-  | 'frequent'
-  | 'recent'
-  | 'alphabeticalByName'
-  | 'alphabeticalByArtist'
-  | 'starred'
-  | 'byYear'
-  | 'byGenre';
-
-export interface AlbumListQuery {
-  type: AlbumOrder;
-  size: number;
-  offset: number;
-  fromYear?: number;
-  toYear?: number;
-  genre?: string;
-}
-
-/** subsonic_artists' viewer for the public summary rows; also a viewer who owns nothing. */
-export const NIL_UUID = '00000000-0000-0000-0000-000000000000';
-
-/** A timestamp as the ISO 8601 text JavaScript's toISOString writes (UTC, milliseconds). */
-const iso = (column: string): string =>
-  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-const SONG_COLUMNS = Prisma.sql`s.id::text AS id, s.owner_user_id::text AS owner_user_id, s.visibility::text AS visibility,
-  ${Prisma.raw(iso('s.created_at'))} AS created_at, s.title, s.artist, s.album_artist, s.album, s.artist_id, s.album_id, s.genre, s.year,
-  s.track_number, s.disc_number, s.mb_recording_id::text AS mb_recording_id, s.version_id::text AS version_id,
-  s.duration_ms, s.bit_rate, s.sample_rate, s.channels, s.codec, s.replay_gain, s.true_peak, s.artwork_key,
-  s.progressive_key, s.hls_key, s.object_key, s.size::float8 AS size, s.filename, s.content_type,
-  ${Prisma.raw(iso('st.starred_at'))} AS starred_at, r.rating::int AS rating`;
-
-/** An album's columns, summed over its visible parts `p` (stars `st`, ratings `r` joined). */
-const ALBUM_COLUMNS =
-  Prisma.raw(`p.album_id AS id, min(p.name) AS name, min(p.artist) AS artist, min(p.artist_id) AS artist_id,
-  sum(p.song_count)::int AS song_count, sum(p.duration_ms)::int AS duration_ms, ${iso('max(p.created)')} AS created,
-  min(p.year) AS year, min(p.genre) AS genre,
-  (array_agg(p.cover_song::text ORDER BY p.public DESC, p.created) FILTER (WHERE p.cover_song IS NOT NULL))[1] AS cover_song,
-  ${iso('max(st.starred_at)')} AS starred_at, max(r.rating)::int AS rating`);
-const ALBUM_KEYS = [
-  'id',
-  'name',
-  'artist',
-  'artist_id',
-  'song_count',
-  'duration_ms',
-  'created',
-  'year',
-  'genre',
-  'cover_song',
-  'starred_at',
-  'rating',
-] as const;
-
-/** An album's songs in disc and track order (then title, id). */
-const ALBUM_SONG_ORDER = Prisma.sql`s.disc_number NULLS FIRST, s.track_number NULLS LAST, lower(s.title), s.id`;
-/** The same order over the output columns of albumWithSongs. */
-const SONG_ORDER_KEYS =
-  'song.disc_number NULLS FIRST, song.track_number NULLS LAST, lower(song.title), song.id::uuid';
-
-/** Tokens of a search as a prefix tsquery ("nois so" -> nois:* & so:*); undefined when empty. */
-export function prefixQuery(text: string): string | undefined {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  return words.length === 0
-    ? undefined
-    : words
-        .slice(0, 16)
-        .map((w) => `${w}:*`)
-        .join(' & ');
-}
-
-/** One album query: filter on parts, filter on the groups, order of the groups. */
-interface AlbumSelect {
-  where?: Prisma.Sql;
-  having?: Prisma.Sql;
-  order: Prisma.Sql;
-}
-
-/** getAlbumList(2)'s `type` as an album query; `songsVisible` filters the view's rows `s`. */
-function albumOrder(q: AlbumListQuery, songsVisible: Prisma.Sql): AlbumSelect {
-  const albumPlays = (agg: Prisma.Sql) =>
-    Prisma.sql`(SELECT ${agg} FROM subsonic_songs s WHERE s.album_id = p.album_id AND ${songsVisible})`;
-  switch (q.type) {
-    case 'random':
-      return { order: Prisma.sql`random()` };
-    case 'newest':
-      return { order: Prisma.sql`max(p.created) DESC` };
-    case 'alphabeticalByName':
-      return { order: Prisma.sql`lower(min(p.name))` };
-    case 'alphabeticalByArtist':
-      return { order: Prisma.sql`lower(min(p.artist)), lower(min(p.name))` };
-    case 'starred':
-      return {
-        having: Prisma.sql`HAVING max(st.starred_at) IS NOT NULL`,
-        order: Prisma.sql`max(st.starred_at) DESC`,
-      };
-    case 'highest':
-      return { having: Prisma.sql`HAVING max(r.rating) IS NOT NULL`, order: Prisma.sql`max(r.rating) DESC` };
-    case 'byGenre':
-      return { where: Prisma.sql`p.genre = ${q.genre ?? ''}`, order: Prisma.sql`lower(min(p.name))` };
-    case 'byYear': {
-      const from = q.fromYear ?? 0;
-      const to = q.toYear ?? 9999;
-      const [lo, hi] = from <= to ? [from, to] : [to, from];
-      // A descending range (fromYear > toYear) lists newest first, as the spec asks.
-      return {
-        where: Prisma.sql`p.year BETWEEN ${lo} AND ${hi}`,
-        order: from <= to ? Prisma.sql`min(p.year)` : Prisma.sql`min(p.year) DESC`,
-      };
-    }
-    case 'frequent': {
-      // Only albums with plays are looked at: the candidates come from the play counts.
-      const plays = albumPlays(
-        Prisma.sql`sum(coalesce((SELECT sum(d.plays) FROM track_daily_stats d WHERE d.track_id = s.id), 0))`,
-      );
-      return {
-        where: Prisma.sql`p.album_id IN (SELECT s.album_id FROM track_daily_stats d JOIN subsonic_songs s ON s.id = d.track_id)`,
-        having: Prisma.sql`HAVING ${plays} > 0`,
-        order: Prisma.sql`${plays} DESC`,
-      };
-    }
-    case 'recent':
-      return {
-        where: Prisma.sql`p.album_id IN (SELECT s.album_id FROM play_events e JOIN subsonic_songs s ON s.id = e.track_id)`,
-        order: Prisma.sql`${albumPlays(Prisma.sql`max((SELECT max(e.occurred_at) FROM play_events e WHERE e.track_id = s.id))`)} DESC NULLS LAST`,
-      };
-  }
-}
+import { Prisma } from '../../../../generated/prisma/client.js';
+import { trackColumns, visibleSql, type Access } from '../../services/visibility-policy.js';
+import {
+  FOLDER_MINE,
+  NIL_UUID,
+  prefixQuery,
+  type AlbumListQuery,
+  type AlbumRow,
+  type ArtistRow,
+  type SongRow,
+  type Viewer,
+} from './library-model.js';
+import {
+  ALBUM_COLUMNS,
+  ALBUM_KEYS,
+  ALBUM_SONG_ORDER,
+  SONG_COLUMNS,
+  SONG_ORDER_KEYS,
+  SONG_VISIBILITY,
+  albumOrder,
+  iso,
+  type AlbumSelect,
+} from './library-sql.js';
+import type { SqlReader } from './sql-reader.js';
 
 export class SubsonicLibraryRepository {
-  constructor(
-    private readonly prisma: PrismaClient,
-    private readonly sql: SqlReader,
-  ) {}
+  constructor(private readonly sql: SqlReader) {}
 
   /** The visibility policy (services/visibility-policy.ts): `list` for browsing, `read` for one song by id. */
   private visible(v: Viewer, access: Access = 'list'): Prisma.Sql {
@@ -557,35 +371,6 @@ export class SubsonicLibraryRepository {
       10_000,
       0,
     );
-  }
-
-  async starredIds(userId: string, kind: 'album' | 'artist'): Promise<string[]> {
-    const rows = await this.prisma.subsonicStar.findMany({
-      where: { userId, kind },
-      orderBy: { starredAt: 'desc' },
-    });
-    return rows.map((r) => r.itemId);
-  }
-
-  async star(userId: string, items: { id: string; kind: 'song' | 'album' | 'artist' }[]): Promise<void> {
-    await this.prisma.subsonicStar.createMany({
-      data: items.map((i) => ({ userId, itemId: i.id, kind: i.kind })),
-      skipDuplicates: true,
-    });
-  }
-
-  async unstar(userId: string, ids: string[]): Promise<void> {
-    await this.prisma.subsonicStar.deleteMany({ where: { userId, itemId: { in: ids } } });
-  }
-
-  async setRating(userId: string, itemId: string, rating: number): Promise<void> {
-    if (rating === 0) await this.prisma.subsonicRating.deleteMany({ where: { userId, itemId } });
-    else
-      await this.prisma.subsonicRating.upsert({
-        where: { userId_itemId: { userId, itemId } },
-        create: { userId, itemId, rating },
-        update: { rating },
-      });
   }
 
   /** Versions still being processed and songs ready, for getScanStatus. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cappedTranscodeArgs, chooseBitrate, offsetStreamArgs } from './stream-args.js';
+import { cappedTranscodeArgs, chooseBitrate, offsetStreamArgs } from './subsonic-stream-args.js';
 
 describe('subsonic stream choices', () => {
   it('serves the progressive file without a cap or with a cap at or above the top rung', () => {

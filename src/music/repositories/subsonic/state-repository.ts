@@ -1,6 +1,6 @@
 /** Per-user Subsonic state: playlists, bookmarks, the saved play queue, and now-playing (Redis). */
 import type { Redis } from 'ioredis';
-import type { PrismaClient } from '../repositories/prisma.js';
+import type { PrismaClient } from '../prisma.js';
 
 export interface PlaylistRecord {
   id: string;

@@ -9,8 +9,8 @@
  */
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import type { AppError } from '../../core/errors.js';
-import { databaseUnavailableError } from '../repositories/database-errors.js';
+import type { AppError } from '../../../core/errors.js';
+import { databaseUnavailableError } from '../database-errors.js';
 
 /** A statement: text with $1..$n placeholders and its values. */
 interface Statement {

@@ -1,0 +1,112 @@
+/** Bookmarks (a position in a song) and the saved play queue, by current id or by index. */
+import { badParameter, notFound, type Payload } from '../response.js';
+import { songView } from '../views.js';
+import {
+  checkedSongIds,
+  songId,
+  viewerOf,
+  visibleSong,
+  visibleSongsInOrder,
+  type Call,
+  type EndpointDeps,
+} from './call.js';
+
+export function bookmarkEndpoints(d: EndpointDeps) {
+  const getPlayQueue = async (c: Call, byIndex: boolean): Promise<Payload> => {
+    const q = await d.state.playQueue(c.user.userId);
+    if (!q) return {};
+    const entry = (await visibleSongsInOrder(d, c, q.trackIds)).map(songView);
+    const common = {
+      position: Number(q.positionMs),
+      username: c.user.handle,
+      changed: q.updatedAt,
+      changedBy: q.changedBy,
+      entry,
+    };
+    if (byIndex) return { playQueueByIndex: { currentIndex: q.currentIndex ?? undefined, ...common } };
+    const current = q.currentIndex === null ? undefined : q.trackIds[q.currentIndex];
+    return { playQueue: { current, ...common } };
+  };
+
+  const savePlayQueue = async (c: Call, byIndex: boolean): Promise<Payload> => {
+    const ids = await checkedSongIds(d, c, c.params.all('id'));
+    if (ids.length === 0) {
+      await d.state.clearPlayQueue(c.user.userId);
+      return {};
+    }
+    let currentIndex: number | null = null;
+    if (byIndex) {
+      currentIndex = c.params.optionalInt('currentIndex', 0, ids.length - 1) ?? null;
+    } else {
+      const current = c.params.get('current');
+      if (current !== undefined) {
+        currentIndex = ids.indexOf(songId(current));
+        if (currentIndex < 0) throw badParameter('current', 'must be one of the queued ids');
+      }
+    }
+    await d.state.savePlayQueue(c.user.userId, {
+      trackIds: ids,
+      currentIndex,
+      positionMs: c.params.int('position', 0, 0, 1e12),
+      changedBy: (c.params.get('c') ?? '').slice(0, 200),
+    });
+    return {};
+  };
+
+  return {
+    getBookmarks: async (c: Call): Promise<Payload> => {
+      const rows = await d.state.bookmarks(c.user.userId);
+      const songs = new Map(
+        (
+          await d.library.songsByIds(
+            viewerOf(c),
+            rows.map((r) => r.trackId),
+          )
+        ).map((s) => [s.id, s]),
+      );
+      return {
+        bookmarks: {
+          bookmark: rows.flatMap((b) => {
+            const song = songs.get(b.trackId);
+            return song
+              ? [
+                  {
+                    position: Number(b.positionMs),
+                    username: c.user.handle,
+                    comment: b.comment || undefined,
+                    created: b.createdAt,
+                    changed: b.updatedAt,
+                    entry: songView(song),
+                  },
+                ]
+              : [];
+          }),
+        },
+      };
+    },
+
+    createBookmark: async (c: Call): Promise<Payload> => {
+      const song = await visibleSong(d, c, c.params.required('id'));
+      const position = c.params.int('position', 0, 0, 1e12);
+      if (!c.params.has('position')) throw badParameter('position', 'is required (milliseconds)');
+      await d.state.saveBookmark(
+        c.user.userId,
+        song.id,
+        position,
+        (c.params.get('comment') ?? '').slice(0, 2000),
+      );
+      return {};
+    },
+
+    deleteBookmark: async (c: Call): Promise<Payload> => {
+      if (!(await d.state.deleteBookmark(c.user.userId, songId(c.params.required('id')))))
+        throw notFound('Bookmark');
+      return {};
+    },
+
+    getPlayQueue: (c: Call) => getPlayQueue(c, false),
+    getPlayQueueByIndex: (c: Call) => getPlayQueue(c, true),
+    savePlayQueue: (c: Call) => savePlayQueue(c, false),
+    savePlayQueueByIndex: (c: Call) => savePlayQueue(c, true),
+  };
+}

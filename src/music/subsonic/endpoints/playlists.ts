@@ -1,0 +1,102 @@
+/** Playlists: list, read, create (or replace), update and delete; only the owner changes one. */
+import { isUuid } from '../../domain.js';
+import type { SongRow } from '../../repositories/subsonic/library-model.js';
+import type { PlaylistRecord } from '../../repositories/subsonic/state-repository.js';
+import { ERROR_CODES, SubsonicError, badParameter, notFound, type Payload } from '../response.js';
+import { songView } from '../views.js';
+import { checkedSongIds, optional, visibleSongsInOrder, type Call, type EndpointDeps } from './call.js';
+
+function playlistView(p: PlaylistRecord, songs: SongRow[]) {
+  return {
+    id: p.id,
+    name: p.name,
+    comment: p.comment || undefined,
+    owner: p.ownerHandle,
+    public: p.public,
+    songCount: songs.length,
+    duration: Math.round(songs.reduce((sum, s) => sum + (s.duration_ms ?? 0), 0) / 1000),
+    created: p.createdAt,
+    changed: p.updatedAt,
+    coverArt: songs.find((s) => s.artwork_key)?.id,
+  };
+}
+
+function playlistName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed === '' || trimmed.length > 200) throw badParameter('name', 'must be 1 to 200 characters');
+  return trimmed;
+}
+
+export function playlistEndpoints(d: EndpointDeps) {
+  const readable = async (c: Call, id: string): Promise<PlaylistRecord> => {
+    const p = isUuid(id) ? await d.state.findPlaylist(id.toLowerCase()) : undefined;
+    if (!p || (p.ownerUserId !== c.user.userId && !p.public)) throw notFound('Playlist');
+    return p;
+  };
+
+  const own = async (c: Call, id: string): Promise<PlaylistRecord> => {
+    const p = await readable(c, id);
+    if (p.ownerUserId !== c.user.userId)
+      throw new SubsonicError(ERROR_CODES.notAuthorized, 'Only the owner may change this playlist');
+    return p;
+  };
+
+  /** A playlist with the songs of it the caller can see, in playlist order (others are left out). */
+  const withEntries = async (c: Call, p: PlaylistRecord): Promise<Payload> => {
+    const songs = await visibleSongsInOrder(d, c, p.trackIds);
+    return { playlist: { ...playlistView(p, songs), entry: songs.map(songView) } };
+  };
+
+  return {
+    getPlaylists: async (c: Call): Promise<Payload> => {
+      const lists = await d.state.listPlaylists(c.user.userId);
+      const views = [];
+      for (const p of lists) views.push(playlistView(p, await visibleSongsInOrder(d, c, p.trackIds)));
+      return { playlists: { playlist: views } };
+    },
+
+    getPlaylist: async (c: Call): Promise<Payload> =>
+      withEntries(c, await readable(c, c.params.required('id'))),
+
+    createPlaylist: async (c: Call): Promise<Payload> => {
+      const songIds = await checkedSongIds(d, c, c.params.all('songId'));
+      const existing = c.params.get('playlistId');
+      let id: string;
+      if (existing !== undefined) {
+        id = (await own(c, existing)).id;
+        await d.state.updatePlaylist(id, { trackIds: songIds, ...optional('name', c.params.get('name')) });
+      } else {
+        id = await d.state.createPlaylist(c.user.userId, playlistName(c.params.required('name')), songIds);
+      }
+      return withEntries(c, await readable(c, id));
+    },
+
+    updatePlaylist: async (c: Call): Promise<Payload> => {
+      const p = await own(c, c.params.required('playlistId'));
+      const remove = new Set(
+        c.params.all('songIndexToRemove').map((v) => {
+          const n = Number(v);
+          if (!/^\d{1,6}$/.test(v) || n >= p.trackIds.length)
+            throw badParameter('songIndexToRemove', `must be 0 to ${p.trackIds.length - 1}`);
+          return n;
+        }),
+      );
+      const add = await checkedSongIds(d, c, c.params.all('songIdToAdd'));
+      const trackIds = [...p.trackIds.filter((_, i) => !remove.has(i)), ...add];
+      const name = c.params.get('name');
+      await d.state.updatePlaylist(p.id, {
+        trackIds,
+        ...optional('name', name === undefined ? undefined : playlistName(name)),
+        ...optional('comment', c.params.get('comment')?.slice(0, 2000)),
+        ...optional('public', c.params.has('public') ? c.params.bool('public', false) : undefined),
+      });
+      return {};
+    },
+
+    deletePlaylist: async (c: Call): Promise<Payload> => {
+      const p = await own(c, c.params.required('id'));
+      await d.state.deletePlaylist(p.id);
+      return {};
+    },
+  };
+}
