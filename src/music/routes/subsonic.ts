@@ -4,15 +4,13 @@
  * error documents in the asked format; an unknown endpoint answers the spec's code-0 error naming the endpoint.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../core/errors.js';
 import type { SubsonicAuthenticator } from '../subsonic/auth.js';
 import type { SubsonicEndpoints } from '../subsonic/endpoints.js';
 import type { Answer } from '../subsonic/endpoints/call.js';
 import type { BinaryAnswer, RedirectAnswer } from '../subsonic/media.js';
 import { Params, type RawParams } from '../subsonic/params.js';
+import { SubsonicError, asSubsonicError, unsupportedEndpoint } from '../subsonic/errors.js';
 import {
-  ERROR_CODES,
-  SubsonicError,
   envelope,
   errorPayload,
   parseFormat,
@@ -42,17 +40,6 @@ function formBody(text: string): RawParams {
 }
 
 const textOf = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-
-/** HTTP errors that keep their HTTP meaning (ranges, limits, outages); the rest become Subsonic errors. */
-function asSubsonicError(err: unknown): SubsonicError | undefined {
-  if (err instanceof SubsonicError) return err;
-  if (!(err instanceof AppError)) return undefined;
-  if (err.status === 404) return new SubsonicError(ERROR_CODES.notFound, err.message);
-  if (err.status === 403) return new SubsonicError(ERROR_CODES.notAuthorized, err.message);
-  if (err.status === 400 || err.status === 409 || err.status === 410 || err.status === 422)
-    return new SubsonicError(ERROR_CODES.generic, err.message);
-  return undefined;
-}
 
 export function registerSubsonicRoutes(app: FastifyInstance, deps: SubsonicRouteDeps): void {
   const document = (reply: FastifyReply, format: Format, status: number, payload: Payload, ok: boolean) => {
@@ -89,12 +76,7 @@ export function registerSubsonicRoutes(app: FastifyInstance, deps: SubsonicRoute
       const endpoint = Object.hasOwn(deps.endpoints.handlers, name)
         ? deps.endpoints.handlers[name]
         : undefined;
-      if (!endpoint)
-        throw new SubsonicError(
-          ERROR_CODES.generic,
-          `Unsupported endpoint: ${name.slice(0, 60) || '(no endpoint)'} is not an endpoint of this server`,
-          404,
-        );
+      if (!endpoint) throw unsupportedEndpoint(name);
       const address = deps.clientAddress(request);
       const user = PUBLIC_ENDPOINTS.has(name)
         ? { userId: '', handle: '', role: 'user' as const }

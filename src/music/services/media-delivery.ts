@@ -5,6 +5,12 @@
  * playlists are cached as stored and re-signed on every response.
  */
 import { AppError } from '../../core/errors.js';
+import {
+  mediaLinkExpired,
+  mediaLinkNotSigned,
+  mediaObjectNotFound,
+  rangeOutsideObject,
+} from '../errors/media.js';
 import type { ByteRange, ObjectStore } from '../repositories/object-store/object-store.js';
 import { contentTypeFor } from '../repositories/object-store/object-store.js';
 import { contentTypeOfKind, mediaKindOfInit, type MediaKind } from './fmp4-kind.js';
@@ -42,8 +48,6 @@ export interface MediaDeliveryDeps {
   nowSeconds: () => number;
 }
 
-const notFound = (): AppError => new AppError('not_found', 'No such media object.');
-
 /** fMP4 media and initialisation segments, typed by what their rendition carries. */
 const FRAGMENT = /\.(?:m4s|mp4)$/i;
 const INIT_SEGMENT = /^init[^/]*\.mp4$/i;
@@ -71,7 +75,7 @@ export class MediaDelivery {
     viewer: Viewer = undefined,
   ): Promise<MediaAnswer> {
     const normalised = normaliseRequestPath(pathOfUrl(rawUrl));
-    if (!normalised.ok) throw notFound();
+    if (!normalised.ok) throw mediaObjectNotFound();
     const uri = normalised.path;
     const verdict = verifySecureLink({
       uri,
@@ -81,15 +85,11 @@ export class MediaDelivery {
       nowSeconds: this.deps.nowSeconds(),
     });
     if (verdict === 'forbidden') {
-      throw new AppError(
-        'forbidden',
-        'The media link is not signed, or its signature does not match; ask the API for a fresh link.',
-      );
+      throw mediaLinkNotSigned();
     }
-    if (verdict === 'expired')
-      throw new AppError('gone', 'The media link has expired; ask the API for a fresh link.');
+    if (verdict === 'expired') throw mediaLinkExpired();
     const key = keyUnderMount(uri, HLS_MOUNT);
-    if (key === undefined) throw notFound();
+    if (key === undefined) throw mediaObjectNotFound();
     // A link signed before the track was made private stops working at once (docs/music-domain.md).
     const cacheControl = await this.readable(key, viewer, HLS_CACHE_CONTROL);
     if (isPlaylistKey(key)) {
@@ -125,7 +125,7 @@ export class MediaDelivery {
     const track = isUuid(versionId) ? await this.deps.trackOfVersion(versionId.toLowerCase()) : undefined;
     // A key under no existing version is no track's media (the pipeline writes none): served as it is.
     if (!track) return publicCacheControl;
-    if (!maySee('read', viewer, track)) throw notFound();
+    if (!maySee('read', viewer, track)) throw mediaObjectNotFound();
     return track.visibility === 'private' ? PRIVATE_CACHE_CONTROL : publicCacheControl;
   }
 
@@ -165,9 +165,9 @@ export class MediaDelivery {
     viewer: Viewer = undefined,
   ): Promise<MediaAnswer> {
     const normalised = normaliseRequestPath(pathOfUrl(rawUrl));
-    if (!normalised.ok) throw notFound();
+    if (!normalised.ok) throw mediaObjectNotFound();
     const key = keyUnderMount(normalised.path, mount);
-    if (key === undefined) throw notFound();
+    if (key === undefined) throw mediaObjectNotFound();
     // A private track's waveform and artwork are private too, at once, whatever their random path.
     const cacheControl = await this.readable(key, viewer, PUBLIC_CACHE_CONTROL);
     if (mount === WAVEFORMS_MOUNT)
@@ -192,7 +192,7 @@ export class MediaDelivery {
     const cached = this.deps.cache.get(ns + key);
     if (cached) return this.fromBuffer(cached, rangeHeader, base(cached.contentType, 'HIT'));
     const info = await this.safe(() => store.head(key));
-    if (!info) throw notFound();
+    if (!info) throw mediaObjectNotFound();
     const contentType = await typeOf(key);
     if (this.deps.cache.accepts(info.size)) {
       const { object } = await this.loadWhole(store, ns, key, false, contentType);
@@ -201,8 +201,8 @@ export class MediaDelivery {
     // Keys come from URLs: one the store refuses is simply not there.
     const safeStore = { get: (k: string, r?: ByteRange) => this.safe(() => store.get(k, r)) };
     return rangedObjectAnswer(safeStore, key, info.size, rangeHeader, base(contentType, 'MISS'), {
-      missing: notFound,
-      outside: unsatisfiable,
+      missing: mediaObjectNotFound,
+      outside: rangeOutsideObject,
     });
   }
 
@@ -211,7 +211,7 @@ export class MediaDelivery {
     rangeHeader: string | undefined,
     headers: Record<string, string>,
   ): MediaAnswer {
-    return rangedBufferAnswer(object.body, rangeHeader, headers, unsatisfiable);
+    return rangedBufferAnswer(object.body, rangeHeader, headers, rangeOutsideObject);
   }
 
   /** `lookup: false` when the caller has just missed the cache for this key. */
@@ -225,7 +225,7 @@ export class MediaDelivery {
     const cached = lookup ? this.deps.cache.get(ns + key) : undefined;
     if (cached) return { object: cached, cacheStatus: 'HIT' };
     const got = await this.safe(() => store.get(key));
-    if (!got) throw notFound();
+    if (!got) throw mediaObjectNotFound();
     const body = Buffer.concat(await got.body.toArray());
     const object: CachedObject = {
       body,
@@ -246,10 +246,4 @@ export class MediaDelivery {
       throw err;
     }
   }
-}
-
-function unsatisfiable(size: number): AppError {
-  return new AppError('range_not_satisfiable', `The requested range is outside the object (${size} bytes).`, {
-    headers: { 'content-range': `bytes */${size}` },
-  });
 }

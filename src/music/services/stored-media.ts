@@ -6,7 +6,8 @@
  * stored bytes gets an allow-listed type, `nosniff` and a sandboxing CSP, so even a file that
  * is also valid HTML (an MP3 whose tag holds `<script>`) is never a document of this site.
  */
-import { AppError, type FieldError } from '../../core/errors.js';
+import type { FieldError } from '../../core/errors.js';
+import { undeclarableAudioType } from '../errors/media.js';
 
 /** The media-only policy of every answer carrying stored bytes: no script, no subresource. */
 export const MEDIA_CSP = "sandbox; default-src 'none'";
@@ -78,11 +79,7 @@ export function checkDeclaredType(declared: string): string | undefined {
   if (lower === DOWNLOAD) return undefined;
   const canonical = DECLARED_ALIASES[lower] ?? lower;
   if (ORIGINAL_TYPES.has(canonical)) return canonical;
-  throw new AppError(
-    'unsupported_media_type',
-    `Uploads are audio: content_type ${JSON.stringify(declared)} is not accepted; send one of ${ACCEPTED_DECLARATIONS} (the server types the file by its content).`,
-    { errors: [{ path: '/content_type', message: `must be one of ${ACCEPTED_DECLARATIONS}` }] },
-  );
+  throw undeclarableAudioType(declared, ACCEPTED_DECLARATIONS);
 }
 
 /** The stored type of an original ffprobe read as `format`. */

@@ -11,7 +11,16 @@ import { retryAfterSeconds } from '../../core/rate-limit/gcra.js';
 import type { RateLimitStore } from '../../core/rate-limit/store.js';
 import type { ClientKeyService, SubsonicUser } from './client-key-service.js';
 import type { Params } from './params.js';
-import { ERROR_CODES, SubsonicError, missingParameter } from './response.js';
+import {
+  apiKeyWithPassword,
+  invalidApiKey,
+  missingParameter,
+  passwordWithToken,
+  tooManyRequests,
+  wrongCredentials,
+  ERROR_CODES,
+  SubsonicError,
+} from './errors.js';
 
 /** Per user: a client filling an album grid fetches hundreds of covers at once (docs/subsonic.md). */
 export const SUBSONIC_USER_LIMIT: GcraLimit = { ratePerSecond: 50, burst: 500 };
@@ -31,8 +40,7 @@ export interface SubsonicLimits {
   perUser: GcraLimit;
 }
 
-const wrong = (): SubsonicError =>
-  new SubsonicError(ERROR_CODES.wrongCredentials, 'Wrong username or password');
+const wrong = wrongCredentials;
 
 function decodePassword(p: string): string | undefined {
   if (!p.startsWith('enc:')) return p;
@@ -78,21 +86,14 @@ export class SubsonicAuthenticator {
     const s = params.get('s');
     if (apiKey !== undefined) {
       if (u !== undefined || p !== undefined || t !== undefined || s !== undefined)
-        throw new SubsonicError(
-          ERROR_CODES.conflictingMechanisms,
-          'Multiple conflicting authentication mechanisms provided: send apiKey without u, p, t or s',
-        );
+        throw apiKeyWithPassword();
       const user = apiKey === '' || apiKey.length > 2048 ? undefined : await this.keys.byApiKey(apiKey);
-      if (!user) throw new SubsonicError(ERROR_CODES.invalidApiKey, 'Invalid API key');
+      if (!user) throw invalidApiKey();
       return user;
     }
     if (u === undefined || u === '') throw missingParameter('u (or apiKey)');
     if (t !== undefined || s !== undefined) {
-      if (p !== undefined)
-        throw new SubsonicError(
-          ERROR_CODES.conflictingMechanisms,
-          'Multiple conflicting authentication mechanisms provided: send either p, or t and s',
-        );
+      if (p !== undefined) throw passwordWithToken();
       if (!t) throw missingParameter('t');
       if (!s) throw missingParameter('s');
       const user =
@@ -160,8 +161,5 @@ export class SubsonicAuthenticator {
 }
 
 function tooMany(what: string, retryAfterMs: number): SubsonicError {
-  const seconds = retryAfterSeconds(retryAfterMs);
-  return new SubsonicError(ERROR_CODES.generic, `${what}; retry in ${seconds} s`, 429, {
-    'retry-after': String(seconds),
-  });
+  return tooManyRequests(what, retryAfterSeconds(retryAfterMs));
 }

@@ -3,12 +3,12 @@
  * checked by the Subsonic API (apiKey, token t = md5(key + s), or legacy p). The key is
  * shown once; at rest it is AES-256-GCM ciphertext plus an HMAC to find it by.
  */
-import { AppError } from '../../core/errors.js';
 import type { AuthContext, Role } from '../domain.js';
 import { isUuid } from '../domain.js';
 import type { UserRepository } from '../repositories/user-repository.js';
 import { CLIENT_KEY_CACHE_MS, ClientKeyCache, type UserKeys } from './client-key-cache.js';
 import { ClientKeyCrypto, sameText, subsonicToken } from './client-key-crypto.js';
+import { clientKeyNotFound, tooManyClientKeys } from './errors.js';
 import type { ClientKeyRepository, ClientKeyRow } from '../repositories/client-key-repository.js';
 
 /** A user may hold this many keys (one per device is the expected use). */
@@ -40,10 +40,7 @@ export class ClientKeyService {
 
   async create(auth: AuthContext, name: string) {
     if ((await this.keys.countByUser(auth.userId)) >= MAX_CLIENT_KEYS)
-      throw new AppError(
-        'conflict',
-        `You already have ${MAX_CLIENT_KEYS} client keys; revoke one you no longer use first.`,
-      );
+      throw tooManyClientKeys(MAX_CLIENT_KEYS);
     const key = ClientKeyCrypto.generate();
     const row = await this.keys.create({
       userId: auth.userId,
@@ -62,8 +59,7 @@ export class ClientKeyService {
   }
 
   async revoke(auth: AuthContext, id: string): Promise<void> {
-    if (!isUuid(id) || !(await this.keys.delete(auth.userId, id.toLowerCase())))
-      throw new AppError('not_found', 'You have no client key with this id.');
+    if (!isUuid(id) || !(await this.keys.delete(auth.userId, id.toLowerCase()))) throw clientKeyNotFound();
     // Revocation takes effect at once in this process (within CLIENT_KEY_CACHE_MS in others).
     this.cache.forgetUser(auth.userId);
   }

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AppError } from '../../core/errors.js';
+import { rangeOutsideFile } from '../errors/media.js';
 import {
   cappedKey,
   cappedTranscodeArgs,
@@ -24,7 +24,7 @@ import { originalServedType, storedBytesHeaders, type MediaHeaderOptions } from 
 import type { MediaSigner } from '../services/track-views.js';
 import { hlsMasterKey } from '../services/track-views.js';
 import { estimatedAdtsBytes, exactLength } from './exact-length.js';
-import { notFound } from './response.js';
+import { notFound } from './errors.js';
 import { topRungKbps } from './views.js';
 
 export type BinaryAnswer = MediaAnswer & { kind: 'binary' };
@@ -126,10 +126,7 @@ export class SubsonicMedia {
     };
     const answer = await rangedObjectAnswer(store, key, info.size, rangeHeader, headers, {
       missing: () => notFound('Media file'),
-      outside: (size) =>
-        new AppError('range_not_satisfiable', `The requested range is outside the file (${size} bytes).`, {
-          headers: { 'content-range': `bytes */${size}` },
-        }),
+      outside: rangeOutsideFile,
     });
     return { kind: 'binary', ...answer };
   }

@@ -6,7 +6,7 @@
  * "__proto__" or "constructor" are names like any other.
  */
 import { refusedCharacter } from '../../core/text-safety.js';
-import { ERROR_CODES, SubsonicError, badParameter, missingParameter } from './response.js';
+import { badParameter, missingParameter, parameterNotText, type SubsonicError } from './errors.js';
 
 export type RawParams = Record<string, string | string[] | undefined>;
 
@@ -71,10 +71,7 @@ export class Params {
 
 function notText(name: string, value: unknown): SubsonicError {
   const kind = value === null ? 'null' : Array.isArray(value) ? 'a list of lists' : `a ${typeof value}`;
-  return new SubsonicError(
-    ERROR_CODES.missingParameter,
-    `Parameter ${name.slice(0, 60)} must be text (got ${kind}); send every parameter as a string`,
-  );
+  return parameterNotText(name, kind);
 }
 
 function parseIntIn(name: string, v: string, min: number, max: number): number {

@@ -3,42 +3,11 @@
  * attributes, objects and lists as child elements), JSON (`f=json`) or JSONP (`f=jsonp` with
  * `callback`). Every answer carries status, version, type, serverVersion and openSubsonic.
  */
+import { badParameter, type SubsonicError } from './errors.js';
+
 export const SUBSONIC_API_VERSION = '1.16.1';
 export const SUBSONIC_NAMESPACE = 'http://subsonic.org/restapi';
 export const SERVER_TYPE = 'music-platform';
-
-/** The spec's error codes (content/en/docs/Responses/error.md). */
-export const ERROR_CODES = {
-  generic: 0,
-  missingParameter: 10,
-  wrongCredentials: 40,
-  tokenNotSupported: 41,
-  mechanismNotSupported: 42,
-  conflictingMechanisms: 43,
-  invalidApiKey: 44,
-  notAuthorized: 50,
-  notFound: 70,
-} as const;
-
-/** An error answered as a Subsonic error document (HTTP 200 unless `httpStatus` says otherwise). */
-export class SubsonicError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly httpStatus = 200,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-    this.name = 'SubsonicError';
-  }
-}
-
-export const missingParameter = (name: string): SubsonicError =>
-  new SubsonicError(ERROR_CODES.missingParameter, `Required parameter is missing: ${name}`);
-export const notFound = (what: string): SubsonicError =>
-  new SubsonicError(ERROR_CODES.notFound, `${what} not found`);
-export const badParameter = (name: string, why: string): SubsonicError =>
-  new SubsonicError(ERROR_CODES.generic, `Parameter ${name}: ${why}`);
 
 export type Format = { kind: 'xml' } | { kind: 'json' } | { kind: 'jsonp'; callback: string };
 

@@ -1,5 +1,6 @@
 /** Annotation: star and unstar songs, albums and artists, ratings, and scrobbles (plays and now playing). */
-import { badParameter, notFound, type Payload } from '../response.js';
+import { badParameter, notFound } from '../errors.js';
+import { type Payload } from '../response.js';
 import { ALBUM_ID, ARTIST_ID, authContext, songId, viewerOf, type Call, type EndpointDeps } from './call.js';
 import type { StarredKind } from '../../repositories/subsonic/annotation-repository.js';
 

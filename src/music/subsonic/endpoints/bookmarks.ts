@@ -1,5 +1,6 @@
 /** Bookmarks (a position in a song) and the saved play queue, by current id or by index. */
-import { badParameter, notFound, type Payload } from '../response.js';
+import { badParameter, notFound } from '../errors.js';
+import { type Payload } from '../response.js';
 import { songView } from '../views.js';
 import {
   checkedSongIds,

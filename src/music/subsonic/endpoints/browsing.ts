@@ -3,7 +3,8 @@
  * artist, album or song, their (empty) info, and an artist's top songs.
  */
 import { FOLDER_EVERYONE, FOLDER_MINE } from '../../repositories/subsonic/library-model.js';
-import { notFound, type Payload } from '../response.js';
+import { notFound } from '../errors.js';
+import { type Payload } from '../response.js';
 import { albumDirectoryView, albumView, artistView, byIndex, songView } from '../views.js';
 import {
   ALBUM_ID,

@@ -14,7 +14,8 @@ import type { AnalyticsService } from '../../services/analytics-service.js';
 import type { SubsonicUser } from '../client-key-service.js';
 import type { BinaryAnswer, RedirectAnswer, SubsonicMedia } from '../media.js';
 import type { Params } from '../params.js';
-import { badParameter, notFound, type Payload } from '../response.js';
+import { badParameter, notFound } from '../errors.js';
+import { type Payload } from '../response.js';
 
 export interface Call {
   user: SubsonicUser;

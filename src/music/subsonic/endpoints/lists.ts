@@ -1,6 +1,7 @@
 /** Album and song lists: getAlbumList(2) by order, random songs, songs by genre, now playing, starred. */
 import type { AlbumOrder } from '../../repositories/subsonic/library-model.js';
-import { badParameter, type Payload } from '../response.js';
+import { badParameter } from '../errors.js';
+import { type Payload } from '../response.js';
 import { albumDirectoryView, albumView, artistView, songView } from '../views.js';
 import { MAX_PAGE, optional, viewer, viewerOf, type Call, type EndpointDeps } from './call.js';
 

@@ -1,5 +1,6 @@
 /** Media retrieval: stream (with a bitrate cap or a time offset), download, HLS, cover art, lyrics, avatars. */
-import { notFound, type Payload } from '../response.js';
+import { notFound } from '../errors.js';
+import { type Payload } from '../response.js';
 import { ALBUM_ID, ARTIST_ID, songId, viewerOf, visibleSong, type Call, type EndpointDeps } from './call.js';
 import type { BinaryAnswer } from '../media.js';
 

@@ -2,7 +2,8 @@
 import { isUuid } from '../../domain.js';
 import type { SongRow } from '../../repositories/subsonic/library-model.js';
 import type { PlaylistRecord } from '../../repositories/subsonic/state-repository.js';
-import { ERROR_CODES, SubsonicError, badParameter, notFound, type Payload } from '../response.js';
+import { badParameter, notFound, notPlaylistOwner } from '../errors.js';
+import type { Payload } from '../response.js';
 import { songView } from '../views.js';
 import { checkedSongIds, optional, visibleSongsInOrder, type Call, type EndpointDeps } from './call.js';
 
@@ -36,8 +37,7 @@ export function playlistEndpoints(d: EndpointDeps) {
 
   const own = async (c: Call, id: string): Promise<PlaylistRecord> => {
     const p = await readable(c, id);
-    if (p.ownerUserId !== c.user.userId)
-      throw new SubsonicError(ERROR_CODES.notAuthorized, 'Only the owner may change this playlist');
+    if (p.ownerUserId !== c.user.userId) throw notPlaylistOwner();
     return p;
   };
 

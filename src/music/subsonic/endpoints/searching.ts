@@ -1,4 +1,5 @@
 /** Searching: search2 (folder-based views) and search3 (ID3), over songs, albums and artists. */
+import {} from '../errors.js';
 import { type Payload } from '../response.js';
 import { albumDirectoryView, albumView, artistView, songView } from '../views.js';
 import { MAX_PAGE, viewer, type Call, type EndpointDeps } from './call.js';

@@ -1,5 +1,6 @@
 /** System and library scanning: ping, licence, the OpenSubsonic extensions, tokenInfo, scan status. */
-import { ERROR_CODES, SubsonicError, type Payload } from '../response.js';
+import { tokenInfoNeedsApiKey } from '../errors.js';
+import type { Payload } from '../response.js';
 import { viewerOf, type Call, type EndpointDeps } from './call.js';
 
 export const EXTENSIONS = [
@@ -21,11 +22,7 @@ export function systemEndpoints(d: EndpointDeps) {
     getLicense: (): Payload => ({ license: { valid: true } }),
     getOpenSubsonicExtensions: (): Payload => ({ openSubsonicExtensions: EXTENSIONS }),
     tokenInfo: (c: Call): Payload => {
-      if (!c.viaApiKey)
-        throw new SubsonicError(
-          ERROR_CODES.mechanismNotSupported,
-          'tokenInfo answers for apiKey authentication only',
-        );
+      if (!c.viaApiKey) throw tokenInfoNeedsApiKey();
       return { tokenInfo: { username: c.user.handle } };
     },
     getScanStatus: scanStatus,

@@ -1,5 +1,6 @@
 /** User management: getUser (the caller's own record; an admin learns only that others exist). */
-import { ERROR_CODES, SubsonicError, notFound, type Payload } from '../response.js';
+import { notFound, notYourUser } from '../errors.js';
+import type { Payload } from '../response.js';
 import { MUSIC_FOLDERS } from './browsing.js';
 import type { Call } from './call.js';
 
@@ -7,8 +8,7 @@ export function userEndpoints() {
   return {
     getUser: (c: Call): Payload => {
       const name = c.params.required('username').toLowerCase();
-      if (name !== c.user.handle && c.user.role !== 'admin')
-        throw new SubsonicError(ERROR_CODES.notAuthorized, 'You may only read your own user');
+      if (name !== c.user.handle && c.user.role !== 'admin') throw notYourUser();
       if (name !== c.user.handle) throw notFound('User');
       return {
         user: {
