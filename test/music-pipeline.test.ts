@@ -20,7 +20,7 @@ import {
   type WorkerProcess,
 } from './helpers/music-worker.js';
 
-/** ffmpeg's own ebur128 summary, parsed here independently of src/music/media/loudness.ts. */
+/** ffmpeg's own ebur128 summary, parsed here independently of src/music/ffmpeg-commands/loudness.ts. */
 async function referenceIntegratedLoudness(path: string): Promise<number> {
   const { stderr } = await run('ffmpeg', [
     '-nostats',

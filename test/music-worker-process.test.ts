@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { versionJobId, type MediaJobData } from '../src/music/jobs/queues.js';
-import { parseMediaPlaylist } from '../src/music/media/hls-master.js';
+import { parseMediaPlaylist } from '../src/music/ffmpeg-commands/hls-master.js';
 import { openFlowEvents, type FlowEvents } from './helpers/flow-events.js';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
 import { createVersionRows, generateAudio, WorkerFleet } from './helpers/music-worker.js';

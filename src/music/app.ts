@@ -42,7 +42,7 @@ import { registerCommentRoutes } from './routes/comments.js';
 import { registerTrackRoutes } from './routes/tracks.js';
 import { registerUploadRoutes } from './routes/uploads.js';
 import { registerHealthRoutes } from './routes/health.js';
-import { registerMediaRoutes } from './routes/media.js';
+import { registerMediaRoutes } from './routes/media-delivery.js';
 import { registerUserRoutes } from './routes/users.js';
 import { registerMusicValidators } from './validation.js';
 import { registerWebFallback, resolveWebRoot } from './routes/web.js';
@@ -56,7 +56,7 @@ import { ClientKeyService } from './subsonic/client-key-service.js';
 import { SubsonicEndpoints } from './subsonic/endpoints.js';
 import { SubsonicAnnotationRepository } from './repositories/subsonic/annotation-repository.js';
 import { SubsonicLibraryRepository } from './repositories/subsonic/library-repository.js';
-import { SubsonicMedia } from './subsonic/media.js';
+import { SongStreams } from './subsonic/song-streams.js';
 import { SqlReader } from './repositories/subsonic/sql-reader.js';
 import { SubsonicStateRepository } from './repositories/subsonic/state-repository.js';
 import { ScratchFiles } from './repositories/scratch-files.js';
@@ -243,7 +243,7 @@ export function buildMusicApp(
       library,
       annotations: new SubsonicAnnotationRepository(connections.prisma),
       state: new SubsonicStateRepository(connections.prisma, connections.redis, config.cacheKeyPrefix),
-      media: new SubsonicMedia({
+      media: new SongStreams({
         originals: connections.stores.originals,
         transcodes: connections.stores.transcodes,
         images: connections.stores.images,

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import type { Job } from 'bullmq';
 import type { MediaJobData } from '../../src/music/jobs/queues.js';
-import { ARTWORK_SIZES, artworkArgs, artworkFile } from '../../src/music/media/artwork-args.js';
+import { ARTWORK_SIZES, artworkArgs, artworkFile } from '../../src/music/ffmpeg-commands/artwork-args.js';
 import type { ProcessorDeps } from './deps.js';
 import { isUndecodable, runMediaJob, skippedPicture } from './media-job.js';
 import { publish } from './publish.js';

@@ -1,8 +1,8 @@
 /** loudness: ebur128 with true peak; integrated, range, true peak and ReplayGain 2.0 on the version. */
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { MediaJobData } from '../../src/music/jobs/queues.js';
-import { ffmpegTimeoutMs } from '../../src/music/media/ffmpeg-output.js';
-import { loudnessArgs, parseEbur128Summary } from '../../src/music/media/loudness.js';
+import { ffmpegTimeoutMs } from '../../src/music/ffmpeg-commands/ffmpeg-output.js';
+import { loudnessArgs, parseEbur128Summary } from '../../src/music/ffmpeg-commands/loudness.js';
 import type { ProcessorDeps } from './deps.js';
 import { runMediaJob } from './media-job.js';
 

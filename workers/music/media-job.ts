@@ -15,8 +15,12 @@ import {
   type MediaQueueName,
   type SkippedStep,
 } from '../../src/music/jobs/queues.js';
-import { isInputFault, progressPercent, withoutHeapAddresses } from '../../src/music/media/ffmpeg-output.js';
-import type { ProbeInfo } from '../../src/music/media/probe.js';
+import {
+  isInputFault,
+  progressPercent,
+  withoutHeapAddresses,
+} from '../../src/music/ffmpeg-commands/ffmpeg-output.js';
+import type { ProbeInfo } from '../../src/music/ffmpeg-commands/probe.js';
 import { FfmpegError } from '../../src/music/repositories/ffmpeg-runner.js';
 import type { ProcessorDeps } from './deps.js';
 import type { OriginalLease } from './original-cache.js';

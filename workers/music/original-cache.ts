@@ -13,7 +13,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { UnrecoverableError } from 'bullmq';
-import { parseProbe, probeArgs, type ProbeInfo } from '../../src/music/media/probe.js';
+import { parseProbe, probeArgs, type ProbeInfo } from '../../src/music/ffmpeg-commands/probe.js';
 import { FfmpegError, type FfmpegRunner } from '../../src/music/repositories/ffmpeg-runner.js';
 import type { ObjectStore } from '../../src/music/repositories/object-store/object-store.js';
 

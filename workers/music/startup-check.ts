@@ -1,6 +1,6 @@
 /** Start-up check: ffmpeg and ffprobe run, and ffmpeg has the encoders, filters and muxers we use. */
 import type { Readable } from 'node:stream';
-import { missingCapabilities } from '../../src/music/media/capabilities.js';
+import { missingCapabilities } from '../../src/music/ffmpeg-commands/capabilities.js';
 import type { FfmpegRunner } from '../../src/music/repositories/ffmpeg-runner.js';
 
 async function listing(runner: FfmpegRunner, flag: string): Promise<string> {

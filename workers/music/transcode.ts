@@ -3,16 +3,20 @@ import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { Job } from 'bullmq';
 import type { MediaJobData } from '../../src/music/jobs/queues.js';
-import { ffmpegTimeoutMs } from '../../src/music/media/ffmpeg-output.js';
+import { ffmpegTimeoutMs } from '../../src/music/ffmpeg-commands/ffmpeg-output.js';
 import {
   decodedDurationMs,
   masterPlaylist,
   parseMediaPlaylist,
   reportedDurationMs,
   type VariantStats,
-} from '../../src/music/media/hls-master.js';
-import { chooseLadder, progressiveRendition } from '../../src/music/media/ladder.js';
-import { PROGRESSIVE_FILE, transcodeArgs, VARIANT_PLAYLIST } from '../../src/music/media/transcode-args.js';
+} from '../../src/music/ffmpeg-commands/hls-master.js';
+import { chooseLadder, progressiveRendition } from '../../src/music/ffmpeg-commands/ladder.js';
+import {
+  PROGRESSIVE_FILE,
+  transcodeArgs,
+  VARIANT_PLAYLIST,
+} from '../../src/music/ffmpeg-commands/transcode-args.js';
 import type { ProcessorDeps } from './deps.js';
 import { runMediaJob } from './media-job.js';
 import { publish, type OutputFile } from './publish.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Job } from 'bullmq';
 import type { MediaJobData } from '../../src/music/jobs/queues.js';
-import { ffmpegTimeoutMs } from '../../src/music/media/ffmpeg-output.js';
+import { ffmpegTimeoutMs } from '../../src/music/ffmpeg-commands/ffmpeg-output.js';
 import {
   PeakAccumulator,
   rescaleWaveform,
@@ -14,7 +14,7 @@ import {
   waveformDecodeArgs,
   waveformJson,
   type Waveform,
-} from '../../src/music/media/waveform.js';
+} from '../../src/music/ffmpeg-commands/waveform.js';
 import type { FfmpegRunner, RunOptions } from '../../src/music/repositories/ffmpeg-runner.js';
 import type { ProcessorDeps } from './deps.js';
 import { runMediaJob } from './media-job.js';

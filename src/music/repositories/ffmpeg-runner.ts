@@ -1,7 +1,7 @@
 /**
  * The one place that runs ffmpeg and ffprobe: spawn without a shell, lower priority (nice),
  * a time bound, an abort signal, progress from the stats line, and the tail of stderr kept for
- * the error message. Commands come from the pure builders in ../media/.
+ * the error message. Commands come from the pure builders in ../ffmpeg-commands/.
  *
  * fluent-ffmpeg is not used: it is unmaintained upstream, its builder hides the arguments in
  * mutable state (hard to unit-test), and it would be a second runner beside this one.
@@ -12,7 +12,7 @@
 import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
 import type { Readable } from 'node:stream';
-import { lastProgressSeconds, stderrTail } from '../media/ffmpeg-output.js';
+import { lastProgressSeconds, stderrTail } from '../ffmpeg-commands/ffmpeg-output.js';
 
 const STDERR_KEEP = 64 * 1024;
 

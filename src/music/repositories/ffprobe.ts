@@ -2,7 +2,7 @@
  * Reads an object at most once: hashes it (sha256, unless the store already did) and runs
  * ffprobe on a file (m4a keeps its index at the end, so ffprobe needs a seekable input): the
  * store's own file when it has one, else a temporary copy spooled while hashing. ffprobe runs
- * through the one runner with the one argument builder (media/probe.ts parses what it prints).
+ * through the one runner with the one argument builder (ffmpeg-commands/probe.ts parses what it prints).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -10,8 +10,8 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { spoolToFile } from '../../core/spool-file.js';
-import { withoutHeapAddresses } from '../media/ffmpeg-output.js';
-import { probeArgs } from '../media/probe.js';
+import { withoutHeapAddresses } from '../ffmpeg-commands/ffmpeg-output.js';
+import { probeArgs } from '../ffmpeg-commands/probe.js';
 import { FfmpegRunner } from './ffmpeg-runner.js';
 
 const PROBE_TIMEOUT_MS = 60_000;

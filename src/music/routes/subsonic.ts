@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SubsonicAuthenticator } from '../subsonic/auth.js';
 import type { SubsonicEndpoints } from '../subsonic/endpoints.js';
 import type { Answer } from '../subsonic/endpoints/call.js';
-import type { BinaryAnswer, RedirectAnswer } from '../subsonic/media.js';
+import type { BinaryAnswer, RedirectAnswer } from '../subsonic/song-streams.js';
 import { Params, type RawParams } from '../subsonic/params.js';
 import { SubsonicError, asSubsonicError, unsupportedEndpoint } from '../subsonic/errors.js';
 import {

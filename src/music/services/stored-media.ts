@@ -14,7 +14,7 @@ export const MEDIA_CSP = "sandbox; default-src 'none'";
 
 const DOWNLOAD = 'application/octet-stream';
 
-/** ffprobe format (media/probe.ts ACCEPTED_FORMATS) -> the type an original is stored and served as. */
+/** ffprobe format (ffmpeg-commands/probe.ts ACCEPTED_FORMATS) -> the type an original is stored and served as. */
 const ORIGINAL_TYPE_OF_FORMAT: Readonly<Record<string, string>> = {
   mp3: 'audio/mpeg',
   flac: 'audio/flac',

@@ -10,7 +10,7 @@ import type { AssetRepository } from '../repositories/asset-repository.js';
 import type { ObjectStores } from '../repositories/object-store/object-store.js';
 import type { PrismaTrackRepository, TrackSummary, VersionRecord } from '../repositories/track-repository.js';
 import type { VersionFlowStarter } from '../jobs/flow.js';
-import type { AudioProbe, AudioTags } from '../media/probe.js';
+import type { AudioProbe, AudioTags } from '../ffmpeg-commands/probe.js';
 import { mayManage, maySee } from './visibility-policy.js';
 import {
   shownVersion,

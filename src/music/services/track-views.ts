@@ -1,6 +1,6 @@
 /** Answers of the track API: tracks, versions (with signed media URLs) and tags. */
 import type { TrackSummary, VersionRecord, VersionTagColumns } from '../repositories/track-repository.js';
-import type { AudioTags } from '../media/probe.js';
+import type { AudioTags } from '../ffmpeg-commands/probe.js';
 import { signedUrl } from './secure-link.js';
 
 export interface MediaSigner {

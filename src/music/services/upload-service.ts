@@ -13,7 +13,7 @@ import type { AssetRecord, AssetRepository } from '../repositories/asset-reposit
 import type { ProbeSource, SpooledProbe } from '../repositories/ffprobe.js';
 import type { ObjectStore } from '../repositories/object-store/object-store.js';
 import type { Readable } from 'node:stream';
-import { ACCEPTED_AUDIO, judgeProbe, type AudioProbe } from '../media/probe.js';
+import { ACCEPTED_AUDIO, judgeProbe, type AudioProbe } from '../ffmpeg-commands/probe.js';
 import { checkDeclaredType, declarationMismatch, originalTypeOfProbe } from './stored-media.js';
 
 const MiB = 1024 * 1024;

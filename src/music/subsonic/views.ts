@@ -1,6 +1,6 @@
 /** Library rows as Subsonic elements (Child, AlbumID3, ArtistID3, Playlist) with OpenSubsonic fields. */
 import { extname } from 'node:path';
-import { chooseLadder } from '../media/ladder.js';
+import { chooseLadder } from '../ffmpeg-commands/ladder.js';
 import type { AlbumRow, ArtistRow, SongRow } from '../repositories/subsonic/library-model.js';
 
 /** The rendition `stream` serves by default: the top rung of the HLS ladder (AAC in MP4). */

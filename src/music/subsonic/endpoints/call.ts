@@ -12,7 +12,7 @@ import type { SubsonicLibraryRepository } from '../../repositories/subsonic/libr
 import type { SubsonicStateRepository } from '../../repositories/subsonic/state-repository.js';
 import type { AnalyticsService } from '../../services/analytics-service.js';
 import type { SubsonicUser } from '../client-key-service.js';
-import type { BinaryAnswer, RedirectAnswer, SubsonicMedia } from '../media.js';
+import type { BinaryAnswer, RedirectAnswer, SongStreams } from '../song-streams.js';
 import type { Params } from '../params.js';
 import { badParameter, notFound } from '../errors.js';
 import { type Payload } from '../response.js';
@@ -35,7 +35,7 @@ export interface EndpointDeps {
   library: SubsonicLibraryRepository;
   annotations: SubsonicAnnotationRepository;
   state: SubsonicStateRepository;
-  media: SubsonicMedia;
+  media: SongStreams;
   analytics: AnalyticsService;
   nowMs: () => number;
 }

@@ -2,7 +2,7 @@
 import { notFound } from '../errors.js';
 import { type Payload } from '../response.js';
 import { ALBUM_ID, ARTIST_ID, songId, viewerOf, visibleSong, type Call, type EndpointDeps } from './call.js';
-import type { BinaryAnswer } from '../media.js';
+import type { BinaryAnswer } from '../song-streams.js';
 
 export function mediaRetrievalEndpoints(d: EndpointDeps) {
   const lib = d.library;

@@ -13,7 +13,7 @@ import {
   cappedTranscodeArgs,
   chooseBitrate,
   offsetStreamArgs,
-} from '../media/subsonic-stream-args.js';
+} from '../ffmpeg-commands/subsonic-stream-args.js';
 import type { FfmpegRunner } from '../repositories/ffmpeg-runner.js';
 import type { ObjectStore } from '../repositories/object-store/object-store.js';
 import type { ScratchFiles } from '../repositories/scratch-files.js';
@@ -34,7 +34,7 @@ export interface RedirectAnswer {
   location: string;
 }
 
-export interface SubsonicMediaDeps {
+export interface SongStreamDeps {
   originals: ObjectStore;
   transcodes: ObjectStore;
   images: ObjectStore;
@@ -56,8 +56,8 @@ const TRANSCODE_TIMEOUT_MS = 10 * 60_000;
 const OFFSET_STREAM_TIMEOUT_MS = 6 * 3600_000;
 const PRIVATE_CACHE = 'private, max-age=3600';
 
-export class SubsonicMedia {
-  constructor(private readonly deps: SubsonicMediaDeps) {}
+export class SongStreams {
+  constructor(private readonly deps: SongStreamDeps) {}
 
   async stream(
     song: SongRow,
