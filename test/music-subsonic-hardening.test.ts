@@ -2,7 +2,7 @@
  * /rest hardening (issue 30, items 2 and 3): the failed-login limit is checked before the
  * credentials, per address and per user name, so once it is spent the right key is refused too;
  * parameter names such as __proto__ and non-string JSON values are answered as Subsonic errors,
- * never a 500.
+ * never a 500; failed /rest/ logins spend the auth scope shared with the login endpoint.
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,6 +113,40 @@ describe('/rest parameters', () => {
       const error = res.json()['subsonic-response'].error;
       expect(error.code, payload).toBe(10);
       expect(error.message, payload).toContain(`Parameter ${name} must be text`);
+    }
+  });
+});
+
+describe('OpenSubsonic API rate limits', () => {
+  it('failed /rest/ logins spend the auth scope per address: the burst is refused with 429', async () => {
+    const t = await createMusicTestApp({});
+    try {
+      const send = (remoteAddress: string, p: string) =>
+        t.app.inject({ url: `/rest/ping.view?u=nobody&p=${p}&f=json`, remoteAddress });
+      const statuses = [];
+      for (let i = 0; i < 5; i++) statuses.push((await send('203.0.113.7', 'wrong')).statusCode);
+      // The seed's auth scope (5/min, burst 3, nginx semantics): 4 attempts answered, the 5th refused.
+      expect(statuses).toEqual([200, 200, 200, 200, 429]);
+      const refused = await send('203.0.113.7', 'wrong');
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused.json()['subsonic-response']).toMatchObject({ status: 'failed', error: { code: 0 } });
+      // The login endpoint shares the scope: this address is refused there too.
+      const login = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/login',
+        remoteAddress: '203.0.113.7',
+        payload: { login: 'nobody', password: 'whatever-password' },
+      });
+      expect(login.statusCode).toBe(429);
+      // Another address is unaffected; /rest/ spelled with %-escapes is the same route.
+      expect((await send('203.0.113.8', 'wrong')).statusCode).toBe(200);
+      expect(
+        (await t.app.inject({ url: '/%72est/ping.view?u=nobody&p=x&f=json', remoteAddress: '203.0.113.7' }))
+          .statusCode,
+      ).toBe(429);
+    } finally {
+      await t.close();
     }
   });
 });

@@ -1,250 +1,36 @@
 /**
- * The OpenSubsonic API end to end: a real app (PostgreSQL, Redis, ffmpeg), the music-worker
- * as a real process, and the npm `subsonic-api` client. A tagged, generated song with a cover
- * goes upload -> ready and is found, streamed, seeked, starred, scrobbled and listed by a
- * client authenticating once with apiKey and once with username + token/salt; every XML
- * answer carries the same data as its JSON twin. Media lives in the S3 store (the run's s3rver).
+ * The OpenSubsonic API end to end (test/helpers/subsonic-fixture.ts: a real app, the worker as a
+ * real process, the npm `subsonic-api` client): a tagged, generated song with a cover goes upload
+ * -> ready and is found, streamed, seeked, starred, scrobbled and listed by a client
+ * authenticating once with apiKey and once with username + token/salt; every XML answer carries
+ * the same data as its JSON twin; the other endpoints; another user's private song stays unseen.
+ * Client keys and credentials, which need no song: music-subsonic-keys.test.ts.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { XMLParser } from 'fast-xml-parser';
-import { SubsonicAPI } from 'subsonic-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { versionJobId } from '../src/music/jobs/queues.js';
-import type { FlowEvents } from './helpers/flow-events.js';
-import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
-import { s3StoreEnv, uniqueSuffix } from './helpers/music-env.js';
-import { PASSWORD, signupUser, uploadViaApi, type TestUser } from './helpers/music-domain.js';
-import { startPipelineApp, stopWorkerProcess, type WorkerProcess } from './helpers/music-worker.js';
-
-const run = promisify(execFile);
-
-const TAGS = {
-  title: 'Subsonic Sine',
-  artist: 'Sine Players',
-  album_artist: 'The Sine Collective',
-  album: 'Pure Tones',
-  genre: 'Test Tones',
-  track: '2/9',
-  date: '2024-03-01',
-};
-
-/** An 8 s stereo sine, tagged, with an attached cover picture (FLAC). */
-async function taggedSong(
-  dir: string,
-  name: string,
-  tags: Record<string, string>,
-  cover: boolean,
-): Promise<Buffer> {
-  const file = join(dir, `${name}.flac`);
-  const args = ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=8:sample_rate=44100'];
-  if (cover) args.push('-f', 'lavfi', '-i', 'color=c=red:s=640x480:d=1');
-  args.push('-map', '0:a', '-ac', '2');
-  if (cover) args.push('-map', '1:v', '-frames:v', '1', '-c:v', 'mjpeg', '-disposition:v', 'attached_pic');
-  for (const [k, v] of Object.entries(tags)) args.push('-metadata', `${k}=${v}`);
-  args.push('-c:a', 'flac', file);
-  await run('ffmpeg', args);
-  return readFile(file);
-}
-
-/** ffprobe's reading of bytes: duration and the first stream's codec and size. */
-async function probe(dir: string, bytes: Buffer, name: string) {
-  const file = join(dir, name);
-  await writeFile(file, bytes);
-  // Decode every sample (not the header's duration): the bytes must be playable audio.
-  const { stdout } = await run('ffprobe', [
-    '-v',
-    'error',
-    '-show_entries',
-    'stream=codec_name,width,height',
-    '-of',
-    'json',
-    file,
-  ]);
-  const streams = (
-    JSON.parse(stdout) as { streams: { codec_name: string; width?: number; height?: number }[] }
-  ).streams;
-  return { streams };
-}
-
-async function decodedSeconds(dir: string, bytes: Buffer, name: string): Promise<number> {
-  const file = join(dir, name);
-  await writeFile(file, bytes);
-  const { stdout } = await run(
-    'ffmpeg',
-    ['-v', 'error', '-i', file, '-map', '0:a:0', '-ac', '1', '-ar', '8000', '-f', 's16le', 'pipe:1'],
-    {
-      encoding: 'buffer',
-      maxBuffer: 64 * 1024 * 1024,
-    },
-  );
-  return stdout.length / 2 / 8000;
-}
-
-/** XML and JSON answers reduced to one shape: every value a string, every element a list, empty lists dropped. */
-function normalise(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(normalise);
-  if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      if (k === 'xmlns') continue;
-      const key = k === '#text' ? 'value' : k;
-      if (Array.isArray(v)) {
-        if (v.length > 0) out[key] = v.map(normalise);
-      } else if (typeof v === 'object' && v !== null) out[key] = [normalise(v)];
-      else out[key] = String(v);
-    }
-    return out;
-  }
-  return String(value);
-}
-
-const xmlParser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  parseAttributeValue: false,
-  parseTagValue: false,
-  ignoreDeclaration: true,
-  isArray: (_name, _path, _leaf, isAttribute) => !isAttribute,
-});
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { MusicTestApp } from './helpers/music-app.js';
+import type { TestUser } from './helpers/music-domain.js';
+import {
+  TAGS,
+  decodedSeconds,
+  normalise,
+  probe,
+  subsonicFixture,
+  xmlParser,
+} from './helpers/subsonic-fixture.js';
 
 describe('OpenSubsonic API', () => {
+  const f = subsonicFixture();
+  const { call, client, raw, jsonOf } = f;
   let t: MusicTestApp;
   let base: string;
-  let worker: WorkerProcess;
-  let flow: FlowEvents;
   let dir: string;
   let owner: TestUser;
   let other: TestUser;
   let key: string;
-  let keyId: string;
   let songId: string;
   let privateSongId: string;
-
-  const call = (method: string, url: string, who?: TestUser, payload?: unknown) =>
-    t.app.inject({
-      method: method as 'GET',
-      url,
-      ...(who ? { headers: who.headers } : {}),
-      ...(payload ? { payload } : {}),
-    });
-
-  /** Upload, track, version; resolves once the pipeline made the version ready. */
-  async function publish(who: TestUser, audio: Buffer, visibility: string, title: string): Promise<string> {
-    const assetId = await uploadViaApi(t.app, who, audio);
-    const track = await call('POST', '/api/v1/tracks', who, { title, visibility });
-    expect(track.statusCode, track.body).toBe(201);
-    const trackId = track.json().id as string;
-    const added = await call('POST', `/api/v1/tracks/${trackId}/versions`, who, { asset_id: assetId });
-    expect(added.statusCode, added.body).toBe(202);
-    const id = versionJobId('version-finalize', added.json().id as string);
-    await new Promise<void>((resolve, reject) => {
-      flow.completed('version-finalize', id).then(resolve, reject);
-      // Finished before we listened: read the state once.
-      void call('GET', `/api/v1/tracks/${trackId}`, who).then((r) => {
-        if (r.json().current_version?.status === 'ready') resolve();
-      });
-    });
-    return trackId;
-  }
-
-  const client = (auth: { apiKey: string } | { username: string; password: string }) =>
-    new SubsonicAPI({ url: base, auth });
-
-  const raw = async (path: string, params: Record<string, string | string[]>, init: RequestInit = {}) => {
-    const url = new URL(`/rest/${path}`, base);
-    for (const [k, v] of Object.entries(params))
-      for (const one of [v].flat()) url.searchParams.append(k, one);
-    return fetch(url, init);
-  };
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are checked field by field
-  const jsonOf = async (res: Response): Promise<any> =>
-    ((await res.json()) as Record<string, unknown>)['subsonic-response'];
-
-  beforeAll(async () => {
-    const store = s3StoreEnv(`sub${uniqueSuffix()}-`);
-    ({ t, base, flow, worker } = await startPipelineApp({ RATE_LIMITS: 'off', ...store }, store));
-    dir = await mkdtemp(join(tmpdir(), 'subsonic-'));
-    owner = await signupUser(t.app, 'sub');
-    other = await signupUser(t.app, 'oth');
-    const created = await call('POST', '/api/v1/me/client-keys', owner, { name: 'Feishin on my laptop' });
-    expect(created.statusCode, created.body).toBe(201);
-    ({ key, id: keyId } = created.json());
-    [songId, privateSongId] = await Promise.all([
-      publish(owner, await taggedSong(dir, 'tagged', TAGS, true), 'public', 'Upload title'),
-      publish(
-        other,
-        await taggedSong(
-          dir,
-          'secret',
-          { title: 'Secret Sine', artist: 'Hidden Artist', album: 'Hidden Album' },
-          false,
-        ),
-        'private',
-        'Secret',
-      ),
-    ]);
-  }, 300_000);
-
-  afterAll(async () => {
-    if (worker) expect(await stopWorkerProcess(worker)).toBe(0);
-    await flow?.close();
-    await t?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
-
-  it('client keys: shown once, listed by name, prefix and use, never readable again', async () => {
-    expect(key).toMatch(/^ssk_[A-Za-z0-9_-]{43}$/);
-    const list = await call('GET', '/api/v1/me/client-keys', owner);
-    expect(list.statusCode).toBe(200);
-    expect(list.json().items).toEqual([
-      {
-        id: keyId,
-        name: 'Feishin on my laptop',
-        prefix: key.slice(0, 8),
-        created_at: expect.any(String),
-        last_used_at: null,
-      },
-    ]);
-    expect(list.body).not.toContain(key);
-    const row = await t.connections.prisma.clientKey.findUniqueOrThrow({ where: { id: keyId } });
-    expect(Buffer.from(row.keyCiphertext).includes(Buffer.from(key))).toBe(false);
-    expect((await call('GET', '/api/v1/me/client-keys')).statusCode).toBe(401);
-    expect((await call('POST', '/api/v1/me/client-keys', owner, { name: 'bad\u0007name' })).statusCode).toBe(
-      400,
-    );
-    expect((await call('DELETE', `/api/v1/me/client-keys/${keyId}`, other)).statusCode).toBe(404);
-  });
-
-  it('getOpenSubsonicExtensions answers without credentials; unknown endpoints answer the spec error', async () => {
-    const res = await raw('getOpenSubsonicExtensions.view', { f: 'json', v: '1.16.1', c: 'test' });
-    expect(res.status).toBe(200);
-    const body = await jsonOf(res);
-    expect(body).toMatchObject({
-      status: 'ok',
-      version: '1.16.1',
-      openSubsonic: true,
-      type: expect.any(String),
-      serverVersion: expect.any(String),
-    });
-    expect(body.openSubsonicExtensions.map((e: { name: string }) => e.name).sort()).toEqual([
-      'apiKeyAuthentication',
-      'formPost',
-      'indexBasedQueue',
-      'songLyrics',
-      'transcodeOffset',
-    ]);
-    for (const path of ['getVideos.view', 'getVideos', 'jukeboxControl', 'no/such/thing']) {
-      const unknown = await raw(path, { apiKey: key });
-      expect(unknown.status, path).toBe(404);
-      expect(unknown.headers.get('content-type')).toContain('xml');
-      const xml = xmlParser.parse(await unknown.text())['subsonic-response'][0];
-      expect(xml).toMatchObject({ status: 'failed', openSubsonic: 'true', error: [{ code: '0' }] });
-      expect(xml.error[0].message).toMatch(/unsupported endpoint/i);
-    }
+  beforeAll(() => {
+    ({ t, base, dir, owner, other, key, songId, privateSongId } = f.state());
   });
 
   it('a client with apiKey and one with username + token find, stream, seek, star, scrobble and list the song', async () => {
@@ -415,6 +201,7 @@ describe('OpenSubsonic API', () => {
     const dir = await api.getMusicDirectory({ id: song.albumId! });
     expect(dir.directory.child?.map((c) => c.id)).toEqual([songId]);
     // recent: from raw plays (one was scrobbled); frequent: from daily stats (no rollup ran); starred: no album starred yet.
+    // Exact lists in the owner's folder ("Mine": their one album), whatever other tests add to the shared library.
     const listed = async (
       type:
         | 'random'
@@ -424,17 +211,18 @@ describe('OpenSubsonic API', () => {
         | 'starred'
         | 'frequent'
         | 'recent',
-    ) => (await api.getAlbumList({ type })).albumList.album?.map((a) => a.id) ?? [];
+    ) => (await api.getAlbumList({ type, musicFolderId: '2' })).albumList.album?.map((a) => a.id) ?? [];
     for (const type of ['random', 'newest', 'alphabeticalByName', 'alphabeticalByArtist', 'recent'] as const)
       expect(await listed(type), type).toEqual([song.albumId]);
     expect(await listed('starred')).toEqual([]);
     expect(await listed('frequent')).toEqual([]);
     expect(
-      (await api.getAlbumList2({ type: 'byYear', fromYear: 2020, toYear: 2025 })).albumList2.album,
+      (await api.getAlbumList2({ type: 'byYear', fromYear: 2020, toYear: 2025, musicFolderId: '2' }))
+        .albumList2.album,
     ).toHaveLength(1);
-    expect((await api.getAlbumList2({ type: 'byGenre', genre: TAGS.genre })).albumList2.album).toHaveLength(
-      1,
-    );
+    expect(
+      (await api.getAlbumList2({ type: 'byGenre', genre: TAGS.genre, musicFolderId: '2' })).albumList2.album,
+    ).toHaveLength(1);
     expect(await api.getAlbumList2({ type: 'nonsense' as 'newest' })).toMatchObject({ error: { code: 0 } });
     expect(await api.getAlbumList2({} as { type: 'newest' })).toMatchObject({ error: { code: 10 } });
     expect((await api.getSongsByGenre({ genre: TAGS.genre })).songsByGenre.song?.map((s) => s.id)).toEqual([
@@ -559,71 +347,5 @@ describe('OpenSubsonic API', () => {
     expect((await otherApi.getSong({ id: privateSongId })).song.title).toBe('Secret Sine');
     const mine = await otherApi.search3({ query: '', musicFolderId: 2 });
     expect(mine.searchResult3.song?.map((s) => s.id)).toEqual([privateSongId]);
-  });
-
-  it('the account password is refused (40); apiKey with u is 43; a revoked key is 44 / 40', async () => {
-    const byPassword = await client({ username: owner.handle, password: PASSWORD }).ping();
-    expect(byPassword).toMatchObject({ status: 'failed', error: { code: 40 } });
-    const legacy = await raw('ping.view', {
-      u: owner.handle,
-      p: `enc:${Buffer.from(PASSWORD).toString('hex')}`,
-      f: 'json',
-    });
-    expect(legacy.status).toBe(200);
-    expect((await jsonOf(legacy)).error.code).toBe(40);
-    const plainKey = await raw('ping.view', { u: owner.handle, p: key, f: 'json' });
-    expect((await jsonOf(plainKey)).status).toBe('ok');
-    const both = await raw('ping.view', { u: owner.handle, apiKey: key, f: 'json' });
-    expect((await jsonOf(both)).error.code).toBe(43);
-    const missing = await raw('ping.view', { f: 'json' });
-    expect((await jsonOf(missing)).error.code).toBe(10);
-
-    const spare = (await call('POST', '/api/v1/me/client-keys', owner, { name: 'spare' })).json();
-    expect((await client({ apiKey: spare.key }).ping()).status).toBe('ok');
-    // Remembered lookups (5 s) learn of a new key at once and forget a revoked one at once.
-    expect((await client({ username: owner.handle, password: spare.key }).ping()).status).toBe('ok');
-    expect((await call('DELETE', `/api/v1/me/client-keys/${spare.id}`, owner)).statusCode).toBe(204);
-    expect(await client({ apiKey: spare.key }).ping()).toMatchObject({ error: { code: 44 } });
-    expect(await client({ username: owner.handle, password: spare.key }).ping()).toMatchObject({
-      error: { code: 40 },
-    });
-    // The other key still works and its last use is recorded.
-    expect((await client({ apiKey: key }).ping()).status).toBe('ok');
-    const listed = (await call('GET', '/api/v1/me/client-keys', owner)).json().items;
-    expect(listed.find((k: { id: string }) => k.id === keyId).last_used_at).toEqual(expect.any(String));
-  });
-});
-
-describe('OpenSubsonic API rate limits', () => {
-  it('failed /rest/ logins spend the auth scope per address: the burst is refused with 429', async () => {
-    const t = await createMusicTestApp({});
-    try {
-      const send = (remoteAddress: string, p: string) =>
-        t.app.inject({ url: `/rest/ping.view?u=nobody&p=${p}&f=json`, remoteAddress });
-      const statuses = [];
-      for (let i = 0; i < 5; i++) statuses.push((await send('203.0.113.7', 'wrong')).statusCode);
-      // The seed's auth scope (5/min, burst 3, nginx semantics): 4 attempts answered, the 5th refused.
-      expect(statuses).toEqual([200, 200, 200, 200, 429]);
-      const refused = await send('203.0.113.7', 'wrong');
-      expect(refused.statusCode).toBe(429);
-      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-      expect(refused.json()['subsonic-response']).toMatchObject({ status: 'failed', error: { code: 0 } });
-      // The login endpoint shares the scope: this address is refused there too.
-      const login = await t.app.inject({
-        method: 'POST',
-        url: '/api/v1/auth/login',
-        remoteAddress: '203.0.113.7',
-        payload: { login: 'nobody', password: 'whatever-password' },
-      });
-      expect(login.statusCode).toBe(429);
-      // Another address is unaffected; /rest/ spelled with %-escapes is the same route.
-      expect((await send('203.0.113.8', 'wrong')).statusCode).toBe(200);
-      expect(
-        (await t.app.inject({ url: '/%72est/ping.view?u=nobody&p=x&f=json', remoteAddress: '203.0.113.7' }))
-          .statusCode,
-      ).toBe(429);
-    } finally {
-      await t.close();
-    }
   });
 });
