@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
 
 export const TEST_PAYMENT_SECRET_KEY = 'sk_test_payments0123456789abcdef';
@@ -158,6 +159,12 @@ export class PaymentProviderStandIn {
     if (!this.webhookTarget) throw new Error('webhookTarget is not set');
     const { payload, headers } = signedDelivery(event);
     return fetch(`${this.webhookTarget}/api/v1/payments/webhook`, { method: 'POST', headers, body: payload });
+  }
+
+  /** Delivers `event` to an app under test without a socket (fastify inject). */
+  deliverVia(app: { inject: FastifyInstance['inject'] }, event: object) {
+    const { payload, headers } = signedDelivery(event);
+    return app.inject({ method: 'POST', url: '/api/v1/payments/webhook', headers, payload });
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -18,24 +18,24 @@ export interface PaymentQueue {
 }
 
 export class BullPaymentQueue implements PaymentQueue {
-  private readonly queue: Queue<PaymentEventData>;
+  // Made on the first event: an API that never receives one sends Redis nothing for it.
+  private queue: Queue<PaymentEventData> | undefined;
 
   constructor(
     private readonly connection: Redis,
-    naming: QueueNaming,
-  ) {
-    this.queue = new Queue<PaymentEventData>('payments', {
-      connection,
-      prefix: naming.prefix,
-      ...BORROWED_CONNECTION_OPTIONS,
-    });
-  }
+    private readonly naming: QueueNaming,
+  ) {}
 
   async enqueue(eventId: string): Promise<void> {
+    this.queue ??= new Queue<PaymentEventData>('payments', {
+      connection: this.connection,
+      prefix: this.naming.prefix,
+      ...BORROWED_CONNECTION_OPTIONS,
+    });
     await this.queue.add('payments', { eventId }, { ...PAYMENT_JOB_OPTIONS, jobId: paymentJobId(eventId) });
   }
 
   close(): Promise<void> {
-    return closeBorrowed([this.queue], this.connection);
+    return this.queue ? closeBorrowed([this.queue], this.connection) : Promise.resolve();
   }
 }

@@ -64,8 +64,8 @@ export class PaymentDownloads {
   ): Promise<DownloadAnswer> {
     if (!this.enabled) throw paymentsNotConfigured();
     const checked = verifyDownload(trackId, query, this.signer.secret, this.signer.nowSeconds());
-    if (checked.verdict === 'forbidden' || !checked.userId) throw downloadLinkInvalid();
     if (checked.verdict === 'expired') throw downloadLinkExpired();
+    if (checked.verdict === 'forbidden' || !checked.userId) throw downloadLinkInvalid();
     const track = await this.repo.track(trackId);
     const role = await roleOf(checked.userId);
     if (!track || role === undefined) throw downloadNotAllowed();
