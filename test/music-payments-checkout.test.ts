@@ -10,6 +10,7 @@ import { signupUser, type TestUser } from './helpers/music-domain.js';
 import {
   paidSession,
   providerEvent,
+  TEST_PAYMENT_PUBLISHABLE_KEY,
   TEST_PAYMENT_SECRET_KEY,
   type SessionObject,
 } from './helpers/payment-provider.js';
@@ -52,6 +53,11 @@ async function pay(session: SessionObject): Promise<void> {
 }
 
 describe('prices and tips', () => {
+  it('the server says payments are on, with the publishable key (public by design) and nothing secret', async () => {
+    const status = await inject('GET', '/api/v1/payments');
+    expect(status.json()).toEqual({ enabled: true, publishable_key: TEST_PAYMENT_PUBLISHABLE_KEY });
+  });
+
   it('the owner sets a price; others may not; every bad amount is a 400 saying why', async () => {
     const ok = await setPrice(seller.user, seller.trackId, { currency: 'usd', amount: 500, tips: true });
     expect(ok.statusCode, ok.body).toBe(200);
@@ -286,6 +292,11 @@ describe('payments off', () => {
     const off = await createMusicTestApp({ RATE_LIMITS: 'off' });
     try {
       const user = await signupUser(off.app, 'off');
+      const status = await off.app.inject({ method: 'GET', url: '/api/v1/payments' });
+      expect(status.json()).toEqual({
+        enabled: false,
+        settings: ['PAYMENT_SECRET_KEY', 'PAYMENT_PUBLISHABLE_KEY', 'PAYMENT_WEBHOOK_SECRET'],
+      });
       const id = '00000000-0000-4000-8000-000000000000';
       for (const [method, url, payload] of [
         ['GET', `/api/v1/payments/tracks/${id}`],

@@ -43,7 +43,7 @@ export function registerPayments(
   registerPaymentRoutes(
     app,
     {
-      payments: new PaymentService(repo, gateway),
+      payments: new PaymentService(repo, gateway, config.payment?.publishableKey),
       downloads: new PaymentDownloads(
         repo,
         connections.stores.originals,

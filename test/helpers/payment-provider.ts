@@ -245,7 +245,7 @@ export class PaymentProviderStandIn {
     const session = this.sessions.get(url.pathname.slice('/pay/'.length));
     if (!session) return void res.writeHead(404).end('no such session');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><title>Checkout (stand-in)</title><p>Pay ${session.amount_total} ${session.currency}</p>
+    res.end(`<!doctype html><link rel="icon" href="data:,"><title>Checkout (stand-in)</title><p>Pay ${session.amount_total} ${session.currency}</p>
       <form method="post" action="/pay/${session.id}"><button id="pay">Pay</button></form>`);
   }
 

@@ -1,6 +1,11 @@
 /** The payment routes' errors (docs/payments.md). */
 import { AppError, type FieldError } from '../../core/errors.js';
 
+export const PAYMENT_SETTING_NAMES = [
+  'PAYMENT_SECRET_KEY',
+  'PAYMENT_PUBLISHABLE_KEY',
+  'PAYMENT_WEBHOOK_SECRET',
+] as const;
 export const PAYMENT_SETTINGS = 'PAYMENT_SECRET_KEY, PAYMENT_PUBLISHABLE_KEY and PAYMENT_WEBHOOK_SECRET';
 
 export const paymentsNotConfigured = () =>

@@ -46,6 +46,8 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
   const auth = { onRequest: hooks.requireAuth };
   const { payments, downloads } = deps;
 
+  // Whether payments are on: the player asks before drawing a control that would only fail.
+  app.get('/api/v1/payments', () => payments.status());
   app.get<Id>(
     '/api/v1/payments/tracks/:id',
     { onRequest: hooks.optionalAuth, schema: { params: PaymentTrackParams } },

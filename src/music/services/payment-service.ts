@@ -11,6 +11,7 @@ import {
   notForSale,
   notTrackManager,
   ownTrack,
+  PAYMENT_SETTING_NAMES,
   paymentsNotConfigured,
   paymentTrackNotFound,
   purchaseNotFound,
@@ -75,7 +76,15 @@ export class PaymentService {
   constructor(
     private readonly repo: PaymentRepository,
     private readonly gateway: PaymentGateway | undefined,
+    private readonly publishableKey?: string,
   ) {}
+
+  /** The one payment route that answers when payments are off: it says so (and what turns them on). */
+  status() {
+    return this.gateway
+      ? { enabled: true, publishable_key: this.publishableKey ?? null }
+      : { enabled: false, settings: [...PAYMENT_SETTING_NAMES] };
+  }
 
   private on(): PaymentGateway {
     if (!this.gateway) throw paymentsNotConfigured();
