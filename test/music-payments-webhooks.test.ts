@@ -3,6 +3,7 @@
  * secret, stale timestamp, duplicate, out of order, refund and dispute after the grant, amounts
  * checked; each event processed by the `payments` queue's processor on a real BullMQ worker.
  */
+import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signupUser, type TestUser } from './helpers/music-domain.js';
 import {
@@ -287,6 +288,37 @@ describe('payments webhook', () => {
       where: { id: event.id as string },
     });
     expect(row.outcome).toMatch(/^ignored: customer.created/);
+  });
+
+  it('hostile but validly signed bodies: not JSON, no id, a forged purchase id — 400 or ignored, never 500', async () => {
+    const lib = new Stripe('sk_test_helper_only');
+    const sign = (payload: string) => ({
+      'content-type': 'application/json',
+      'stripe-signature': lib.webhooks.generateTestHeaderString({
+        payload,
+        secret: TEST_PAYMENT_WEBHOOK_SECRET,
+      }),
+    });
+    const post = (payload: string) =>
+      f.t.app.inject({ method: 'POST', url: '/api/v1/payments/webhook', headers: sign(payload), payload });
+    const notJson = await post('not json at all');
+    expect([notJson.statusCode, notJson.json().detail]).toEqual([400, expect.stringMatching(/not JSON/)]);
+    const noId = await post(
+      JSON.stringify({ object: 'event', type: 'charge.refunded', data: { object: {} } }),
+    );
+    expect([noId.statusCode, noId.json().detail]).toEqual([400, expect.stringMatching(/no usable id/)]);
+    const forged = providerEvent('checkout.session.completed', {
+      id: 'cs_forged',
+      client_reference_id: "x' OR 1=1 --",
+      payment_status: 'paid',
+      amount_total: 1,
+      currency: 'eur',
+    });
+    await deliverProcessed(forged);
+    const row = await f.t.connections.prisma.paymentEvent.findUniqueOrThrow({
+      where: { id: forged.id as string },
+    });
+    expect(row.outcome).toMatch(/^ignored: no purchase/);
   });
 
   it('the ledger is append-only', async () => {
