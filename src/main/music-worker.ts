@@ -18,6 +18,9 @@ import { BullJobQueueRepository } from '../music/repositories/job-queue-reposito
 import { domainMaintenance } from '../music/domain-maintenance.js';
 import { ensureObjectStores } from '../music/repositories/object-store/index.js';
 import { PrismaVersionProcessingRepository } from '../music/repositories/version-processing-repository.js';
+import { PrismaPaymentEventRepository } from '../music/repositories/payment-event-repository.js';
+import { noEventPublisher } from '../music/services/event-publisher.js';
+import { PaymentEventProcessor } from '../music/services/payment-events.js';
 import { createMusicConnections } from '../music/connections.js';
 import { buildWorkerApp } from '../music/worker-app.js';
 import { loadWorkerConfig } from '../music/worker-config.js';
@@ -94,6 +97,10 @@ async function main(): Promise<void> {
         maxBytes: worker.originalCacheBytes,
       }),
       maintenance: domainMaintenance(music, resources),
+      payments: new PaymentEventProcessor(
+        new PrismaPaymentEventRepository(resources.prisma),
+        noEventPublisher,
+      ),
       tmpDir,
       log: app.log,
     }),

@@ -45,6 +45,7 @@ import { registerHealthRoutes } from './routes/health.js';
 import { registerMediaRoutes } from './routes/media-delivery.js';
 import { registerUserRoutes } from './routes/users.js';
 import { registerMusicValidators } from './validation.js';
+import { registerPayments, type PaymentAppOptions } from './payment-app.js';
 import { registerWebFallback, resolveWebRoot } from './routes/web.js';
 import { registerClientKeyRoutes } from './routes/client-keys.js';
 import { registerSubsonicRoutes } from './routes/subsonic.js';
@@ -86,6 +87,8 @@ export const MUSIC_RATE_LIMIT_SCOPES: readonly RateLimitScope[] = [
   // Every page load of the player asks who is signed in: not the login attempts the auth scope counts.
   { name: 'session', match: (p) => p === '/api/v1/auth/session', ratePerSecond: 1, burst: 30 },
   { name: 'auth', match: (p) => p.startsWith('/api/v1/auth/'), ratePerSecond: 5 / 60, burst: 3 },
+  // The payment provider delivers bursts of events from a few addresses; it retries a 429.
+  { name: 'payments-webhook', match: (p) => p === '/api/v1/payments/webhook', ratePerSecond: 20, burst: 200 },
   {
     name: 'comments',
     match: (p) => p === '/api/v1/comments' || p.startsWith('/api/v1/comments/'),
@@ -108,7 +111,7 @@ export const MUSIC_RATE_LIMIT_SCOPES: readonly RateLimitScope[] = [
   },
 ];
 
-export interface MusicAppOptions {
+export interface MusicAppOptions extends PaymentAppOptions {
   metrics?: HttpMetrics;
   /** Overrides the Redis limiter (tests of other parts may pass a memory store). */
   rateLimitStore?: RateLimitStore;
@@ -237,6 +240,7 @@ export function buildMusicApp(
     hooks,
   );
   registerClientKeyRoutes(app, clientKeys, hooks);
+  registerPayments(app, { config, connections, hooks, users, nowSeconds, options });
   const authScope = MUSIC_RATE_LIMIT_SCOPES.find((s) => s.name === 'auth');
   registerSubsonicRoutes(app, {
     endpoints: new SubsonicEndpoints({

@@ -4,6 +4,7 @@ import type { MaintenanceTasks } from '../../src/music/jobs/registry.js';
 import type { FfmpegRunner } from '../../src/music/repositories/ffmpeg-runner.js';
 import type { ObjectStores } from '../../src/music/repositories/object-store/object-store.js';
 import type { OriginalCache } from './original-cache.js';
+import type { PaymentEventProcessor } from '../../src/music/services/payment-events.js';
 import type { VersionProcessingRepository } from '../../src/music/repositories/version-processing-repository.js';
 
 export interface ProcessorDeps {
@@ -13,6 +14,8 @@ export interface ProcessorDeps {
   /** Local copies (and probes) of originals, shared by the media jobs of a version. */
   originals: OriginalCache;
   maintenance: MaintenanceTasks;
+  /** Applies recorded provider events (the payments queue). */
+  payments: Pick<PaymentEventProcessor, 'process'>;
   /** Private scratch space; each job gets its own folder inside and removes it. */
   tmpDir: string;
   log: FastifyBaseLogger;

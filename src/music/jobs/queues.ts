@@ -31,6 +31,7 @@ export const QUEUE_NAMES = [
   'version-finalize',
   'analytics-rollup',
   'upload-cleanup',
+  'payments',
 ] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
@@ -60,6 +61,11 @@ export interface UploadCleanupData {
   nowMs?: number;
 }
 
+/** One recorded provider event (payment_events row) to apply; the job id is derived from it. */
+export interface PaymentEventData {
+  eventId: string;
+}
+
 export interface JobPayloads {
   transcode: MediaJobData;
   waveform: MediaJobData;
@@ -68,6 +74,7 @@ export interface JobPayloads {
   'version-finalize': VersionFinalizeData;
   'analytics-rollup': AnalyticsRollupData;
   'upload-cleanup': UploadCleanupData;
+  payments: PaymentEventData;
 }
 
 /**
@@ -82,4 +89,10 @@ export interface QueueNaming {
 export function versionJobId(queue: MediaQueueName | 'version-finalize', versionId: string): string {
   // BullMQ refuses ':' in custom ids.
   return `${queue}-${versionId}`;
+}
+
+/** A payment event's job id: a redelivered event enqueues nothing new while its job is kept. */
+export function paymentJobId(eventId: string): string {
+  // BullMQ refuses ':' in custom ids; provider ids are [A-Za-z0-9_].
+  return `payments-${eventId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 }

@@ -1,6 +1,7 @@
 /**
  * Client-side routes of the player: / (new uploads and trending), /trending, /search?q=,
- * /artists/<id>, /albums/<id>, /signup, /login, /upload, /me/tracks, /tracks/<id>, /users/<handle>.
+ * /artists/<id>, /albums/<id>, /signup, /login, /upload, /me/tracks, /tracks/<id>, /users/<handle>,
+ * /purchases/<id>, /me/purchases, /me/sales.
  */
 import './style.css';
 import { h, clear } from '../../shared/dom';
@@ -9,6 +10,7 @@ import { renderAuth } from './auth-pages';
 import { renderAlbum, renderArtist, renderHome, renderSearch } from './browse-pages';
 import { renderProfile, renderTrending } from './list-pages';
 import { renderMyTracks } from './my-tracks';
+import { renderPurchase, renderPurchases, renderSales } from './payments';
 import { leaveTrack, renderTrack } from './track-page';
 import { renderUpload } from './upload-page';
 
@@ -58,11 +60,16 @@ async function route(): Promise<void> {
   const user = match(/^\/users\/([^/]+)$/);
   const artist = match(/^\/artists\/([^/]+)$/);
   const album = match(/^\/albums\/([^/]+)$/);
+  const purchase = match(/^\/purchases\/([^/]+)$/);
   try {
     if (track) await renderTrack(app, track, go);
     else if (user) await renderProfile(app, user);
     else if (artist) await renderArtist(app, artist);
     else if (album) await renderAlbum(app, album);
+    else if (purchase)
+      await renderPurchase(app, purchase, new URLSearchParams(location.search).get('outcome'));
+    else if (path === '/me/purchases') renderPurchases(app);
+    else if (path === '/me/sales') renderSales(app);
     else if (path === '/search') renderSearch(app, new URLSearchParams(location.search).get('q') ?? '');
     else if (path === '/signup' || path === '/login')
       renderAuth(app, path === '/signup' ? 'signup' : 'login', go);

@@ -11,6 +11,7 @@ import { ProblemError } from '../../shared/http';
 import { api, clock, problemText, session, type TrackPage, type Version } from './api';
 import { commentsPart } from './comments';
 import { managePart } from './track-manage';
+import { paymentPart } from './payments';
 import { waveformView, type WaveformView } from './waveform';
 
 let teardown: (() => void) | undefined;
@@ -40,7 +41,7 @@ export async function renderTrack(app: HTMLElement, id: string, go: (path: strin
   const reload = (): void => void renderTrack(app, id, go);
   const body = h('div', {});
   const mine = session()?.handle === track.owner.handle;
-  clear(app, trackHead(track), body);
+  clear(app, trackHead(track), paymentPart(track, mine), body);
   const processing = processingNotice(track, id, reload, cleanups);
   const version = track.current_version;
   if (!version) {

@@ -1,0 +1,25 @@
+/** What the payment services need from the provider (implemented in repositories/stripe-gateway.ts). */
+import type { PurchaseKind } from './payment-types.js';
+
+export interface CheckoutRequest {
+  purchaseId: string;
+  kind: PurchaseKind;
+  productName: string;
+  currency: string;
+  amountMinor: number;
+  successUrl: string;
+  cancelUrl: string;
+  customerEmail?: string;
+}
+
+export interface VerifiedEvent {
+  id: string;
+  type: string;
+  payload: unknown;
+}
+
+export interface PaymentGateway {
+  createCheckout(request: CheckoutRequest): Promise<{ id: string; url: string }>;
+  /** The event of a webhook body whose signature holds, else a 400 saying why. */
+  verifyEvent(rawBody: Buffer, signature: string | undefined): VerifiedEvent;
+}

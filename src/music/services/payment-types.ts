@@ -1,0 +1,65 @@
+/** The payment records as the services see them, and the repository contracts they use. */
+import type { Money } from './money.js';
+
+export type PurchaseKind = 'sale' | 'tip';
+export type PurchaseStatus = 'pending' | 'awaiting_payment' | 'paid' | 'failed' | 'refunded' | 'disputed';
+export type LedgerKind = 'sale' | 'tip' | 'refund' | 'dispute' | 'fee';
+
+export interface PurchaseRow extends Money {
+  id: string;
+  kind: PurchaseKind;
+  status: PurchaseStatus;
+  buyerUserId: string | null;
+  trackId: string | null;
+  artistUserId: string;
+  checkoutSessionId: string | null;
+  paymentIntentId: string | null;
+}
+
+export interface LedgerInsert extends Money {
+  purchaseId: string;
+  artistUserId: string;
+  kind: LedgerKind;
+  /** Unique: the same money movement is written once. */
+  reference: string;
+  eventId: string;
+}
+
+export interface PurchasePatch {
+  status?: PurchaseStatus;
+  paymentIntentId?: string;
+  failure?: string;
+  paidAt?: Date;
+}
+
+/** One event's work, inside the transaction that holds its row (and the purchase) locked. */
+export interface PaymentEventTx {
+  purchase(id: string): Promise<PurchaseRow | undefined>;
+  purchaseByPaymentIntent(paymentIntentId: string): Promise<PurchaseRow | undefined>;
+  updatePurchase(id: string, patch: PurchasePatch): Promise<void>;
+  /** false when a row with this reference exists already. */
+  appendLedger(entry: LedgerInsert): Promise<boolean>;
+  /** Sum of the purchase's rows of one kind (signed minor units). */
+  ledgerSum(purchaseId: string, kind: LedgerKind): Promise<number>;
+}
+
+export interface StoredEvent {
+  id: string;
+  type: string;
+  payload: unknown;
+}
+
+export type ProcessOnceResult<T> = { state: 'processed'; value: T } | { state: 'already' | 'unknown' };
+
+export interface PaymentEventRepository {
+  /** Inserts the event unless its id is there; true when it was new. */
+  record(event: StoredEvent): Promise<boolean>;
+  /**
+   * Runs `work` in one transaction with the event's row locked, then marks it processed with
+   * the outcome; `already` when it was processed before, `unknown` when no such event was recorded.
+   */
+  processOnce<T>(
+    eventId: string,
+    work: (event: StoredEvent, tx: PaymentEventTx) => Promise<{ outcome: string; value: T }>,
+  ): Promise<ProcessOnceResult<T>>;
+}

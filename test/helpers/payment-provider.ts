@@ -1,0 +1,262 @@
+/**
+ * A local stand-in for the payment provider's API (Stripe), which these machines cannot reach.
+ * The official library is pointed at it (host/port/protocol); it checks what the library sends
+ * and answers as the API reference documents (https://docs.stripe.com/api/checkout/sessions/create,
+ * /api/events/object, /api/charges/object, /api/disputes/object). It also plays Checkout's
+ * hosted page (GET /pay/<session>) for browser tests: "Pay" delivers the signed webhook, then
+ * redirects to the session's success_url. Webhook signatures come from the library's own helper.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import Stripe from 'stripe';
+
+export const TEST_PAYMENT_SECRET_KEY = 'sk_test_payments0123456789abcdef';
+export const TEST_PAYMENT_PUBLISHABLE_KEY = 'pk_test_payments0123456789abcdef';
+export const TEST_PAYMENT_WEBHOOK_SECRET = 'whsec_test_payments0123456789abcdef';
+
+export const PAYMENT_ENV = {
+  PAYMENT_SECRET_KEY: TEST_PAYMENT_SECRET_KEY,
+  PAYMENT_PUBLISHABLE_KEY: TEST_PAYMENT_PUBLISHABLE_KEY,
+  PAYMENT_WEBHOOK_SECRET: TEST_PAYMENT_WEBHOOK_SECRET,
+};
+
+// Only its webhooks helpers are used: no request leaves with this key.
+const library = new Stripe('sk_test_helper_only');
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  form: URLSearchParams;
+}
+
+export interface SessionObject {
+  id: string;
+  object: 'checkout.session';
+  mode: 'payment';
+  status: 'open' | 'complete';
+  payment_status: 'unpaid' | 'paid';
+  amount_total: number;
+  currency: string;
+  client_reference_id: string | null;
+  metadata: Record<string, string>;
+  success_url: string;
+  cancel_url: string | null;
+  payment_intent: string | null;
+  url: string;
+  livemode: false;
+  created: number;
+}
+
+const id = (prefix: string): string => `${prefix}_test_${randomBytes(12).toString('hex')}`;
+const now = (): number => Math.floor(Date.now() / 1000);
+
+/** A signed delivery of `event`: the body and the Stripe-Signature header. */
+export function signedDelivery(
+  event: object,
+  options: { secret?: string; timestamp?: number } = {},
+): { payload: string; headers: Record<string, string> } {
+  const payload = JSON.stringify(event, null, 2);
+  const header = library.webhooks.generateTestHeaderString({
+    payload,
+    secret: options.secret ?? TEST_PAYMENT_WEBHOOK_SECRET,
+    ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
+  });
+  return { payload, headers: { 'content-type': 'application/json', 'stripe-signature': header } };
+}
+
+/** An Event object (API reference: /api/events/object) carrying `object`. */
+export function providerEvent(type: string, object: object): Record<string, unknown> {
+  return {
+    id: id('evt'),
+    object: 'event',
+    api_version: '2026-10-28.endive',
+    created: now(),
+    data: { object },
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type,
+  };
+}
+
+export function chargeObject(session: SessionObject, amountRefunded: number): Record<string, unknown> {
+  return {
+    id: `ch_for_${session.payment_intent ?? 'none'}`,
+    object: 'charge',
+    amount: session.amount_total,
+    amount_captured: session.amount_total,
+    amount_refunded: amountRefunded,
+    currency: session.currency,
+    paid: true,
+    payment_intent: session.payment_intent,
+    refunded: amountRefunded === session.amount_total,
+    status: 'succeeded',
+    livemode: false,
+  };
+}
+
+export function disputeObject(session: SessionObject): Record<string, unknown> {
+  return {
+    id: id('dp'),
+    object: 'dispute',
+    amount: session.amount_total,
+    charge: `ch_for_${session.payment_intent ?? 'none'}`,
+    currency: session.currency,
+    payment_intent: session.payment_intent,
+    reason: 'fraudulent',
+    status: 'needs_response',
+    livemode: false,
+  };
+}
+
+/** The session as the provider reports it once paid (or, asynchronously, still unpaid). */
+export function paidSession(
+  session: SessionObject,
+  paymentStatus: 'paid' | 'unpaid' = 'paid',
+): SessionObject {
+  return {
+    ...session,
+    status: 'complete',
+    payment_status: paymentStatus,
+    payment_intent: session.payment_intent ?? id('pi'),
+  };
+}
+
+export class PaymentProviderStandIn {
+  readonly requests: RecordedRequest[] = [];
+  readonly sessions = new Map<string, SessionObject>();
+  private readonly byIdempotencyKey = new Map<string, SessionObject>();
+  private server: Server | undefined;
+  /** Where "Pay" on the hosted page delivers the webhook (the app's base URL). */
+  webhookTarget: string | undefined;
+  /** Answers every API call with this status (a provider outage) when set. */
+  failWith: number | undefined;
+
+  async start(): Promise<{ host: string; port: number; protocol: 'http' }> {
+    this.server = createServer((req, res) => {
+      void this.handle(req, res).catch((err: unknown) => {
+        res.writeHead(500).end(String(err));
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    const { port } = this.server.address() as AddressInfo;
+    return { host: '127.0.0.1', port, protocol: 'http' };
+  }
+
+  get origin(): string {
+    return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+  }
+
+  /** Delivers `event` to the app's webhook as the provider does. */
+  async deliver(event: object): Promise<Response> {
+    if (!this.webhookTarget) throw new Error('webhookTarget is not set');
+    const { payload, headers } = signedDelivery(event);
+    return fetch(`${this.webhookTarget}/api/v1/payments/webhook`, { method: 'POST', headers, body: payload });
+  }
+
+  /** Delivers `event` to an app under test without a socket (fastify inject). */
+  deliverVia(app: { inject: FastifyInstance['inject'] }, event: object) {
+    const { payload, headers } = signedDelivery(event);
+    return app.inject({ method: 'POST', url: '/api/v1/payments/webhook', headers, payload });
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const url = new URL(req.url ?? '/', 'http://stand-in');
+    if (req.method === 'GET' && url.pathname.startsWith('/pay/')) return this.hostedPage(url, res);
+    if (req.method === 'POST' && url.pathname.startsWith('/pay/')) return this.pay(url, res);
+    const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+    this.requests.push({ method: req.method ?? '', path: url.pathname, headers: req.headers, form });
+    if (this.failWith !== undefined) return this.error(res, this.failWith, 'api_error', 'Stand-in outage.');
+    if (req.headers.authorization !== `Bearer ${TEST_PAYMENT_SECRET_KEY}`)
+      return this.error(res, 401, 'invalid_request_error', 'Invalid API Key provided.');
+    if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions')
+      return this.createSession(req, form, res);
+    return this.error(
+      res,
+      404,
+      'invalid_request_error',
+      `Unrecognized request URL (${req.method} ${url.pathname}).`,
+    );
+  }
+
+  private error(res: ServerResponse, status: number, type: string, message: string, param?: string): void {
+    res.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req') });
+    res.end(JSON.stringify({ error: { type, message, ...(param ? { param } : {}) } }));
+  }
+
+  private createSession(req: IncomingMessage, form: URLSearchParams, res: ServerResponse): void {
+    const key = req.headers['idempotency-key'];
+    const earlier = typeof key === 'string' ? this.byIdempotencyKey.get(key) : undefined;
+    if (earlier) return this.json(res, earlier);
+    for (const param of [
+      'mode',
+      'success_url',
+      'line_items[0][price_data][currency]',
+      'line_items[0][price_data][unit_amount]',
+    ]) {
+      if (!form.get(param))
+        return this.error(res, 400, 'invalid_request_error', `Missing required param: ${param}.`, param);
+    }
+    const amount = Number(form.get('line_items[0][price_data][unit_amount]'));
+    const quantity = Number(form.get('line_items[0][quantity]') ?? '1');
+    const metadata: Record<string, string> = {};
+    for (const [k, v] of form) {
+      const m = /^metadata\[([a-z_]+)\]$/.exec(k);
+      if (m?.[1]) metadata[m[1]] = v;
+    }
+    const sessionId = id('cs');
+    const session: SessionObject = {
+      id: sessionId,
+      object: 'checkout.session',
+      mode: 'payment',
+      status: 'open',
+      payment_status: 'unpaid',
+      amount_total: amount * quantity,
+      currency: form.get('line_items[0][price_data][currency]') ?? '',
+      client_reference_id: form.get('client_reference_id'),
+      metadata,
+      success_url: form.get('success_url') ?? '',
+      cancel_url: form.get('cancel_url'),
+      payment_intent: null,
+      url: `${this.origin}/pay/${sessionId}`,
+      livemode: false,
+      created: now(),
+    };
+    this.sessions.set(sessionId, session);
+    if (typeof key === 'string') this.byIdempotencyKey.set(key, session);
+    this.json(res, session);
+  }
+
+  private json(res: ServerResponse, body: object): void {
+    res.writeHead(200, { 'content-type': 'application/json', 'request-id': id('req') });
+    res.end(JSON.stringify(body));
+  }
+
+  private hostedPage(url: URL, res: ServerResponse): void {
+    const session = this.sessions.get(url.pathname.slice('/pay/'.length));
+    if (!session) return void res.writeHead(404).end('no such session');
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><link rel="icon" href="data:,"><title>Checkout (stand-in)</title><p>Pay ${session.amount_total} ${session.currency}</p>
+      <form method="post" action="/pay/${session.id}"><button id="pay">Pay</button></form>`);
+  }
+
+  /** "Pay": the signed checkout.session.completed to the app, then back to the success URL. */
+  private async pay(url: URL, res: ServerResponse): Promise<void> {
+    const session = this.sessions.get(url.pathname.slice('/pay/'.length));
+    if (!session) return void res.writeHead(404).end('no such session');
+    const paid = paidSession(session);
+    this.sessions.set(session.id, paid);
+    const answer = await this.deliver(providerEvent('checkout.session.completed', paid));
+    if (answer.status !== 200) return void res.writeHead(502).end(`webhook answered ${answer.status}`);
+    res.writeHead(303, { location: session.success_url }).end();
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * A music-api with payments on, its provider played by the local stand-in, and the `payments`
+ * queue run by a real BullMQ worker with the worker process's processor; plus a seller with a
+ * track whose original is in the store.
+ */
+import { Worker } from 'bullmq';
+import { paymentJobId } from '../../src/music/jobs/queues.js';
+import { PrismaPaymentEventRepository } from '../../src/music/repositories/payment-event-repository.js';
+import type { EventPublisher, UserEvent } from '../../src/music/services/event-publisher.js';
+import { PaymentEventProcessor } from '../../src/music/services/payment-events.js';
+import { paymentsProcessor } from '../../workers/music/payments.js';
+import { openFlowEvents, type FlowEvents } from './flow-events.js';
+import { addReadyVersion } from './library-rows.js';
+import { createMusicTestApp, type MusicTestApp } from './music-app.js';
+import { signupUser, type TestUser } from './music-domain.js';
+import { PAYMENT_ENV, PaymentProviderStandIn } from './payment-provider.js';
+
+export interface PaymentsFixture {
+  t: MusicTestApp;
+  provider: PaymentProviderStandIn;
+  events: FlowEvents;
+  published: { userId: string; event: UserEvent }[];
+  close(): Promise<void>;
+}
+
+/** Records what would be pushed to people (the live-updates feature implements the real one). */
+class RecordingPublisher implements EventPublisher {
+  readonly published: { userId: string; event: UserEvent }[] = [];
+  publish(userId: string, event: UserEvent): Promise<void> {
+    this.published.push({ userId, event });
+    return Promise.resolve();
+  }
+}
+
+export async function openPaymentsFixture(
+  options: { listen?: boolean; webRoot?: string } = {},
+): Promise<PaymentsFixture> {
+  const provider = new PaymentProviderStandIn();
+  const paymentApi = await provider.start();
+  const t = await createMusicTestApp(
+    { RATE_LIMITS: 'off', ...PAYMENT_ENV },
+    { paymentApi, ...(options.webRoot ? { webRoot: options.webRoot } : {}) },
+  );
+  const events = await openFlowEvents(t.config, ['payments']);
+  const publisher = new RecordingPublisher();
+  const log = t.app.log;
+  const processor = paymentsProcessor({
+    payments: new PaymentEventProcessor(new PrismaPaymentEventRepository(t.connections.prisma), publisher),
+    log,
+  });
+  const worker = new Worker('payments', (job, token, signal) => processor(job as never, token, signal), {
+    connection: events.bull.duplicate(),
+    prefix: t.config.queuePrefix,
+    concurrency: 2,
+  });
+  await worker.waitUntilReady();
+  return {
+    t,
+    provider,
+    events,
+    published: publisher.published,
+    close: async () => {
+      await worker.close();
+      await events.close();
+      await t.close();
+      await provider.stop();
+    },
+  };
+}
+
+export interface Seller {
+  user: TestUser;
+  trackId: string;
+  original: Buffer;
+}
+
+/** An artist with a public track whose current version's original is stored. */
+export async function sellerWithTrack(t: MusicTestApp, title = 'For Sale'): Promise<Seller> {
+  const user = await signupUser(t.app, 'artist');
+  const created = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/tracks',
+    headers: user.headers,
+    payload: { title },
+  });
+  const trackId = created.json().id as string;
+  const versionId = await addReadyVersion(t.connections, trackId, user.id, { artist: 'A', album: 'B' });
+  const version = await t.connections.prisma.trackVersion.findUniqueOrThrow({
+    where: { id: versionId },
+    include: { asset: true },
+  });
+  const original = Buffer.from(`fLaC original bytes of ${trackId}`);
+  await t.connections.stores.originals.put(version.asset.objectKey, original);
+  return { user, trackId, original };
+}
+
+/** Waits for the payments job of this event to complete (subscribe before delivering). */
+export function processed(f: PaymentsFixture, eventId: string): Promise<void> {
+  return f.events.completed('payments', paymentJobId(eventId));
+}
