@@ -43,9 +43,13 @@ export function leavePage(): void {
 export function startLive(): void {
   if (!session()) return stopLive();
   if (socket || retryTimer) return;
-  const ws = new WebSocket(
-    `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/api/v1/events`,
-  );
+  let ws: WebSocket;
+  try {
+    ws = new WebSocket(`${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/api/v1/events`);
+  } catch {
+    // No websockets here (blocked, unsupported): the pages poll; try again later.
+    return retryLater();
+  }
   socket = ws;
   ws.addEventListener('open', () => {
     ws.send(JSON.stringify({ type: 'hello', v: 1, ...(lastId ? { last_id: lastId } : {}) }));
@@ -70,26 +74,36 @@ export function startLive(): void {
     for (const l of [...listeners, ...pageListeners]) l(event);
   });
   ws.addEventListener('close', (e) => {
+    if (socket !== ws) return;
     socket = undefined;
-    open = false;
-    document.documentElement.dataset.live = 'closed';
     // Logged out or the session ended: stay closed until the next login.
-    if (e.code === 4001 || !session()) return;
-    retryTimer = setTimeout(() => {
-      retryTimer = undefined;
-      startLive();
-    }, retryMs);
-    retryMs = Math.min(retryMs * 2, 30_000);
+    if (e.code === 4001 || !session()) return void markClosed();
+    retryLater();
   });
+}
+
+function markClosed(): void {
+  open = false;
+  document.documentElement.dataset.live = 'closed';
+}
+
+function retryLater(): void {
+  markClosed();
+  retryTimer = setTimeout(() => {
+    retryTimer = undefined;
+    startLive();
+  }, retryMs);
+  retryMs = Math.min(retryMs * 2, 30_000);
 }
 
 export function stopLive(): void {
   clearTimeout(retryTimer);
   retryTimer = undefined;
   lastId = undefined;
-  socket?.close(1000);
+  const ws = socket;
   socket = undefined;
-  open = false;
+  ws?.close(1000);
+  markClosed();
 }
 
 const STEP_LABELS: Record<string, string> = {
@@ -131,14 +145,14 @@ export function stepList(
         status === 'progress'
           ? `${label}: ${Number(d.percent)}%`
           : status === 'skipped'
-            ? `${label}: skipped (${String(d.reason ?? '')})`
+            ? `${label}: skipped (${str(d.reason)})`
             : `${label}: ${status}`;
       line(step, status, text);
     } else if (e.type === 'version.ready') {
       line('ready', 'done', 'Ready');
       onEnd(e);
     } else if (e.type === 'version.failed') {
-      line('failed', 'failed', `Failed: ${String(d.reason ?? '')}`);
+      line('failed', 'failed', `Failed: ${str(d.reason)}`);
       onEnd(e);
     }
   };
@@ -146,6 +160,8 @@ export function stepList(
 }
 
 let tray: HTMLElement | undefined;
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 function money(amount: unknown, currency: unknown): string {
   const n = typeof amount === 'number' ? amount / 100 : 0;
@@ -171,17 +187,17 @@ export function startNotifications(): void {
     const d = e.data;
     const trackLink = (title: unknown) =>
       typeof d.track_id === 'string'
-        ? h('a', { href: `/tracks/${d.track_id}` }, String(title ?? 'your track'))
+        ? h('a', { href: `/tracks/${d.track_id}` }, str(title) || 'your track')
         : null;
     let text: (Node | string | null)[];
     if (e.type === 'comment.created')
-      text = [`${person(d.author)} commented on `, trackLink(d.track_title), `: ${String(d.excerpt ?? '')}`];
+      text = [`${person(d.author)} commented on `, trackLink(d.track_title), `: ${str(d.excerpt)}`];
     else if (e.type === 'purchase.completed')
       text = [`${person(d.buyer)} bought `, trackLink(d.track_title), ` for ${money(d.amount, d.currency)}`];
     else if (e.type === 'tip.received')
       text = [
         `${person(d.from)} sent you a tip of ${money(d.amount, d.currency)}`,
-        d.message ? `: ${String(d.message)}` : '',
+        d.message ? `: ${str(d.message)}` : '',
       ];
     else return;
     const note = h('div', { class: 'notice live-note', 'data-type': e.type, role: 'status' }, ...text);
