@@ -23,6 +23,9 @@ let open = false;
 let lastId: string | undefined;
 let retryMs = 1000;
 let retryTimer: ReturnType<typeof setTimeout> | undefined;
+/** Closes a socket that has been silent for two heartbeats (a dead connection the browser has not noticed). */
+let watchdog: ReturnType<typeof setTimeout> | undefined;
+let heartbeatMs = 25_000;
 
 /** True while events arrive live; pages poll otherwise. */
 export function liveOpen(): boolean {
@@ -55,13 +58,16 @@ export function startLive(): void {
     ws.send(JSON.stringify({ type: 'hello', v: 1, ...(lastId ? { last_id: lastId } : {}) }));
   });
   ws.addEventListener('message', (e) => {
-    let m: { type?: unknown; id?: unknown; data?: unknown };
+    clearTimeout(watchdog);
+    watchdog = setTimeout(() => ws.close(4000, 'no heartbeat'), 2 * heartbeatMs);
+    let m: { type?: unknown; id?: unknown; data?: unknown; heartbeat_seconds?: unknown };
     try {
       m = JSON.parse(String(e.data)) as typeof m;
     } catch {
       return;
     }
     if (m.type === 'hello') {
+      if (typeof m.heartbeat_seconds === 'number') heartbeatMs = m.heartbeat_seconds * 1000;
       open = true;
       retryMs = 1000;
       document.documentElement.dataset.live = 'open';
@@ -74,6 +80,7 @@ export function startLive(): void {
     for (const l of [...listeners, ...pageListeners]) l(event);
   });
   ws.addEventListener('close', (e) => {
+    clearTimeout(watchdog);
     if (socket !== ws) return;
     socket = undefined;
     // Logged out or the session ended: stay closed until the next login.
