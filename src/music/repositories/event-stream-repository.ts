@@ -5,6 +5,7 @@
  * XREAD, so a user connected to any instance hears what a worker or another instance did.
  * Every key carries the configured prefix.
  */
+import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { EventPublisher, LiveEvent, StoredEvent } from '../services/live-events.js';
 
@@ -15,6 +16,7 @@ redis.call('PEXPIRE', KEYS[1], ARGV[4])
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], '*', 'u', ARGV[5], 'i', id, 'e', ARGV[3])
 redis.call('PEXPIRE', KEYS[2], ARGV[4])
 return id`;
+const PUBLISH_SHA = createHash('sha1').update(PUBLISH_SCRIPT).digest('hex');
 
 export interface EventStreamOptions {
   /** MUSIC_CACHE_KEY_PREFIX. */
@@ -88,9 +90,7 @@ export class RedisEventStream implements EventPublisher, EventFeed {
   }
 
   async publish(userId: string, event: LiveEvent): Promise<void> {
-    await this.redis.eval(
-      PUBLISH_SCRIPT,
-      2,
+    const args = [
       this.userKey(userId),
       this.sharedKey,
       this.options.window,
@@ -98,7 +98,14 @@ export class RedisEventStream implements EventPublisher, EventFeed {
       JSON.stringify({ type: event.type, data: event.data }),
       this.ttlMs,
       userId,
-    );
+    ] as const;
+    try {
+      // By hash: the script's text crosses the wire once per Redis start, not once per event.
+      await this.redis.evalsha(PUBLISH_SHA, 2, ...args);
+    } catch (err) {
+      if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
+      await this.redis.eval(PUBLISH_SCRIPT, 2, ...args);
+    }
   }
 
   async since(userId: string, afterId: string): Promise<ResumeResult> {
