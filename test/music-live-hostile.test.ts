@@ -23,7 +23,7 @@ describe('live updates: hostile clients', () => {
   };
 
   beforeAll(async () => {
-    t = await createMusicTestApp({ RATE_LIMITS: 'off' });
+    t = await createMusicTestApp({ RATE_LIMITS: 'off', EVENTS_HEARTBEAT_SECONDS: '1' });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const port = (t.app.server.address() as AddressInfo).port;
     url = `ws://127.0.0.1:${port}/api/v1/events`;
@@ -88,6 +88,17 @@ describe('live updates: hostile clients', () => {
     opened.push(c);
     c.send({ type: 'hello', v: 1, token: user.token });
     expect(await c.closed).toMatchObject({ code: 4400, reason: 'hello was already sent' });
+  });
+
+  it('sends heartbeats, and closes the socket of a session that logged out', async () => {
+    const other = await signupUser(t.app, 'beat');
+    const c = await LiveClient.connect(url, { token: other.token });
+    opened.push(c);
+    expect(c.messages[0]).toMatchObject({ type: 'hello', heartbeat_seconds: 1 });
+    await c.next((m) => m.type === 'heartbeat');
+    const out = await t.app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: other.headers });
+    expect(out.statusCode, out.body).toBeLessThan(300);
+    expect(await c.closed).toMatchObject({ code: 4001, reason: 'the session ended: log in again' });
   });
 
   it('answers ping with pong', async () => {

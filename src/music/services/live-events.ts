@@ -67,8 +67,6 @@ export type LiveEvent =
       };
     };
 
-export type LiveEventType = LiveEvent['type'];
-
 /** Publishes an event to one user's live feed (every connection of theirs, on every instance). */
 export interface EventPublisher {
   publish(userId: string, event: LiveEvent): Promise<void>;
