@@ -449,6 +449,8 @@ describe('music player in Chromium', () => {
     const file = join(dir, 'sine-200s.wav');
     await generateAudio(file, { seconds: 200, codec: 'pcm_s16le' });
     const { page, errors } = await browser.page();
+    // Chromium stalls intercepted uploads (page.route below) while a websocket is open: this page polls instead.
+    await page.addInitScript(() => Reflect.deleteProperty(globalThis, 'WebSocket'));
     const who = `up_${Date.now().toString(36)}`;
     await signUp(page, who);
     await page.goto(`${base}/upload`);

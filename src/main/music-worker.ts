@@ -30,6 +30,9 @@ import { checkFfmpeg } from '../../workers/music/startup-check.js';
 import { OriginalCache } from '../../workers/music/original-cache.js';
 import { failVersionOfJob } from '../../workers/music/version-failure.js';
 import { WorkerPool } from '../../workers/music/worker-pool.js';
+import { announcingVersions, VersionEvents } from '../../workers/music/live-steps.js';
+import { RedisEventStream } from '../music/repositories/event-stream-repository.js';
+import { PrismaTrackOwners } from '../music/repositories/track-owner-repository.js';
 
 function configs() {
   try {
@@ -82,7 +85,16 @@ async function main(): Promise<void> {
     domain: music.domain,
   });
   const tmpDir = await mkdtemp(join(tmpdir(), 'music-worker-'));
-  const versions = new PrismaVersionProcessingRepository(resources.prisma);
+  const events = new VersionEvents(
+    new RedisEventStream(resources.redis, music.cacheUrl, {
+      prefix: music.cacheKeyPrefix,
+      window: music.liveEvents.resumeWindow,
+    }),
+    new PrismaTrackOwners(resources.prisma),
+    (err) => app.log.warn({ err: err.message }, 'live event not published'),
+  );
+  const prismaVersions = new PrismaVersionProcessingRepository(resources.prisma);
+  const versions = announcingVersions(prismaVersions, events);
   const pool = new WorkerPool({
     connection: bull,
     prefix: naming.prefix,
@@ -103,6 +115,7 @@ async function main(): Promise<void> {
       ),
       tmpDir,
       log: app.log,
+      events,
     }),
     concurrency: worker.concurrency,
     lockMs: worker.lockMs,
@@ -140,7 +153,7 @@ async function main(): Promise<void> {
       await queue.close();
     }
   }
-  await warmUp(versions, app.log);
+  await warmUp(prismaVersions, app.log);
   pool.start();
   await app.listen({ port: worker.port, host: worker.host });
   const address = app.server.address();

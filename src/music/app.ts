@@ -47,6 +47,8 @@ import { registerUserRoutes } from './routes/users.js';
 import { registerMusicValidators } from './validation.js';
 import { registerPayments, type PaymentAppOptions } from './payment-app.js';
 import { registerWebFallback, resolveWebRoot } from './routes/web.js';
+import { registerEventRoutes } from './routes/events.js';
+import { createLiveEvents } from './live-wiring.js';
 import { registerClientKeyRoutes } from './routes/client-keys.js';
 import { registerSubsonicRoutes } from './routes/subsonic.js';
 import { FfmpegRunner } from './repositories/ffmpeg-runner.js';
@@ -197,6 +199,9 @@ export function buildMusicApp(
   void app.register(fastifyCookie);
   const hooks = registerAuthHooks(app, auth);
   registerAuthRoutes(app, auth, hooks);
+  const live = createLiveEvents(config, connections, auth, app.log);
+  app.decorate('liveHub', live.hub);
+  registerEventRoutes(app, live.hub);
   registerUserRoutes(app, new UserService(new PrismaProfileRepository(connections.prisma)), auth, hooks);
   const assets = new AssetRepository(connections.prisma);
   const uploads = new UploadService(assets, connections.stores.originals, (source) =>
@@ -214,11 +219,12 @@ export function buildMusicApp(
     flows,
     { secret: config.secureLink.secret, ttlSeconds: config.secureLink.ttlSeconds, nowSeconds },
     plays,
+    live.events,
   );
   registerTrackRoutes(app, trackService, hooks);
   registerCommentRoutes(
     app,
-    new CommentService(new CommentRepository(connections.prisma), trackService),
+    new CommentService(new CommentRepository(connections.prisma), trackService, undefined, live.events),
     hooks,
   );
   const library = new SubsonicLibraryRepository(new SqlReader(connections.pool));

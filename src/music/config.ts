@@ -115,6 +115,11 @@ export const EnvSchema = Type.Object({
     default: '8mb',
     description: 'largest object the media cache holds, e.g. 8mb',
   }),
+  // Live updates (GET /api/v1/events, docs/live-updates.md).
+  EVENTS_RESUME_WINDOW: Type.Integer({ default: 500, minimum: 10, maximum: 10000 }),
+  EVENTS_MAX_CONNECTIONS_PER_USER: Type.Integer({ default: 5, minimum: 1, maximum: 1000 }),
+  EVENTS_HEARTBEAT_SECONDS: Type.Integer({ default: 25, minimum: 1, maximum: 300 }),
+  EVENTS_MAX_BUFFERED_BYTES: Type.Integer({ default: 1048576, minimum: 16384, maximum: 67108864 }),
   ...HttpLimitsEnv,
 });
 
@@ -157,6 +162,13 @@ export interface MusicConfig {
   /** Every other route's body limit (JSON): small, so a huge body is a 413 before any parsing. */
   jsonBodyLimit: number;
   mediaCache: { maxBytes: number; maxObjectBytes: number };
+  /** The live updates websocket's bounds (docs/live-updates.md). */
+  liveEvents: {
+    resumeWindow: number;
+    maxConnectionsPerUser: number;
+    heartbeatSeconds: number;
+    maxBufferedBytes: number;
+  };
   /** Names of the secrets generated for this start (development only), for a warning. */
   generatedSecrets: string[];
 }
@@ -293,6 +305,12 @@ export function loadMusicConfig(env: NodeJS.ProcessEnv = process.env): Readonly<
     bodyLimit: BODY_LIMIT_BYTES,
     jsonBodyLimit,
     mediaCache,
+    liveEvents: {
+      resumeWindow: e.EVENTS_RESUME_WINDOW,
+      maxConnectionsPerUser: e.EVENTS_MAX_CONNECTIONS_PER_USER,
+      heartbeatSeconds: e.EVENTS_HEARTBEAT_SECONDS,
+      maxBufferedBytes: e.EVENTS_MAX_BUFFERED_BYTES,
+    },
     generatedSecrets,
   };
   return Object.freeze(config);

@@ -83,6 +83,8 @@ export async function startWorkerProcess(
       DATABASE_URL: config.databaseUrl,
       CACHE_URL: config.cacheUrl,
       QUEUE_PREFIX: config.queuePrefix,
+      // Live events go under the test's own key prefix, where its API instances follow them.
+      MUSIC_CACHE_KEY_PREFIX: config.cacheKeyPrefix,
       DATA_DIR: config.dataDir,
       JWT_SECRET: TEST_JWT_SECRET,
       SECURE_LINK_SECRET: TEST_SECURE_LINK_SECRET,

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { MaintenanceTasks } from '../../src/music/jobs/registry.js';
 import type { FfmpegRunner } from '../../src/music/repositories/ffmpeg-runner.js';
 import type { ObjectStores } from '../../src/music/repositories/object-store/object-store.js';
+import type { VersionEvents } from './live-steps.js';
 import type { OriginalCache } from './original-cache.js';
 import type { PaymentEventProcessor } from '../../src/music/services/payment-events.js';
 import type { VersionProcessingRepository } from '../../src/music/repositories/version-processing-repository.js';
@@ -19,4 +20,6 @@ export interface ProcessorDeps {
   /** Private scratch space; each job gets its own folder inside and removes it. */
   tmpDir: string;
   log: FastifyBaseLogger;
+  /** Each step's start, progress and end, told to the version's owner (live-steps.ts). */
+  events?: VersionEvents;
 }

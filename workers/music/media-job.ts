@@ -23,6 +23,7 @@ import {
 import type { ProbeInfo } from '../../src/music/ffmpeg-commands/probe.js';
 import { FfmpegError } from '../../src/music/repositories/ffmpeg-runner.js';
 import type { ProcessorDeps } from './deps.js';
+import { NO_VERSION_EVENTS } from './live-steps.js';
 import type { OriginalLease } from './original-cache.js';
 
 export interface MediaInput {
@@ -61,8 +62,10 @@ export async function runMediaJob<R extends object>(
   };
   const workDir = await mkdtemp(join(deps.tmpDir, `${job.queueName}-`));
   let original: OriginalLease | undefined;
+  const events = deps.events ?? NO_VERSION_EVENTS;
   try {
     await phase('version', startVersion(deps, versionId));
+    await events.step(job.data, job.queueName, 'started');
     original = await phase('original', deps.originals.acquire(job.data.sourceKey, signal));
     const { path: inputPath, probe } = original;
     let lastReported = -1;
@@ -74,8 +77,16 @@ export async function runMediaJob<R extends object>(
       lastReported = percent;
       lastReportedAt = Date.now();
       job.updateProgress(percent).catch(() => undefined);
+      void events.step(job.data, job.queueName, 'progress', { percent });
     };
     const result = await work({ inputPath, workDir, probe, signal, progress, phase });
+    const skipped = (result as Partial<SkippedStep>).skipped;
+    await events.step(
+      job.data,
+      job.queueName,
+      skipped === undefined ? 'done' : 'skipped',
+      skipped === undefined ? {} : { reason: skipped },
+    );
     return { ...result, timings };
   } catch (err) {
     if (signal?.aborted && token !== undefined) {

@@ -29,10 +29,10 @@ export interface VersionProcessingRepository {
   /** pending -> processing; any other status is left alone (a sibling may have failed it). */
   markProcessing(versionId: string): Promise<void>;
   saveOutputs(versionId: string, outputs: VersionOutputs): Promise<void>;
-  /** ready, and the track's current version unless a newer version already is. */
-  markReady(versionId: string): Promise<void>;
-  /** failed with the first permanent error: a later failure does not overwrite it. */
-  markFailed(versionId: string, error: string): Promise<void>;
+  /** ready, and the track's current version unless a newer version already is; true if this call made it ready. */
+  markReady(versionId: string): Promise<boolean>;
+  /** failed with the first permanent error: a later failure does not overwrite it; true if this call failed it. */
+  markFailed(versionId: string, error: string): Promise<boolean>;
   /** failed -> processing with the error cleared (an operator retries the version's jobs). */
   reopen(versionId: string): Promise<void>;
 }
@@ -70,14 +70,14 @@ export class PrismaVersionProcessingRepository implements VersionProcessingRepos
   }
 
   /** pending|processing -> ready (a failed or already-ready version is left as it is). */
-  async markReady(versionId: string): Promise<void> {
-    await retryConflicts(() =>
+  async markReady(versionId: string): Promise<boolean> {
+    return retryConflicts(() =>
       this.prisma.$transaction(async (tx) => {
         const { count } = await tx.trackVersion.updateMany({
           where: { id: versionId, status: { in: ['pending', 'processing'] } },
           data: { status: 'ready', error: null },
         });
-        if (count === 0) return;
+        if (count === 0) return false;
         const version = await tx.trackVersion.findUniqueOrThrow({
           where: { id: versionId },
           select: { trackId: true, number: true },
@@ -90,17 +90,19 @@ export class PrismaVersionProcessingRepository implements VersionProcessingRepos
         if (current === undefined || current <= version.number) {
           await tx.track.update({ where: { id: version.trackId }, data: { currentVersionId: versionId } });
         }
+        return true;
       }),
     );
   }
 
-  async markFailed(versionId: string, error: string): Promise<void> {
-    await retryConflicts(() =>
+  async markFailed(versionId: string, error: string): Promise<boolean> {
+    const { count } = await retryConflicts(() =>
       this.prisma.trackVersion.updateMany({
         where: { id: versionId, status: { in: ['pending', 'processing'] } },
         data: { status: 'failed', error: error.slice(0, 2000) },
       }),
     );
+    return count > 0;
   }
 
   async reopen(versionId: string): Promise<void> {

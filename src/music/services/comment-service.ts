@@ -4,6 +4,7 @@
  * another of the track's) and must lie within it; edited by their author; deleted by their
  * author, the track's owner or an admin (soft delete).
  */
+import { excerpt, NO_EVENTS, publishQuietly, type EventPublisher } from './live-events.js';
 import { AppError } from '../../core/errors.js';
 import { isUuid, type AuthContext } from '../domain.js';
 import type { CommentRecord, CommentRepository } from '../repositories/comment-repository.js';
@@ -55,6 +56,7 @@ export class CommentService {
     private readonly comments: CommentRepository,
     private readonly tracks: TrackService,
     private readonly now: () => Date = () => new Date(),
+    private readonly events: EventPublisher = NO_EVENTS,
   ) {}
 
   async create(auth: AuthContext, input: NewCommentInput) {
@@ -87,6 +89,19 @@ export class CommentService {
       positionMs: input.position_ms ?? null,
       versionId: version?.id ?? null,
     });
+    if (track.ownerUserId !== auth.userId) {
+      await publishQuietly(this.events, track.ownerUserId, {
+        type: 'comment.created',
+        data: {
+          track_id: track.id,
+          track_title: track.title,
+          comment_id: comment.id,
+          author: { handle: comment.user.handle, display_name: comment.user.displayName },
+          excerpt: excerpt(comment.body),
+          position_ms: comment.positionMs,
+        },
+      });
+    }
     return commentView(comment);
   }
 

@@ -3,6 +3,7 @@
  * their owner and admins; a track one may not see is a 404 (never 403), so ids do not leak.
  * Changing or deleting a visible track that is not one's own is a 403. See docs/music-domain.md.
  */
+import { NO_EVENTS, publishQuietly, type EventPublisher } from './live-events.js';
 import { AppError } from '../../core/errors.js';
 import { decodeCursor, encodeCursor } from './page-cursor.js';
 import { isUuid, type AuthContext, type Visibility } from '../domain.js';
@@ -56,6 +57,7 @@ export class TrackService {
     private readonly flows: VersionFlowStarter,
     private readonly signer: MediaSigner,
     private readonly changes: TrackChanges,
+    private readonly events: EventPublisher = NO_EVENTS,
   ) {}
 
   /** The track if `auth` may see it, else a 404. */
@@ -190,6 +192,11 @@ export class TrackService {
       channels: probe?.channels ?? null,
       sampleRate: probe?.sample_rate ?? null,
       ...(tagColumns(probe?.tags ?? {}) as Required<ReturnType<typeof tagColumns>>),
+    });
+    // Before the flow starts, so `queued` precedes every step the worker publishes.
+    await publishQuietly(this.events, auth.userId, {
+      type: 'version.queued',
+      data: { track_id: track.id, version_id: version.id },
     });
     await this.flows.start({
       versionId: version.id,

@@ -13,6 +13,7 @@ import { renderMyTracks } from './my-tracks';
 import { renderPurchase, renderPurchases, renderSales } from './payments';
 import { leaveTrack, renderTrack } from './track-page';
 import { renderUpload } from './upload-page';
+import { leavePage, startLive, startNotifications, stopLive } from './live';
 
 const app = document.getElementById('app')!;
 const hintedHandle = session()?.handle;
@@ -28,6 +29,7 @@ function logOut(): void {
   void api('/auth/logout', { method: 'POST' })
     .catch(() => undefined)
     .finally(() => {
+      stopLive();
       saveSession(null);
       go('/');
     });
@@ -50,6 +52,9 @@ function renderNav(): void {
 
 async function route(): Promise<void> {
   leaveTrack();
+  leavePage();
+  // Live updates while logged in (a login since the last route starts them).
+  startLive();
   renderNav();
   const path = location.pathname;
   const match = (re: RegExp): string | undefined => {
@@ -119,6 +124,7 @@ document.addEventListener('submit', (event) => {
   go(`/search?q=${encodeURIComponent(typeof q === 'string' ? q.trim() : '')}`);
 });
 window.addEventListener('popstate', () => void route());
+startNotifications();
 // The page is drawn from the hint at once, then again with the server's answer.
 void route();
 void askServer().then(() => (session()?.handle === hintedHandle ? undefined : route()));

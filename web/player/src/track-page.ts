@@ -9,6 +9,7 @@ import type Hls from 'hls.js/light';
 import { h, clear } from '../../shared/dom';
 import { ProblemError } from '../../shared/http';
 import { api, clock, problemText, session, type TrackPage, type Version } from './api';
+import { liveOpen, stepList } from './live';
 import { commentsPart } from './comments';
 import { managePart } from './track-manage';
 import { paymentPart } from './payments';
@@ -100,7 +101,10 @@ function trackHead(track: TrackPage): HTMLElement {
   );
 }
 
-/** The newest version's processing state, re-read every 2 s until it is ready or failed. */
+/**
+ * The newest version's processing state: its steps live (live.ts), or, while the live socket is
+ * not open, re-read every 2 s until it is ready or failed.
+ */
 function processingNotice(
   track: TrackPage,
   id: string,
@@ -122,10 +126,17 @@ function processingNotice(
       ? `Processing version ${p.number} failed: ${p.error ?? 'unknown error'}`
       : `Processing version ${p.number} (${p.status})… ${track.current_version ? 'the current version plays meanwhile.' : 'the player appears when the audio is ready.'}`,
   );
+  const wrap = h('div', { class: 'processing' }, notice);
   if (!failed) {
+    const steps = stepList((d) => d.version_id === p.version_id, reload);
+    wrap.append(steps.element);
+    cleanups.push(steps.stop);
     let timer: ReturnType<typeof setTimeout>;
+    let ticks = 0;
     const poll = (): void => {
       timer = setTimeout(() => {
+        // Live: a rare check only (the version may have ended before the socket opened).
+        if (liveOpen() && ++ticks % 5 !== 0) return poll();
         void api<TrackPage>(`/tracks/${encodeURIComponent(id)}`).then(
           (fresh) => (fresh.processing?.status === p.status ? poll() : reload()),
           () => poll(),
@@ -135,7 +146,7 @@ function processingNotice(
     poll();
     cleanups.push(() => clearTimeout(timer));
   }
-  return notice;
+  return wrap;
 }
 
 function gainFactor(version: Version): number {

@@ -7,6 +7,7 @@ import { h, clear } from '../../shared/dom';
 import { field, showProblem, clearProblem } from '../../shared/forms';
 import { api, session } from './api';
 import { forgetUpload, pendingUpload, sameFile, uploadFile } from './uploader';
+import { processingPanel } from './live';
 
 export const VISIBILITIES = [
   ['public', 'Public: listed and found by anyone'],
@@ -126,5 +127,6 @@ export function renderUpload(app: HTMLElement, go: (path: string) => void): void
       }
     })();
   });
-  clear(app, h('h1', {}, 'Upload a track'), form);
+  // Earlier uploads still processing, step by step, while the next one is chosen.
+  clear(app, h('h1', {}, 'Upload a track'), form, processingPanel());
 }

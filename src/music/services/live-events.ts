@@ -1,0 +1,114 @@
+/**
+ * The live events a user is told about (docs/live-updates.md): what services, the payments
+ * flow and the media worker publish through an `EventPublisher`, and what the websocket of
+ * GET /api/v1/events delivers. Every message carries `type` and `v` (this schema's version).
+ */
+
+/** The schema version every message carries; a client refuses a newer major it does not know. */
+export const LIVE_SCHEMA_VERSION = 1;
+
+/** A version's processing steps, in the words the player shows. */
+export const VERSION_STEPS = ['transcoding', 'waveform', 'loudness', 'artwork'] as const;
+export type VersionStep = (typeof VERSION_STEPS)[number];
+
+interface VersionRef {
+  track_id: string;
+  version_id: string;
+}
+
+export type LiveEvent =
+  | { type: 'version.queued'; data: VersionRef }
+  | {
+      type: 'version.step';
+      data: VersionRef & {
+        step: VersionStep;
+        /** started, then progress (percent 0-100, transcoding and the decoding steps), then done or skipped. */
+        status: 'started' | 'progress' | 'done' | 'skipped';
+        percent?: number;
+        /** Why a step produced nothing (an undecodable cover picture): only with `skipped`. */
+        reason?: string;
+      };
+    }
+  | { type: 'version.ready'; data: VersionRef }
+  | { type: 'version.failed'; data: VersionRef & { reason: string } }
+  | {
+      type: 'comment.created';
+      data: {
+        track_id: string;
+        track_title: string;
+        comment_id: string;
+        author: { handle: string; display_name: string };
+        /** At most 280 characters of the body (the whole comment is on the track page). */
+        excerpt: string;
+        position_ms: number | null;
+      };
+    }
+  | {
+      type: 'purchase.completed';
+      data: {
+        purchase_id: string;
+        track_id: string;
+        track_title: string;
+        /** Minor units (cents) and an ISO 4217 code, as the payment provider reports them. */
+        amount: number;
+        currency: string;
+        buyer: { handle: string; display_name: string } | null;
+      };
+    }
+  | {
+      type: 'tip.received';
+      data: {
+        tip_id: string;
+        track_id: string | null;
+        amount: number;
+        currency: string;
+        from: { handle: string; display_name: string } | null;
+        message: string | null;
+      };
+    };
+
+/** Publishes an event to one user's live feed (every connection of theirs, on every instance). */
+export interface EventPublisher {
+  publish(userId: string, event: LiveEvent): Promise<void>;
+}
+
+/** For callers built without a live feed (CLI jobs, tests of other parts). */
+export const NO_EVENTS: EventPublisher = { publish: () => Promise.resolve() };
+
+/** An event as stored in the user's stream: its id (for resuming) and when it happened. */
+export interface StoredEvent {
+  id: string;
+  at: string;
+  event: LiveEvent;
+}
+
+/**
+ * Publishing never fails the caller's work: a Redis outage costs the live message, not the
+ * comment or the job (the state is still readable through the REST API).
+ */
+export function publishQuietly(
+  publisher: EventPublisher,
+  userId: string,
+  event: LiveEvent,
+  onError: (err: Error) => void = () => undefined,
+): Promise<void> {
+  return publisher.publish(userId, event).catch((err: unknown) => {
+    onError(err instanceof Error ? err : new Error(String(err)));
+  });
+}
+
+/** The excerpt of a comment body a notification carries. */
+export function excerpt(body: string, max = 280): string {
+  const chars = Array.from(body);
+  return chars.length <= max ? body : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+/** Stream ids are "<ms>-<seq>": a client's resume point must look like one. */
+export const STREAM_ID = /^[0-9]{1,15}-[0-9]{1,15}$/;
+
+/** Orders two stream ids (both matching STREAM_ID: each part fits a double exactly). */
+export function compareIds(a: string, b: string): number {
+  const [am = 0, as = 0] = a.split('-').map(Number);
+  const [bm = 0, bs = 0] = b.split('-').map(Number);
+  return am === bm ? as - bs : am - bm;
+}
