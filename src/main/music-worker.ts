@@ -19,7 +19,6 @@ import { domainMaintenance } from '../music/domain-maintenance.js';
 import { ensureObjectStores } from '../music/repositories/object-store/index.js';
 import { PrismaVersionProcessingRepository } from '../music/repositories/version-processing-repository.js';
 import { PrismaPaymentEventRepository } from '../music/repositories/payment-event-repository.js';
-import { noEventPublisher } from '../music/services/event-publisher.js';
 import { PaymentEventProcessor } from '../music/services/payment-events.js';
 import { createMusicConnections } from '../music/connections.js';
 import { buildWorkerApp } from '../music/worker-app.js';
@@ -85,11 +84,12 @@ async function main(): Promise<void> {
     domain: music.domain,
   });
   const tmpDir = await mkdtemp(join(tmpdir(), 'music-worker-'));
+  const liveFeed = new RedisEventStream(resources.redis, music.cacheUrl, {
+    prefix: music.cacheKeyPrefix,
+    window: music.liveEvents.resumeWindow,
+  });
   const events = new VersionEvents(
-    new RedisEventStream(resources.redis, music.cacheUrl, {
-      prefix: music.cacheKeyPrefix,
-      window: music.liveEvents.resumeWindow,
-    }),
+    liveFeed,
     new PrismaTrackOwners(resources.prisma),
     (err) => app.log.warn({ err: err.message }, 'live event not published'),
   );
@@ -111,7 +111,8 @@ async function main(): Promise<void> {
       maintenance: domainMaintenance(music, resources),
       payments: new PaymentEventProcessor(
         new PrismaPaymentEventRepository(resources.prisma),
-        noEventPublisher,
+        liveFeed,
+        (err) => app.log.warn({ err: err.message }, 'live event not published'),
       ),
       tmpDir,
       log: app.log,

@@ -6,7 +6,7 @@
 import { Worker } from 'bullmq';
 import { paymentJobId } from '../../src/music/jobs/queues.js';
 import { PrismaPaymentEventRepository } from '../../src/music/repositories/payment-event-repository.js';
-import type { EventPublisher, UserEvent } from '../../src/music/services/event-publisher.js';
+import type { EventPublisher, LiveEvent } from '../../src/music/services/live-events.js';
 import { PaymentEventProcessor } from '../../src/music/services/payment-events.js';
 import { paymentsProcessor } from '../../workers/music/payments.js';
 import { openFlowEvents, type FlowEvents } from './flow-events.js';
@@ -19,14 +19,14 @@ export interface PaymentsFixture {
   t: MusicTestApp;
   provider: PaymentProviderStandIn;
   events: FlowEvents;
-  published: { userId: string; event: UserEvent }[];
+  published: { userId: string; event: LiveEvent }[];
   close(): Promise<void>;
 }
 
-/** Records what would be pushed to people (the live-updates feature implements the real one). */
+/** Records what is pushed to people (test/music-live-updates.test.ts covers the Redis feed itself). */
 class RecordingPublisher implements EventPublisher {
-  readonly published: { userId: string; event: UserEvent }[] = [];
-  publish(userId: string, event: UserEvent): Promise<void> {
+  readonly published: { userId: string; event: LiveEvent }[] = [];
+  publish(userId: string, event: LiveEvent): Promise<void> {
     this.published.push({ userId, event });
     return Promise.resolve();
   }

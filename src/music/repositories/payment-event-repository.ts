@@ -1,6 +1,7 @@
 /** Provider events and the purchase/ledger writes they cause, in PostgreSQL (one transaction per event). */
 import { Prisma } from '../../../generated/prisma/client.js';
 import type {
+  PurchaseParties,
   LedgerInsert,
   LedgerKind,
   PaymentEventRepository,
@@ -75,6 +76,19 @@ class PrismaPaymentEventTx implements PaymentEventTx {
               ${entry.amountMinor}, ${entry.reference}, ${entry.eventId})
       ON CONFLICT (reference) DO NOTHING`);
     return inserted === 1;
+  }
+
+  async parties(p: PurchaseRow): Promise<PurchaseParties> {
+    const [track, buyer] = await Promise.all([
+      p.trackId ? this.tx.track.findUnique({ where: { id: p.trackId }, select: { title: true } }) : null,
+      p.buyerUserId
+        ? this.tx.user.findUnique({ where: { id: p.buyerUserId }, select: { handle: true, displayName: true } })
+        : null,
+    ]);
+    return {
+      trackTitle: track?.title ?? null,
+      buyer: buyer ? { handle: buyer.handle, display_name: buyer.displayName } : null,
+    };
   }
 
   async ledgerSum(purchaseId: string, kind: LedgerKind): Promise<number> {

@@ -4,7 +4,7 @@
  * awaiting_payment -> paid | failed; paid -> refunded | disputed), so a late or repeated
  * delivery changes nothing; money rows carry unique references, so none is written twice.
  */
-import type { EventPublisher, UserEvent } from './event-publisher.js';
+import { publishQuietly, type EventPublisher, type LiveEvent } from './live-events.js';
 import type {
   PaymentEventRepository,
   PaymentEventTx,
@@ -38,7 +38,7 @@ const int = (o: Obj, k: string): number | undefined =>
 
 interface Notice {
   userId: string;
-  event: UserEvent;
+  event: LiveEvent;
 }
 
 interface Applied {
@@ -58,6 +58,7 @@ export class PaymentEventProcessor {
   constructor(
     private readonly events: PaymentEventRepository,
     private readonly publisher: EventPublisher,
+    private readonly onPublishError: (err: Error) => void = () => undefined,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -67,7 +68,8 @@ export class PaymentEventProcessor {
       return { outcome: applied.outcome, value: applied };
     });
     if (result.state !== 'processed') return { eventId, state: result.state };
-    for (const n of result.value.notices) await this.publisher.publish(n.userId, n.event);
+    for (const n of result.value.notices)
+      await publishQuietly(this.publisher, n.userId, n.event, this.onPublishError);
     return { eventId, state: 'processed', outcome: result.value.outcome };
   }
 
@@ -157,21 +159,29 @@ export class PaymentEventProcessor {
       reference: `${purchase.kind}:${purchase.id}`,
       eventId,
     });
-    return done('paid', this.paidNotices(purchase));
+    return done('paid', await this.paidNotices(purchase, tx));
   }
 
-  private paidNotices(p: PurchaseRow): Notice[] {
-    const body = { purchase_id: p.id, track_id: p.trackId, currency: p.currency, amount: p.amountMinor };
-    const notices: Notice[] = [];
-    if (p.kind === 'sale') {
-      if (p.buyerUserId)
-        notices.push({ userId: p.buyerUserId, event: { type: 'purchase.completed', ...body } });
-      notices.push({ userId: p.artistUserId, event: { type: 'sale.received', ...body } });
-    } else {
-      if (p.buyerUserId) notices.push({ userId: p.buyerUserId, event: { type: 'tip.completed', ...body } });
-      notices.push({ userId: p.artistUserId, event: { type: 'tip.received', ...body } });
-    }
-    return notices;
+  /** The artist hears of a sale or a tip (docs/live-updates.md); the buyer sees the outcome page. */
+  private async paidNotices(p: PurchaseRow, tx: PaymentEventTx): Promise<Notice[]> {
+    const { trackTitle, buyer } = await tx.parties(p);
+    const money = { track_id: p.trackId, amount: p.amountMinor, currency: p.currency };
+    if (p.kind === 'sale' && p.trackId)
+      return [
+        {
+          userId: p.artistUserId,
+          event: {
+            type: 'purchase.completed',
+            data: { ...money, track_id: p.trackId, purchase_id: p.id, track_title: trackTitle ?? '', buyer },
+          },
+        },
+      ];
+    return [
+      {
+        userId: p.artistUserId,
+        event: { type: 'tip.received', data: { ...money, tip_id: p.id, from: buyer, message: null } },
+      },
+    ];
   }
 
   /** The purchase of a charge; an unknown or not yet granted one waits for its checkout event. */

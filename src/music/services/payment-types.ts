@@ -41,6 +41,13 @@ export interface PaymentEventTx {
   appendLedger(entry: LedgerInsert): Promise<boolean>;
   /** Sum of the purchase's rows of one kind (signed minor units). */
   ledgerSum(purchaseId: string, kind: LedgerKind): Promise<number>;
+  /** What the artist's notice names: the track's title and the buyer (null when anonymous or gone). */
+  parties(p: PurchaseRow): Promise<PurchaseParties>;
+}
+
+export interface PurchaseParties {
+  trackTitle: string | null;
+  buyer: { handle: string; display_name: string } | null;
 }
 
 export interface StoredEvent {
