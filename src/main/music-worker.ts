@@ -18,6 +18,7 @@ import { BullJobQueueRepository } from '../music/repositories/job-queue-reposito
 import { domainMaintenance } from '../music/domain-maintenance.js';
 import { ensureObjectStores } from '../music/repositories/object-store/index.js';
 import { PrismaVersionProcessingRepository } from '../music/repositories/version-processing-repository.js';
+import { SmtpMailTransport } from '../music/repositories/smtp-transport.js';
 import { createMusicConnections } from '../music/connections.js';
 import { buildWorkerApp } from '../music/worker-app.js';
 import { loadWorkerConfig } from '../music/worker-config.js';
@@ -80,6 +81,8 @@ async function main(): Promise<void> {
   });
   const tmpDir = await mkdtemp(join(tmpdir(), 'music-worker-'));
   const versions = new PrismaVersionProcessingRepository(resources.prisma);
+  const mailTransport = music.smtp ? new SmtpMailTransport(music.smtp) : undefined;
+  if (!mailTransport) app.log.info('mail: SMTP_HOST is not set; mail jobs fail with that reason');
   const pool = new WorkerPool({
     connection: bull,
     prefix: naming.prefix,
@@ -94,6 +97,7 @@ async function main(): Promise<void> {
         maxBytes: worker.originalCacheBytes,
       }),
       maintenance: domainMaintenance(music, resources),
+      mail: { transport: mailTransport, from: music.mail.from, publicUrl: music.mail.publicUrl },
       tmpDir,
       log: app.log,
     }),
@@ -113,6 +117,7 @@ async function main(): Promise<void> {
     closers: [
       () => pool.close(worker.shutdownMs),
       () => queues.close(),
+      () => Promise.resolve(mailTransport?.close()),
       () => bull.quit().then(() => undefined),
       () => resources.close(),
       () => rm(tmpDir, { recursive: true, force: true }),

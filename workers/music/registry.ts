@@ -4,6 +4,7 @@ import { artworkProcessor } from './artwork.js';
 import type { ProcessorDeps } from './deps.js';
 import { finalizeProcessor } from './finalize.js';
 import { loudnessProcessor } from './loudness.js';
+import { mailProcessor } from './mail.js';
 import { transcodeProcessor } from './transcode.js';
 import { waveformProcessor } from './waveform.js';
 
@@ -17,5 +18,6 @@ export function createProcessors(deps: ProcessorDeps): ProcessorRegistry {
     'analytics-rollup': (job, _token, _signal) =>
       deps.maintenance.rollupAnalytics(job.data.nowMs ?? Date.now()),
     'upload-cleanup': (job, _token, _signal) => deps.maintenance.cleanupUploads(job.data.nowMs ?? Date.now()),
+    mail: mailProcessor(deps.mail),
   };
 }

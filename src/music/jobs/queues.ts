@@ -31,6 +31,7 @@ export const QUEUE_NAMES = [
   'version-finalize',
   'analytics-rollup',
   'upload-cleanup',
+  'mail',
 ] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
@@ -60,6 +61,30 @@ export interface UploadCleanupData {
   nowMs?: number;
 }
 
+/** The kinds of mail, one template each (src/music/mail/). */
+export const MAIL_KINDS = [
+  'verify-email',
+  'email-change-notice',
+  'password-reset',
+  'password-changed',
+] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+
+/**
+ * One message to send: the template's kind, the recipient and the template's values. A link's
+ * token travels here (only its hash is stored): completed mail jobs are removed at once.
+ */
+export interface MailJobData {
+  kind: MailKind;
+  to: string;
+  /** The account's handle, for the greeting. */
+  handle: string;
+  /** The action's link (verify, reset), when the kind has one. */
+  link?: string;
+  /** For an address change: the new address (the notice to the old one names it). */
+  newEmail?: string;
+}
+
 export interface JobPayloads {
   transcode: MediaJobData;
   waveform: MediaJobData;
@@ -68,6 +93,7 @@ export interface JobPayloads {
   'version-finalize': VersionFinalizeData;
   'analytics-rollup': AnalyticsRollupData;
   'upload-cleanup': UploadCleanupData;
+  mail: MailJobData;
 }
 
 /**

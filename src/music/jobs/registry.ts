@@ -27,6 +27,7 @@ export const DEFAULT_CONCURRENCY: { readonly [Q in QueueName]: number } = {
   'version-finalize': 2,
   'analytics-rollup': 1,
   'upload-cleanup': 1,
+  mail: 2,
 };
 
 /**
