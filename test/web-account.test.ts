@@ -89,7 +89,7 @@ describe('account pages in Chromium', () => {
     await expect(page.locator('li.session', { hasText: '(this one)' }).count()).resolves.toBe(1);
     expect(await unnamedControls(page)).toEqual([]);
     await screenshots(page, 'account-sessions');
-    await other.getByRole('button', { name: 'End' }).click();
+    await other.getByRole('button', { name: 'End the session of Safari on iOS' }).click();
     await other.waitFor({ state: 'detached' });
     const phoneMe = await t.app.inject({
       method: 'GET',

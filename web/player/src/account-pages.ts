@@ -187,7 +187,11 @@ export async function renderSessions(app: HTMLElement, go: Go): Promise<void> {
       h('br', {}),
       `Signed in ${when(s.signed_in_at)}, last seen ${when(s.last_seen_at)}, address ${s.address_hash.slice(0, 12)}…`,
       ' ',
-      h('button', { type: 'button', onclick: () => end(s.id) }, 'End'),
+      h(
+        'button',
+        { type: 'button', 'aria-label': `End the session of ${s.device}`, onclick: () => end(s.id) },
+        'End',
+      ),
     ),
   );
   clear(
