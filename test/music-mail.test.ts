@@ -156,6 +156,8 @@ describe('mail', () => {
     // Only the hash is stored.
     const rows = await t.connections.prisma.accountToken.findMany({ where: { purpose: 'password_reset' } });
     expect(rows.some((r) => r.tokenHash.includes(token))).toBe(false);
+    const row = rows.find((r) => r.email === user.email && r.usedAt === null);
+    expect((row!.expiresAt.getTime() - row!.createdAt.getTime()) / 60_000).toBeCloseTo(30, 0);
 
     const confirm = (password: string) =>
       t.app.inject({
