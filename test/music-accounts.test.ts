@@ -8,6 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCommand } from '../src/main/commands/admin.js';
 import { hashAccountToken, newAccountToken } from '../src/music/services/account-tokens.js';
 import { listenerHash } from '../src/music/services/analytics-service.js';
+import { PasswordResetService, RESET_REQUESTED } from '../src/music/services/password-reset-service.js';
+import { PrismaAccountRepository } from '../src/music/repositories/account-repository.js';
+import type { MailOutbox } from '../src/music/repositories/mail-outbox.js';
+import { PrismaUserRepository } from '../src/music/repositories/user-repository.js';
+import type { MailJobData } from '../src/music/jobs/queues.js';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
 import { PASSWORD } from './helpers/music-domain.js';
 import { testDatabaseUrl } from './helpers/music-env.js';
@@ -156,6 +161,39 @@ describe('without SMTP settings', () => {
       payload: { token: await make(29), password: 'a fresh passphrase here' },
     });
     expect(foreign.statusCode).toBe(403);
+  });
+
+  it('mails one reset link per account per minute, however often it is asked', async () => {
+    const user = await signup();
+    const sent: MailJobData[] = [];
+    const outbox: MailOutbox = {
+      enqueue: (m) => Promise.resolve(void sent.push(m)),
+      failed: () => Promise.resolve([]),
+      close: () => Promise.resolve(),
+    };
+    let now = Date.now();
+    const reset = new PasswordResetService({
+      users: new PrismaUserRepository(t.connections.prisma),
+      accounts: new PrismaAccountRepository(t.connections.prisma),
+      mail: { outbox, publicUrl: 'https://music.test' },
+      endSessions: () => Promise.resolve(0),
+      revokeClientKeys: () => Promise.resolve(0),
+      reportFailure: (err) => {
+        throw err;
+      },
+      nowMs: () => now,
+    });
+    const ask = async (): Promise<void> => {
+      expect(await reset.request({ email: user.email })).toEqual({ message: RESET_REQUESTED });
+      await reset.settled();
+    };
+    await ask();
+    await ask();
+    expect(sent.map((m) => m.kind)).toEqual(['password-reset']);
+    now += 61_000;
+    await ask();
+    expect(sent.length).toBe(2);
+    expect(sent[1]!.link).toMatch(/^https:\/\/music\.test\/reset-password#token=[A-Za-z0-9_-]{43}$/);
   });
 
   it('cli admin reset-password sets the password and ends every session', async () => {

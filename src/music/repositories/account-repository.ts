@@ -31,6 +31,8 @@ export interface AccountRepository {
     tokenHash: string,
     now: Date,
   ): Promise<{ userId: string; email: string } | undefined>;
+  /** When the user's newest token of this purpose was issued (undefined: none kept). */
+  lastIssuedAt(userId: string, purpose: AccountTokenPurpose): Promise<Date | undefined>;
   /** Ends every unused token of the user of this purpose. */
   voidTokens(userId: string, purpose: AccountTokenPurpose, now: Date): Promise<void>;
   verifiedAt(userId: string): Promise<Date | null | undefined>;
@@ -52,7 +54,7 @@ export class PrismaAccountRepository implements AccountRepository {
       this.prisma.accountToken.deleteMany({
         where: { userId: token.userId, OR: [{ usedAt: { not: null } }, { expiresAt: { lt: now } }] },
       }),
-      this.prisma.accountToken.create({ data: token }),
+      this.prisma.accountToken.create({ data: { ...token, createdAt: now } }),
     ]);
   }
 
@@ -84,6 +86,15 @@ export class PrismaAccountRepository implements AccountRepository {
       select: { userId: true, email: true },
     });
     return row ?? undefined;
+  }
+
+  async lastIssuedAt(userId: string, purpose: AccountTokenPurpose): Promise<Date | undefined> {
+    const row = await this.prisma.accountToken.findFirst({
+      where: { userId, purpose },
+      orderBy: { createdAt: 'desc' },
+      select: { createdAt: true },
+    });
+    return row?.createdAt;
   }
 
   async voidTokens(userId: string, purpose: AccountTokenPurpose, now: Date): Promise<void> {

@@ -14,6 +14,8 @@ import { hashPassword } from './passwords.js';
 import type { AccountMail } from './verification-service.js';
 
 export const RESET_TTL_MS = 30 * 60 * 1000;
+/** One reset mail per account per minute, however many addresses ask: no mail bombing a victim. */
+export const RESET_MAIL_INTERVAL_MS = 60 * 1000;
 
 export const RESET_REQUESTED =
   'If an account has this address, a link to choose a new password is on its way (valid 30 minutes). Check the spam folder too.';
@@ -69,8 +71,10 @@ export class PasswordResetService {
   }
 
   private async sendLink(mail: AccountMail, user: UserRecord): Promise<void> {
-    const { token, hash } = newAccountToken();
     const now = this.nowMs();
+    const last = await this.deps.accounts.lastIssuedAt(user.id, 'password_reset');
+    if (last !== undefined && now - last.getTime() < RESET_MAIL_INTERVAL_MS) return;
+    const { token, hash } = newAccountToken();
     await this.deps.accounts.issueToken(
       {
         userId: user.id,
