@@ -1,7 +1,8 @@
 /**
  * Accounts that look after themselves (docs/accounts.md), wired into the music-api app:
  * verification, password reset, sessions, the mail outbox, the publishing gate and the admin's
- * view of failed mail. Returns what the sign-up and login routes tell it.
+ * view of failed mail. Returns what the sign-up and login routes tell, and the verification
+ * service (payments call `verification.assertVerified(caller, 'buying')`).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthHooks } from './auth-hook.js';
@@ -48,7 +49,10 @@ function publishes(request: FastifyRequest): boolean {
 
 const ENDS_SESSION = new Set(['/api/v1/auth/logout', '/api/v1/me/sessions', '/api/v1/me/sessions/:id']);
 
-export function registerAccounts(app: FastifyInstance, w: AccountsWiring): SignInObserver {
+/** The sign-in observer for the auth routes, and the verification check other features call (buying). */
+export type Accounts = SignInObserver & { verification: VerificationService };
+
+export function registerAccounts(app: FastifyInstance, w: AccountsWiring): Accounts {
   const { config, connections } = w;
   const outbox = new BullMailOutbox(connections.redis, { prefix: config.queuePrefix }, w.mailRetry);
   app.addHook('onClose', () => outbox.close());
@@ -107,5 +111,6 @@ export function registerAccounts(app: FastifyInstance, w: AccountsWiring): SignI
         });
     },
     loggedOut: (request) => sessions.loggedOut(request.auth),
+    verification,
   };
 }
