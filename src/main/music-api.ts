@@ -31,6 +31,15 @@ async function main(): Promise<void> {
       `${name} is not set: using a random secret for this run only (set it in .env; required in production)`,
     );
   }
+  if (!config.smtp)
+    app.log.info(
+      'mail: SMTP_HOST is not set, so email verification is skipped (nothing requires a verified address) and password reset by mail answers 503; operators reset passwords with "cli admin reset-password HANDLE"',
+    );
+  else
+    app.log.info(
+      { smtpHost: config.smtp.host, from: config.mail.from, publicUrl: config.mail.publicUrl },
+      'mail: on',
+    );
   await ensureObjectStores(connections.stores);
 
   let redirect: Server | undefined;

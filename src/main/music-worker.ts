@@ -20,6 +20,7 @@ import { ensureObjectStores } from '../music/repositories/object-store/index.js'
 import { PrismaVersionProcessingRepository } from '../music/repositories/version-processing-repository.js';
 import { PrismaPaymentEventRepository } from '../music/repositories/payment-event-repository.js';
 import { PaymentEventProcessor } from '../music/services/payment-events.js';
+import { SmtpMailTransport } from '../music/repositories/smtp-transport.js';
 import { createMusicConnections } from '../music/connections.js';
 import { buildWorkerApp } from '../music/worker-app.js';
 import { loadWorkerConfig } from '../music/worker-config.js';
@@ -95,6 +96,8 @@ async function main(): Promise<void> {
   );
   const prismaVersions = new PrismaVersionProcessingRepository(resources.prisma);
   const versions = announcingVersions(prismaVersions, events);
+  const mailTransport = music.smtp ? new SmtpMailTransport(music.smtp) : undefined;
+  if (!mailTransport) app.log.info('mail: SMTP_HOST is not set; mail jobs fail with that reason');
   const pool = new WorkerPool({
     connection: bull,
     prefix: naming.prefix,
@@ -114,6 +117,7 @@ async function main(): Promise<void> {
         liveFeed,
         (err) => app.log.warn({ err: err.message }, 'live event not published'),
       ),
+      mail: { transport: mailTransport, from: music.mail.from, publicUrl: music.mail.publicUrl },
       tmpDir,
       log: app.log,
       events,
@@ -134,6 +138,7 @@ async function main(): Promise<void> {
     closers: [
       () => pool.close(worker.shutdownMs),
       () => queues.close(),
+      () => Promise.resolve(mailTransport?.close()),
       () => bull.quit().then(() => undefined),
       () => resources.close(),
       () => rm(tmpDir, { recursive: true, force: true }),

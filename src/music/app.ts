@@ -17,10 +17,12 @@ import type { RateLimitStore } from '../core/rate-limit/store.js';
 import { registerSecurityHeaders, securityHeaders } from '../core/security-headers.js';
 import { TrustedProxies } from '../core/trusted-proxies.js';
 import type { ServerOptions as HttpsServerOptions } from 'node:https';
+import { registerAccounts } from './accounts.js';
 import { registerAuthHooks } from './auth-hook.js';
 import { registerRequestScheme } from './session-cookie.js';
 import { BullVersionFlowStarter, type VersionFlowStarter } from './jobs/flow.js';
 import type { MusicConfig } from './config.js';
+import type { MailRetryOptions } from './repositories/mail-outbox.js';
 import { databaseUnavailable } from './repositories/database-errors.js';
 import { cacheProbe, databaseProbe, objectStoreProbe } from './repositories/health-repository.js';
 import { AssetRepository } from './repositories/asset-repository.js';
@@ -123,6 +125,8 @@ export interface MusicAppOptions extends PaymentAppOptions {
   flowStarter?: VersionFlowStarter;
   /** The built player (default dist/web/player; browser tests pass their own build). */
   webRoot?: string;
+  /** Tests shorten the backoff of mail retries (default: 6 tries over about 30 minutes). */
+  mailRetry?: MailRetryOptions;
 }
 
 export function buildMusicApp(
@@ -171,9 +175,10 @@ export function buildMusicApp(
     users,
     new ClientKeyCrypto(config.clientKeySecret),
   );
+  const revocations = new RedisTokenRevocationRepository(connections.redis, config.cacheKeyPrefix);
   const auth = new AuthService(
     users,
-    new RedisTokenRevocationRepository(connections.redis, config.cacheKeyPrefix),
+    revocations,
     tokens,
     () => Math.floor(nowSeconds()),
     (userId) => clientKeys.revokeAll(userId),
@@ -198,7 +203,19 @@ export function buildMusicApp(
   // Parses Cookie (the web player's session) before the routes' identity hooks run.
   void app.register(fastifyCookie);
   const hooks = registerAuthHooks(app, auth);
-  registerAuthRoutes(app, auth, hooks);
+  const accounts = registerAccounts(app, {
+    config,
+    connections,
+    users,
+    revocations,
+    tokens,
+    hooks,
+    revokeClientKeys: (userId) => clientKeys.revokeAll(userId),
+    clientAddress: (request) => clientAddress(request, proxies),
+    nowMs: () => nowSeconds() * 1000,
+    ...(options.mailRetry ? { mailRetry: options.mailRetry } : {}),
+  });
+  registerAuthRoutes(app, auth, hooks, accounts);
   const live = createLiveEvents(config, connections, auth, app.log);
   app.decorate('liveHub', live.hub);
   registerEventRoutes(app, live.hub);

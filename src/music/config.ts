@@ -89,6 +89,21 @@ export const EnvSchema = Type.Object({
   SMTP_PORT: Type.Integer({ default: 587, minimum: 1, maximum: 65535 }),
   SMTP_USER: Type.Optional(Type.String()),
   SMTP_PASS: Type.Optional(Type.String()),
+  MAIL_FROM: Type.Optional(
+    Type.String({
+      minLength: 3,
+      maxLength: 254,
+      pattern: '^[^\\r\\n]+$',
+      description: 'From of outgoing mail, e.g. "Music <no-reply@example.org>"; default no-reply@DOMAIN',
+    }),
+  ),
+  PUBLIC_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://[A-Za-z0-9.:\\[\\]-]+$',
+      description:
+        'the origin links in mails point to, e.g. https://music.example.org; default https://DOMAIN',
+    }),
+  ),
   RATE_LIMITS: Type.Union([Type.Literal('on'), Type.Literal('off')], {
     default: 'on',
     description: 'on or off',
@@ -152,6 +167,8 @@ export interface MusicConfig {
   clientKeySecret: string;
   payment: { secretKey: string; publishableKey: string; webhookSecret: string } | undefined;
   smtp: { host: string; port: number; user: string | undefined; pass: string | undefined } | undefined;
+  /** Outgoing mail (docs/accounts.md): its From and the origin of the links it carries. */
+  mail: { from: string; publicUrl: string };
   rateLimits: boolean;
   trustedProxies: string[];
   httpLimits: HttpLimits;
@@ -298,6 +315,10 @@ export function loadMusicConfig(env: NodeJS.ProcessEnv = process.env): Readonly<
       e.SMTP_HOST !== undefined
         ? { host: e.SMTP_HOST, port: e.SMTP_PORT, user: e.SMTP_USER, pass: e.SMTP_PASS }
         : undefined,
+    mail: {
+      from: e.MAIL_FROM ?? `Music <no-reply@${e.DOMAIN}>`,
+      publicUrl: e.PUBLIC_URL ?? `https://${e.DOMAIN}`,
+    },
     rateLimits: e.RATE_LIMITS === 'on',
     trustedProxies,
     httpLimits: httpLimitsFromEnv(e),

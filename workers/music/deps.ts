@@ -4,6 +4,7 @@ import type { MaintenanceTasks } from '../../src/music/jobs/registry.js';
 import type { FfmpegRunner } from '../../src/music/repositories/ffmpeg-runner.js';
 import type { ObjectStores } from '../../src/music/repositories/object-store/object-store.js';
 import type { VersionEvents } from './live-steps.js';
+import type { MailDeps } from './mail.js';
 import type { OriginalCache } from './original-cache.js';
 import type { PaymentEventProcessor } from '../../src/music/services/payment-events.js';
 import type { VersionProcessingRepository } from '../../src/music/repositories/version-processing-repository.js';
@@ -17,6 +18,8 @@ export interface ProcessorDeps {
   maintenance: MaintenanceTasks;
   /** Applies recorded provider events (the payments queue). */
   payments: Pick<PaymentEventProcessor, 'process'>;
+  /** The `mail` queue's SMTP transport and sender. */
+  mail: MailDeps;
   /** Private scratch space; each job gets its own folder inside and removes it. */
   tmpDir: string;
   log: FastifyBaseLogger;

@@ -5,6 +5,7 @@ import type { ProcessorDeps } from './deps.js';
 import { finalizeProcessor } from './finalize.js';
 import { loudnessProcessor } from './loudness.js';
 import { paymentsProcessor } from './payments.js';
+import { mailProcessor } from './mail.js';
 import { transcodeProcessor } from './transcode.js';
 import { waveformProcessor } from './waveform.js';
 
@@ -19,5 +20,6 @@ export function createProcessors(deps: ProcessorDeps): ProcessorRegistry {
       deps.maintenance.rollupAnalytics(job.data.nowMs ?? Date.now()),
     'upload-cleanup': (job, _token, _signal) => deps.maintenance.cleanupUploads(job.data.nowMs ?? Date.now()),
     payments: paymentsProcessor(deps),
+    mail: mailProcessor(deps.mail),
   };
 }

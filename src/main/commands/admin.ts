@@ -15,13 +15,14 @@ import { SignupBody } from '../../music/schemas/auth.js';
 import { normaliseEmail, normaliseHandle } from '../../music/services/auth-service.js';
 import { assertPasswordPolicy } from '../../music/services/password-policy.js';
 import { hashPassword } from '../../music/services/passwords.js';
+import { resetPasswordCommand } from './admin-reset-password.js';
 import type { Command } from './command.js';
 
 const signup = compileValidator(SignupBody);
 
 async function readPassword(): Promise<string | undefined> {
   if (process.env.ADMIN_PASSWORD) return process.env.ADMIN_PASSWORD;
-  if (process.stdin.isTTY) process.stderr.write('Password for the new admin: ');
+  if (process.stdin.isTTY) process.stderr.write('New password: ');
   const rl = createInterface({ input: process.stdin });
   for await (const line of rl) {
     rl.close();
@@ -33,10 +34,12 @@ async function readPassword(): Promise<string | undefined> {
 export const adminCommand: Command = {
   name: 'admin',
   summary: 'Create an admin account, or promote an existing one (DATABASE_URL from the environment).',
-  usage: 'admin promote <handle> | admin create <handle> <email>   (password: ADMIN_PASSWORD or stdin)',
+  usage:
+    'admin promote <handle> | admin create <handle> <email> | admin reset-password <handle>   (password: ADMIN_PASSWORD or stdin)',
   async run(argv: string[]): Promise<number> {
     const [action, ...rest] = argv;
-    if (!((action === 'promote' && rest.length === 1) || (action === 'create' && rest.length === 2))) {
+    const oneArg = action === 'promote' || action === 'reset-password';
+    if (!((oneArg && rest.length === 1) || (action === 'create' && rest.length === 2))) {
       process.stderr.write(`usage: ${adminCommand.usage}\n`);
       return 2;
     }
@@ -47,6 +50,15 @@ export const adminCommand: Command = {
       if (!(err instanceof ConfigError)) throw err;
       process.stderr.write(`admin: ${err.message}\n`);
       return 2;
+    }
+    if (action === 'reset-password') {
+      try {
+        return await resetPasswordCommand(config, rest[0] ?? '', readPassword);
+      } catch (err) {
+        if (!(err instanceof AppError && err.status < 500)) throw err;
+        process.stderr.write(`admin: ${err.message}\n`);
+        return 1;
+      }
     }
     const prisma = createPrismaClient(config.databaseUrl, { poolSize: 1 });
     const users = new PrismaUserRepository(prisma);

@@ -32,6 +32,7 @@ export const QUEUE_NAMES = [
   'analytics-rollup',
   'upload-cleanup',
   'payments',
+  'mail',
 ] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
@@ -66,6 +67,30 @@ export interface PaymentEventData {
   eventId: string;
 }
 
+/** The kinds of mail, one template each (src/music/mail/). */
+export const MAIL_KINDS = [
+  'verify-email',
+  'email-change-notice',
+  'password-reset',
+  'password-changed',
+] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+
+/**
+ * One message to send: the template's kind, the recipient and the template's values. A link's
+ * token travels here (only its hash is stored): completed mail jobs are removed at once.
+ */
+export interface MailJobData {
+  kind: MailKind;
+  to: string;
+  /** The account's handle, for the greeting. */
+  handle: string;
+  /** The action's link (verify, reset), when the kind has one. */
+  link?: string;
+  /** For an address change: the new address (the notice to the old one names it). */
+  newEmail?: string;
+}
+
 export interface JobPayloads {
   transcode: MediaJobData;
   waveform: MediaJobData;
@@ -75,6 +100,7 @@ export interface JobPayloads {
   'analytics-rollup': AnalyticsRollupData;
   'upload-cleanup': UploadCleanupData;
   payments: PaymentEventData;
+  mail: MailJobData;
 }
 
 /**

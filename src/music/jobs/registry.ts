@@ -28,6 +28,7 @@ export const DEFAULT_CONCURRENCY: { readonly [Q in QueueName]: number } = {
   'analytics-rollup': 1,
   'upload-cleanup': 1,
   payments: 2,
+  mail: 2,
 };
 
 /**

@@ -11,7 +11,7 @@ import { assertSameOrigin, clearSessionCookie, setSessionCookie } from '../sessi
 import { assertNoBodyFields } from '../validation.js';
 
 /** A browser (it sends Origin) may only sign in from this site: no login CSRF. */
-function refuseForeignOrigin(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
+export function refuseForeignOrigin(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
   if (request.headers.origin !== undefined) assertSameOrigin(request);
   done();
 }
@@ -25,12 +25,28 @@ export function sendSession(
   return reply.header('cache-control', 'no-store');
 }
 
-export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, hooks: AuthHooks): void {
+/** Told of every sign-up and login (sessions list, verification mail) and logout (docs/accounts.md). */
+export interface SignInObserver {
+  signedIn(
+    request: FastifyRequest,
+    answer: { token: string; user: { id: string } },
+    signup: boolean,
+  ): Promise<void>;
+  loggedOut(request: FastifyRequest): Promise<void>;
+}
+
+export function registerAuthRoutes(
+  app: FastifyInstance,
+  auth: AuthService,
+  hooks: AuthHooks,
+  observer?: SignInObserver,
+): void {
   app.post<{ Body: Static<typeof SignupBody> }>(
     '/api/v1/auth/signup',
     { schema: { body: SignupBody }, onRequest: refuseForeignOrigin },
     async (request, reply) => {
       const answer = await auth.signup(request.body);
+      await observer?.signedIn(request, answer, true);
       return sendSession(reply, auth, answer).code(201).send(answer);
     },
   );
@@ -40,6 +56,7 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, hook
     { schema: { body: LoginBody }, onRequest: refuseForeignOrigin },
     async (request, reply) => {
       const answer = await auth.login(request.body);
+      await observer?.signedIn(request, answer, false);
       return sendSession(reply, auth, answer).send(answer);
     },
   );
@@ -59,6 +76,7 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, hook
   app.post('/api/v1/auth/logout', { onRequest: hooks.requireAuth }, async (request, reply) => {
     assertNoBodyFields(request.body);
     await auth.logout(caller(request));
+    await observer?.loggedOut(request);
     clearSessionCookie(reply);
     return reply.code(204).send();
   });

@@ -73,5 +73,6 @@ export function renderAuth(app: HTMLElement, mode: 'signup' | 'login', go: (path
         ? h('a', { href: '/login' }, 'I have an account: log in')
         : h('a', { href: '/signup' }, 'New here? Sign up'),
     ),
+    signup ? null : h('p', {}, h('a', { href: '/forgot-password' }, 'Forgot password?')),
   );
 }

@@ -1,11 +1,12 @@
 /**
  * Client-side routes of the player: / (new uploads and trending), /trending, /search?q=,
  * /artists/<id>, /albums/<id>, /signup, /login, /upload, /me/tracks, /tracks/<id>, /users/<handle>,
- * /purchases/<id>, /me/purchases, /me/sales.
+ * /purchases/<id>, /me/purchases, /me/sales, /forgot-password, /reset-password, /verify, /me/sessions (account-pages.ts).
  */
 import './style.css';
 import { h, clear } from '../../shared/dom';
 import { api, askServer, problemText, saveSession, session } from './api';
+import { renderForgotPassword, renderResetPassword, renderSessions, renderVerify } from './account-pages';
 import { renderAuth } from './auth-pages';
 import { renderAlbum, renderArtist, renderHome, renderSearch } from './browse-pages';
 import { renderProfile, renderTrending } from './list-pages';
@@ -43,6 +44,7 @@ function renderNav(): void {
     h('a', { href: '/trending' }, 'Trending'),
     s ? h('a', { href: '/upload' }, 'Upload') : null,
     s ? h('a', { href: '/me/tracks' }, 'My tracks') : null,
+    s ? h('a', { href: '/me/sessions' }, 'Account') : null,
     s ? h('a', { href: `/users/${s.handle}` }, s.handle) : h('a', { href: '/login' }, 'Log in'),
     s
       ? h('button', { type: 'button', class: 'link', onclick: logOut }, 'Log out')
@@ -80,6 +82,10 @@ async function route(): Promise<void> {
       renderAuth(app, path === '/signup' ? 'signup' : 'login', go);
     else if (path === '/upload') renderUpload(app, go);
     else if (path === '/me/tracks') renderMyTracks(app);
+    else if (path === '/me/sessions') await renderSessions(app, go);
+    else if (path === '/forgot-password') renderForgotPassword(app);
+    else if (path === '/reset-password') renderResetPassword(app);
+    else if (path === '/verify') await renderVerify(app);
     else if (path === '/trending') await renderTrending(app);
     else if (path === '/') renderHome(app);
     else {
