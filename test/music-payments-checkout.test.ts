@@ -8,6 +8,7 @@ import { downloadPath } from '../src/music/services/download-link.js';
 import { createMusicTestApp, TEST_SECURE_LINK_SECRET } from './helpers/music-app.js';
 import { signupUser, type TestUser } from './helpers/music-domain.js';
 import {
+  PAYMENT_ENV,
   paidSession,
   providerEvent,
   TEST_PAYMENT_PUBLISHABLE_KEY,
@@ -284,6 +285,43 @@ describe('library, downloads and sales', () => {
       totals: [],
       entries: [],
     });
+  });
+});
+
+describe('buying needs a verified address when mail is on', () => {
+  it('an unverified listener is refused with how to verify; once verified the checkout goes on', async () => {
+    const mailOn = await createMusicTestApp(
+      { RATE_LIMITS: 'off', ...PAYMENT_ENV, SMTP_HOST: '127.0.0.1', SMTP_PORT: '2525' },
+      { paymentApi: { host: '127.0.0.1', port: Number(new URL(f.provider.origin).port), protocol: 'http' } },
+    );
+    try {
+      const artist = await signupUser(mailOn.app, 'unvartist');
+      const created = await mailOn.app.inject({
+        method: 'POST',
+        url: '/api/v1/tracks',
+        headers: artist.headers,
+        payload: { title: 'Unlisted', visibility: 'unlisted' },
+      });
+      expect(created.statusCode).toBe(201);
+      const buyer = await signupUser(mailOn.app, 'unvbuyer');
+      const tip = () =>
+        mailOn.app.inject({
+          method: 'POST',
+          url: '/api/v1/payments/checkout',
+          headers: { ...buyer.headers, host: 'music.test:8081' },
+          payload: { track_id: created.json().id, kind: 'tip', amount: 300 },
+        });
+      const refused = await tip();
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().detail).toMatch(/^Verify your email address before buying or tipping/);
+      await mailOn.connections.prisma.user.update({
+        where: { id: buyer.id },
+        data: { emailVerifiedAt: new Date() },
+      });
+      expect((await tip()).statusCode).not.toBe(403);
+    } finally {
+      await mailOn.close();
+    }
   });
 });
 

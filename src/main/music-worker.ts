@@ -89,10 +89,8 @@ async function main(): Promise<void> {
     prefix: music.cacheKeyPrefix,
     window: music.liveEvents.resumeWindow,
   });
-  const events = new VersionEvents(
-    liveFeed,
-    new PrismaTrackOwners(resources.prisma),
-    (err) => app.log.warn({ err: err.message }, 'live event not published'),
+  const events = new VersionEvents(liveFeed, new PrismaTrackOwners(resources.prisma), (err) =>
+    app.log.warn({ err: err.message }, 'live event not published'),
   );
   const prismaVersions = new PrismaVersionProcessingRepository(resources.prisma);
   const versions = announcingVersions(prismaVersions, events);

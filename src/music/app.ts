@@ -263,7 +263,7 @@ export function buildMusicApp(
     hooks,
   );
   registerClientKeyRoutes(app, clientKeys, hooks);
-  registerPayments(app, { config, connections, hooks, users, nowSeconds, options });
+  registerPayments(app, { config, connections, hooks, users, nowSeconds, options, accounts });
   const authScope = MUSIC_RATE_LIMIT_SCOPES.find((s) => s.name === 'auth');
   registerSubsonicRoutes(app, {
     endpoints: new SubsonicEndpoints({

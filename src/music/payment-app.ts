@@ -1,5 +1,6 @@
 /** Payments wired into the music-api: the provider when its settings are there, else 503 routes. */
 import type { FastifyInstance } from 'fastify';
+import type { Accounts } from './accounts.js';
 import type { AuthHooks } from './auth-hook.js';
 import type { MusicConfig } from './config.js';
 import type { MusicConnections } from './connections.js';
@@ -27,6 +28,7 @@ export function registerPayments(
     users: UserRepository;
     nowSeconds: () => number;
     options: PaymentAppOptions;
+    accounts: Accounts;
   },
 ): void {
   const { config, connections } = ctx;
@@ -43,7 +45,9 @@ export function registerPayments(
   registerPaymentRoutes(
     app,
     {
-      payments: new PaymentService(repo, gateway, config.payment?.publishableKey),
+      payments: new PaymentService(repo, gateway, config.payment?.publishableKey, (caller) =>
+        ctx.accounts.verification.assertVerified(caller, 'buying or tipping'),
+      ),
       downloads: new PaymentDownloads(
         repo,
         connections.stores.originals,

@@ -82,7 +82,10 @@ class PrismaPaymentEventTx implements PaymentEventTx {
     const [track, buyer] = await Promise.all([
       p.trackId ? this.tx.track.findUnique({ where: { id: p.trackId }, select: { title: true } }) : null,
       p.buyerUserId
-        ? this.tx.user.findUnique({ where: { id: p.buyerUserId }, select: { handle: true, displayName: true } })
+        ? this.tx.user.findUnique({
+            where: { id: p.buyerUserId },
+            select: { handle: true, displayName: true },
+          })
         : null,
     ]);
     return {

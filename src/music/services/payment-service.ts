@@ -77,6 +77,8 @@ export class PaymentService {
     private readonly repo: PaymentRepository,
     private readonly gateway: PaymentGateway | undefined,
     private readonly publishableKey?: string,
+    /** Buying and tipping need a verified address when mail is on (docs/accounts.md). */
+    private readonly assertMayPay: (caller: AuthContext) => Promise<void> = () => Promise.resolve(),
   ) {}
 
   /** The one payment route that answers when payments are off: it says so (and what turns them on). */
@@ -154,6 +156,7 @@ export class PaymentService {
     const gateway = this.on();
     const track = await this.readable(caller, body.track_id);
     if (track.ownerUserId === caller.userId) throw ownTrack();
+    await this.assertMayPay(caller);
     if (body.kind === 'sale') {
       if (!track.original) throw noOriginal();
       if (await this.repo.hasBought(caller.userId, track.id)) throw alreadyBought();
