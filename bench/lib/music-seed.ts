@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { MusicConfig } from '../../src/music/config.js';
-import type { MusicConnections } from '../../src/music/connections.js';
+import type { MusicConnections } from '../../src/music/repositories/connections.js';
 import { runAnalyticsRollup } from '../../src/music/domain-jobs.js';
 
 const MiB = 1024 * 1024;

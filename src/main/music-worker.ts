@@ -18,7 +18,7 @@ import { BullJobQueueRepository } from '../music/repositories/job-queue-reposito
 import { domainMaintenance } from '../music/domain-maintenance.js';
 import { ensureObjectStores } from '../music/repositories/object-store/index.js';
 import { PrismaVersionProcessingRepository } from '../music/repositories/version-processing-repository.js';
-import { createMusicConnections } from '../music/connections.js';
+import { createMusicConnections } from '../music/repositories/connections.js';
 import { buildWorkerApp } from '../music/worker-app.js';
 import { loadWorkerConfig } from '../music/worker-config.js';
 import { createWorkerMetrics } from '../music/worker-metrics.js';

@@ -9,7 +9,7 @@ import { AssetRepository } from './repositories/asset-repository.js';
 import { probeAudio } from './repositories/ffprobe.js';
 import { PlayRepository } from './repositories/play-repository.js';
 import { PrismaTrackRepository } from './repositories/track-repository.js';
-import type { MusicConnections } from './connections.js';
+import type { MusicConnections } from './repositories/connections.js';
 import { AnalyticsService } from './services/analytics-service.js';
 import { TrackService } from './services/track-service.js';
 import { UploadService } from './services/upload-service.js';

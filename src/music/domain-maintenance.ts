@@ -1,6 +1,6 @@
 /** The worker's scheduled housekeeping (MaintenanceTasks) done by the music domain's own jobs. */
 import type { MusicConfig } from './config.js';
-import type { MusicConnections } from './connections.js';
+import type { MusicConnections } from './repositories/connections.js';
 import { runAnalyticsRollup, runUploadCleanup } from './domain-jobs.js';
 import type { MaintenanceTasks } from './jobs/registry.js';
 

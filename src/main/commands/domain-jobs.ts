@@ -5,7 +5,7 @@
 import { ConfigError } from '../../core/env.js';
 import { loadMusicConfig, type MusicConfig } from '../../music/config.js';
 import { runAnalyticsRollup, runUploadCleanup } from '../../music/domain-jobs.js';
-import { createMusicConnections, type MusicConnections } from '../../music/connections.js';
+import { createMusicConnections, type MusicConnections } from '../../music/repositories/connections.js';
 import type { Command } from './command.js';
 
 function parseNow(args: string[]): number | undefined | 'bad' {

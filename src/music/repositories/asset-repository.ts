@@ -70,13 +70,20 @@ export class AssetRepository {
    */
   async markUploaded(
     id: string,
-    probe: Prisma.InputJsonValue,
+    probe: object,
     sha256: string,
     contentType: string,
   ): Promise<AssetRecord | undefined> {
     const { count } = await this.prisma.asset.updateMany({
       where: { id, status: 'uploading' },
-      data: { status: 'uploaded', probe, sha256, contentType, multipartUploadId: null, uploadId: null },
+      data: {
+        status: 'uploaded',
+        probe,
+        sha256,
+        contentType,
+        multipartUploadId: null,
+        uploadId: null,
+      },
     });
     return count === 1 ? this.findById(id) : undefined;
   }

@@ -7,7 +7,7 @@
 import { Queue, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { AppError } from '../../core/errors.js';
-import { BORROWED_CONNECTION_OPTIONS, closeBorrowed } from '../jobs/borrowed-connection.js';
+import { BORROWED_CONNECTION_OPTIONS, closeBorrowed } from './borrowed-connection.js';
 import { QUEUE_NAMES, type QueueName, type QueueNaming } from '../jobs/queues.js';
 
 export function queuesUnavailable(cause: unknown): AppError {

@@ -1,7 +1,7 @@
 /** Raw plays, daily stats and the trending sets (Redis sorted sets). */
 import type { Redis } from 'ioredis';
 import type { PrismaClient } from './prisma.js';
-import { trackColumns, visibleSql } from '../services/visibility-policy.js';
+import { trackColumns, visibleSql } from './visibility-sql.js';
 
 export interface DecayedScore {
   trackId: string;

@@ -5,7 +5,6 @@
  * (S3), else through the API's part route, streamed. See docs/music-domain.md.
  */
 import { randomUUID } from 'node:crypto';
-import type { Prisma } from '../../../generated/prisma/client.js';
 import { AppError, type FieldError } from '../../core/errors.js';
 import { BODY_LIMIT_BYTES } from '../config.js';
 import { isUuid, type AuthContext } from '../domain.js';
@@ -356,12 +355,7 @@ export class UploadService {
     const found = originalTypeOfProbe(verdict.probe.format);
     const mismatch = declarationMismatch(asset.contentType, found);
     if (mismatch) return reject(`The file is ${found}, not the ${asset.contentType} declared.`, [mismatch]);
-    const done = await this.assets.markUploaded(
-      asset.id,
-      verdict.probe as unknown as Prisma.InputJsonValue,
-      spooled.sha256,
-      found,
-    );
+    const done = await this.assets.markUploaded(asset.id, verdict.probe, spooled.sha256, found);
     if (!done) return lost(true);
     return assetView(done);
   }

@@ -9,7 +9,7 @@
 import { Prisma } from '../../../generated/prisma/client.js';
 import type { PrismaClient } from '../repositories/prisma.js';
 import type { SqlReader } from './sql.js';
-import { trackColumns, visibleSql, type Access } from '../services/visibility-policy.js';
+import { trackColumns, visibleSql, type Access } from '../repositories/visibility-sql.js';
 import type { Role } from '../domain.js';
 
 export const FOLDER_EVERYONE = 1;
