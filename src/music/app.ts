@@ -24,9 +24,9 @@ import { BullVersionFlowStarter } from './repositories/version-flow.js';
 import type { MusicConfig } from './config.js';
 import { databaseUnavailable } from './repositories/database-errors.js';
 import { cacheProbe, databaseProbe, objectStoreProbe } from './repositories/health-repository.js';
-import { AssetRepository } from './repositories/asset-repository.js';
-import { CommentRepository } from './repositories/comment-repository.js';
-import { PlayRepository } from './repositories/play-repository.js';
+import { PrismaAssetRepository } from './repositories/asset-repository.js';
+import { PrismaCommentRepository } from './repositories/comment-repository.js';
+import { PrismaPlayRepository } from './repositories/play-repository.js';
 import { PrismaProfileRepository } from './repositories/profile-repository.js';
 import { probeAudio } from './repositories/ffprobe.js';
 import { RedisTokenRevocationRepository } from './repositories/token-revocation-repository.js';
@@ -194,7 +194,7 @@ export function buildMusicApp(
   const hooks = registerAuthHooks(app, auth);
   registerAuthRoutes(app, auth, hooks);
   registerUserRoutes(app, new UserService(new PrismaProfileRepository(connections.prisma)), auth, hooks);
-  const assets = new AssetRepository(connections.prisma);
+  const assets = new PrismaAssetRepository(connections.prisma);
   const uploads = new UploadService(assets, connections.stores.originals, (source) =>
     probeAudio(source, join(config.dataDir, 'tmp')),
   );
@@ -202,7 +202,7 @@ export function buildMusicApp(
   const flows =
     options.flowStarter ?? new BullVersionFlowStarter(connections.redis, { prefix: config.queuePrefix });
   if (!options.flowStarter) app.addHook('onClose', () => flows.close());
-  const plays = new PlayRepository(connections.prisma, connections.redis, config.cacheKeyPrefix);
+  const plays = new PrismaPlayRepository(connections.prisma, connections.redis, config.cacheKeyPrefix);
   const trackService = new TrackService(
     tracks,
     assets,
@@ -214,7 +214,7 @@ export function buildMusicApp(
   registerTrackRoutes(app, trackService, hooks);
   registerCommentRoutes(
     app,
-    new CommentService(new CommentRepository(connections.prisma), trackService),
+    new CommentService(new PrismaCommentRepository(connections.prisma), trackService),
     hooks,
   );
   const library = new SubsonicLibraryRepository(connections.prisma, new SqlReader(connections.pool));

@@ -5,9 +5,9 @@
 import { join } from 'node:path';
 import type { MusicConfig } from './config.js';
 import type { AnalyticsRollupData, UploadCleanupData } from './jobs/queues.js';
-import { AssetRepository } from './repositories/asset-repository.js';
+import { PrismaAssetRepository } from './repositories/asset-repository.js';
 import { probeAudio } from './repositories/ffprobe.js';
-import { PlayRepository } from './repositories/play-repository.js';
+import { PrismaPlayRepository } from './repositories/play-repository.js';
 import { PrismaTrackRepository } from './repositories/track-repository.js';
 import type { MusicConnections } from './repositories/connections.js';
 import { AnalyticsService } from './services/analytics-service.js';
@@ -25,10 +25,10 @@ export function runAnalyticsRollup(
   data: AnalyticsRollupData = {},
 ): ReturnType<AnalyticsService['rollup']> {
   const tracks = new PrismaTrackRepository(resources.prisma);
-  const plays = new PlayRepository(resources.prisma, resources.redis, config.cacheKeyPrefix);
+  const plays = new PrismaPlayRepository(resources.prisma, resources.redis, config.cacheKeyPrefix);
   const access = new TrackService(
     tracks,
-    new AssetRepository(resources.prisma),
+    new PrismaAssetRepository(resources.prisma),
     resources.stores,
     NO_FLOWS,
     {
@@ -48,7 +48,7 @@ export function runUploadCleanup(
   data: UploadCleanupData = {},
 ): Promise<{ aborted: number; failed: number }> {
   const uploads = new UploadService(
-    new AssetRepository(resources.prisma),
+    new PrismaAssetRepository(resources.prisma),
     resources.stores.originals,
     (source) => probeAudio(source, join(config.dataDir, 'tmp')),
   );

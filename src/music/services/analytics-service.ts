@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { AppError } from '../../core/errors.js';
 import { isUuid, type AuthContext } from '../domain.js';
 import type { PlayRepository } from '../repositories/play-repository.js';
-import type { PrismaTrackRepository } from '../repositories/track-repository.js';
+import type { TrackRepository } from '../repositories/track-repository.js';
 import type { TrackService } from './track-service.js';
 import { shownVersion, trackSummaryView } from './track-views.js';
 import { maySee } from './visibility-policy.js';
@@ -42,7 +42,7 @@ export class AnalyticsService {
 
   constructor(
     private readonly plays: PlayRepository,
-    private readonly tracks: PrismaTrackRepository,
+    private readonly tracks: TrackRepository,
     private readonly trackAccess: TrackService,
     private readonly salt: string,
     private readonly nowMs: () => number = Date.now,

@@ -8,7 +8,7 @@ import { decodeCursor, encodeCursor } from './page-cursor.js';
 import { isUuid, type AuthContext, type Visibility } from '../domain.js';
 import type { AssetRepository } from '../repositories/asset-repository.js';
 import type { ObjectStores } from '../repositories/object-store/object-store.js';
-import type { PrismaTrackRepository, TrackSummary, VersionRecord } from '../repositories/track-repository.js';
+import type { TrackRepository, TrackSummary, VersionRecord } from '../repositories/track-repository.js';
 import type { VersionFlowStarter } from '../jobs/flow.js';
 import type { AudioProbe, AudioTags } from './audio-probe.js';
 import { mayManage, maySee } from './visibility-policy.js';
@@ -50,7 +50,7 @@ export function canSee(track: TrackSummary, auth: AuthContext | undefined): bool
 
 export class TrackService {
   constructor(
-    private readonly tracks: PrismaTrackRepository,
+    private readonly tracks: TrackRepository,
     private readonly assets: AssetRepository,
     private readonly stores: ObjectStores,
     private readonly flows: VersionFlowStarter,

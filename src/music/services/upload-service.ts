@@ -164,7 +164,7 @@ export class UploadService {
       asset_id: asset.id,
       part_size: partSize,
       part_count: count,
-      transport: this.store.driver === 's3' ? 'direct' : 'api',
+      transport: this.store.directPartUploads ? 'direct' : 'api',
       parts,
     };
   }
@@ -251,7 +251,7 @@ export class UploadService {
       asset_id: asset.id,
       part_size: asset.partSize ?? UPLOAD_LIMITS.legacyPartSize,
       part_count: count,
-      transport: this.store.driver === 's3' ? 'direct' : 'api',
+      transport: this.store.directPartUploads ? 'direct' : 'api',
       received: received.map((p) => ({ part_number: p.partNumber, etag: p.etag, size: p.size })),
       parts: await this.partUrls(asset, missing),
     };
@@ -325,7 +325,7 @@ export class UploadService {
         { path: '/parts', message: `add up to ${info.size} bytes, not ${asset.size}` },
       ]);
     }
-    // A local store's file is probed where it lies (no second copy), with the sha256 the store
+    // A file on this machine is probed where it lies (no second copy), with the sha256 the store
     // took while joining the parts (no second read).
     let spooled;
     try {
@@ -361,11 +361,9 @@ export class UploadService {
   }
 
   private async probeSource(key: string, sha256: string | undefined): Promise<ProbeSource> {
-    const file = this.store.localPath(key);
-    if (file !== undefined) return sha256 === undefined ? { file } : { file, sha256 };
-    const object = await this.store.get(key);
-    if (!object) throw new Error(`object ${key} missing right after completing its upload`);
-    return { body: object.body };
+    const source = await this.store.readSource(key);
+    if (!source) throw new Error(`object ${key} missing right after completing its upload`);
+    return 'file' in source && sha256 !== undefined ? { file: source.file, sha256 } : source;
   }
 
   /**

@@ -23,6 +23,7 @@ import {
   type ObjectBody,
   type ObjectData,
   type ObjectInfo,
+  type ObjectSource,
   type ObjectStore,
   type StoreName,
   type UploadedPart,
@@ -42,7 +43,7 @@ function isMissing(err: unknown): boolean {
 }
 
 export class FilesystemObjectStore implements ObjectStore {
-  readonly driver = 'filesystem' as const;
+  readonly directPartUploads = false;
   private readonly dir: string;
 
   constructor(
@@ -78,8 +79,8 @@ export class FilesystemObjectStore implements ObjectStore {
     return { tmp, md5, size };
   }
 
-  localPath(key: string): string {
-    return this.path(key);
+  readSource(key: string): Promise<ObjectSource> {
+    return Promise.resolve({ file: this.path(key) });
   }
 
   async put(key: string, data: ObjectData): Promise<{ etag: string | undefined }> {

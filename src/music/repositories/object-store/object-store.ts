@@ -50,11 +50,15 @@ export interface UploadedPart {
   size: number;
 }
 
+/** An object to read whole: a file on this machine, or a stream of its bytes. */
+export type ObjectSource = { file: string } | { body: Readable };
+
 export type ObjectData = Buffer | Uint8Array | string | Readable;
 
 export interface ObjectStore {
   readonly name: StoreName;
-  readonly driver: 'filesystem' | 's3';
+  /** True when clients PUT multipart parts to the store itself (presignUploadPart gives URLs). */
+  readonly directPartUploads: boolean;
   /** Creates the directory or bucket if missing. */
   ensure(): Promise<void>;
   /** Throws when the store cannot be reached (a HEAD on the bucket or root). */
@@ -67,8 +71,11 @@ export interface ObjectStore {
   /** undefined when there is no such object. A range past the end is clamped to the object. */
   get(key: string, range?: ByteRange): Promise<ObjectBody | undefined>;
   head(key: string): Promise<ObjectInfo | undefined>;
-  /** The file that holds the object when it is on this machine (filesystem store): read in place, not copied. */
-  localPath(key: string): string | undefined;
+  /**
+   * Where to read a whole object from: the file that holds it when it is on this machine (read in
+   * place, not copied), else a stream; undefined when there is no such object.
+   */
+  readSource(key: string): Promise<ObjectSource | undefined>;
   /** Deleting a missing object is not an error. */
   delete(key: string): Promise<void>;
   /** Keys under a prefix, sorted. */

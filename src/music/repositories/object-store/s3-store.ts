@@ -36,6 +36,7 @@ import {
   type ObjectBody,
   type ObjectData,
   type ObjectInfo,
+  type ObjectSource,
   type ObjectStore,
   type StoreName,
   type UploadedPart,
@@ -74,7 +75,7 @@ function totalFromContentRange(header: string | undefined): number | undefined {
 }
 
 export class S3ObjectStore implements ObjectStore {
-  readonly driver = 's3' as const;
+  readonly directPartUploads = true;
   readonly bucket: string;
 
   constructor(
@@ -85,8 +86,9 @@ export class S3ObjectStore implements ObjectStore {
     this.bucket = `${bucketPrefix}${name}`;
   }
 
-  localPath(): undefined {
-    return undefined;
+  async readSource(key: string): Promise<ObjectSource | undefined> {
+    const object = await this.get(key);
+    return object && { body: object.body };
   }
 
   async ensure(): Promise<void> {
