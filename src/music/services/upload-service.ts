@@ -14,6 +14,17 @@ import type { ObjectStore } from '../repositories/object-store/object-store.js';
 import type { Readable } from 'node:stream';
 import { ACCEPTED_AUDIO, judgeProbe, type AudioProbe } from './audio-probe.js';
 import { checkDeclaredType, declarationMismatch, originalTypeOfProbe } from './stored-media.js';
+import {
+  partLengthWrong,
+  partOutOfRange,
+  partsNotListed,
+  tooManyParts,
+  tooManyUnfinishedUploads,
+  uploadDiscarded,
+  uploadNotFound,
+  uploadRaced,
+  uploadTooLarge,
+} from '../errors/uploads.js';
 
 const MiB = 1024 * 1024;
 export const UPLOAD_LIMITS = {
@@ -74,12 +85,6 @@ export interface AssetView {
 /** Reads a stored object once: sha256 and ffprobe (repositories/ffprobe.ts). */
 export type ObjectProber = (source: ProbeSource) => Promise<SpooledProbe>;
 
-const noUpload = (): AppError =>
-  new AppError('not_found', 'No unfinished upload with this id (completed, aborted or not yours).');
-
-const raced = (): AppError =>
-  new AppError('conflict', 'This upload was completed or aborted by another request meanwhile.');
-
 function partCount(asset: { size: bigint; partSize: number | null }): number {
   return Math.ceil(Number(asset.size) / (asset.partSize ?? UPLOAD_LIMITS.legacyPartSize));
 }
@@ -115,30 +120,15 @@ export class UploadService {
     // Only a claim of audio is taken; the stored type comes from the probe at completion.
     const declared = checkDeclaredType(input.content_type) ?? 'application/octet-stream';
     if (input.size > UPLOAD_LIMITS.maxBytes) {
-      throw new AppError(
-        'payload_too_large',
-        `An upload is at most ${UPLOAD_LIMITS.maxBytes} bytes (500 MB).`,
-        {
-          errors: [{ path: '/size', message: `must be at most ${UPLOAD_LIMITS.maxBytes}` }],
-        },
-      );
+      throw uploadTooLarge(UPLOAD_LIMITS.maxBytes);
     }
     const partSize = input.part_size ?? UPLOAD_LIMITS.defaultPartSize;
     const count = Math.ceil(input.size / partSize);
     if (count > UPLOAD_LIMITS.maxParts) {
-      throw new AppError(
-        'invalid_input',
-        `At most ${UPLOAD_LIMITS.maxParts} parts; choose a larger part_size.`,
-        {
-          errors: [{ path: '/part_size', message: 'gives more than 10000 parts' }],
-        },
-      );
+      throw tooManyParts(UPLOAD_LIMITS.maxParts);
     }
     if ((await this.assets.countUnfinished(auth.userId)) >= UPLOAD_LIMITS.maxUnfinishedPerUser) {
-      throw new AppError(
-        'conflict',
-        `You have ${UPLOAD_LIMITS.maxUnfinishedPerUser} unfinished uploads; complete or abort one first.`,
-      );
+      throw tooManyUnfinishedUploads(UPLOAD_LIMITS.maxUnfinishedPerUser);
     }
     const id = randomUUID();
     const objectKey = `${auth.userId}/${id}`;
@@ -189,7 +179,7 @@ export class UploadService {
     auth: AuthContext,
     uploadId: string,
   ): Promise<AssetRecord & { multipartUploadId: string }> {
-    if (!isUuid(uploadId)) throw noUpload();
+    if (!isUuid(uploadId)) throw uploadNotFound();
     const asset = await this.assets.findByUploadId(uploadId.toLowerCase());
     if (
       !asset ||
@@ -197,7 +187,7 @@ export class UploadService {
       asset.status !== 'uploading' ||
       !asset.multipartUploadId
     )
-      throw noUpload();
+      throw uploadNotFound();
     return { ...asset, multipartUploadId: asset.multipartUploadId };
   }
 
@@ -211,21 +201,11 @@ export class UploadService {
     const asset = await this.owned(auth, uploadId);
     const count = partCount(asset);
     if (partNumber > count) {
-      throw new AppError(
-        'invalid_input',
-        `This upload has ${count} parts; part ${partNumber} is out of range.`,
-        {
-          errors: [{ path: 'params:/n', message: `must be from 1 to ${count}` }],
-        },
-      );
+      throw partOutOfRange(count, partNumber);
     }
     const expected = expectedPartSize(asset, partNumber);
     if (contentLength !== expected) {
-      throw new AppError(
-        'invalid_input',
-        `Part ${partNumber} must be exactly ${expected} bytes (Content-Length ${contentLength ?? 'missing'}).`,
-        { errors: [{ path: 'headers:/content-length', message: `must be ${expected}` }] },
-      );
+      throw partLengthWrong(partNumber, expected, contentLength);
     }
     const etag = await this.store.uploadPart(
       asset.objectKey,
@@ -260,7 +240,7 @@ export class UploadService {
   /** uploading -> aborted, then the parts are deleted; a complete that won first makes this a 409. */
   async abort(auth: AuthContext, uploadId: string): Promise<void> {
     const asset = await this.owned(auth, uploadId);
-    if (!(await this.assets.markAborted(asset.id))) throw raced();
+    if (!(await this.assets.markAborted(asset.id))) throw uploadRaced();
     await this.discard(asset);
   }
 
@@ -292,17 +272,15 @@ export class UploadService {
    */
   async complete(auth: AuthContext, input: CompleteUploadInput): Promise<AssetView> {
     const asset = await this.owned(auth, input.upload_id);
-    if (asset.id !== input.asset_id.toLowerCase()) throw noUpload();
+    if (asset.id !== input.asset_id.toLowerCase()) throw uploadNotFound();
     const count = partCount(asset);
     const numbers = input.parts.map((p) => p.part_number);
     if (numbers.length !== count || numbers.some((n, i) => n !== i + 1)) {
-      throw new AppError('invalid_input', `List all ${count} parts, numbered 1 to ${count} in order.`, {
-        errors: [{ path: '/parts', message: `must list parts 1..${count} in order` }],
-      });
+      throw partsNotListed(count);
     }
     const lost = async (joined = false): Promise<never> => {
       await this.discard(asset, joined);
-      throw raced();
+      throw uploadRaced();
     };
     let info;
     try {
@@ -318,7 +296,7 @@ export class UploadService {
     const reject = async (detail: string, errors: FieldError[]): Promise<never> => {
       if (!(await this.assets.markAborted(asset.id))) return lost(true);
       await this.discard(asset, true);
-      throw new AppError('unprocessable', `${detail} The upload was discarded.`, { errors });
+      throw uploadDiscarded(detail, errors);
     };
     if (info.size !== Number(asset.size)) {
       return reject(`The parts hold ${info.size} bytes, not the ${asset.size} declared.`, [
