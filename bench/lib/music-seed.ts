@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { MusicConfig } from '../../src/music/config.js';
 import type { MusicConnections } from '../../src/music/repositories/connections.js';
-import { runAnalyticsRollup } from '../../src/music/domain-jobs.js';
+import { runAnalyticsRollup } from '../../src/music/housekeeping.js';
 
 const MiB = 1024 * 1024;
 

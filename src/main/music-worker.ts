@@ -15,7 +15,7 @@ import { loadMusicConfig } from '../music/config.js';
 import { REPEATABLE_JOB_OPTIONS, REPEATABLE_JOBS } from '../music/jobs/schedule.js';
 import { FfmpegRunner } from '../music/repositories/ffmpeg-runner.js';
 import { BullJobQueueRepository } from '../music/repositories/job-queue-repository.js';
-import { domainMaintenance } from '../music/domain-maintenance.js';
+import { housekeepingTasks } from '../music/housekeeping.js';
 import { ensureObjectStores } from '../music/repositories/object-store/index.js';
 import { PrismaVersionProcessingRepository } from '../music/repositories/version-processing-repository.js';
 import { createMusicConnections } from '../music/repositories/connections.js';
@@ -93,7 +93,7 @@ async function main(): Promise<void> {
         runner,
         maxBytes: worker.originalCacheBytes,
       }),
-      maintenance: domainMaintenance(music, resources),
+      maintenance: housekeepingTasks(music, resources),
       tmpDir,
       log: app.log,
     }),

@@ -1,6 +1,6 @@
 /** Tracks and their versions in PostgreSQL. */
 import { Prisma } from '../../../generated/prisma/client.js';
-import type { Visibility } from '../domain.js';
+import type { Visibility } from '../services/visibility-policy.js';
 import { retryConflicts } from './conflict-retry.js';
 import type { PrismaClient } from './prisma.js';
 

@@ -1,7 +1,7 @@
 /** Users in PostgreSQL. Handles and emails are stored lower-cased (the service normalises). */
 import type { PrismaClient } from './prisma.js';
 import { uniqueViolation } from './prisma.js';
-import type { Role } from '../domain.js';
+import type { Role } from '../auth-context.js';
 import { emailTaken, handleTaken } from '../errors/users.js';
 
 export interface UserRecord {

@@ -1,6 +1,6 @@
 /** The visibility policy (services/visibility-policy.ts) as a SQL condition for the repositories' queries. */
 import { Prisma } from '../../../generated/prisma/client.js';
-import type { Visibility } from '../domain.js';
+import type { Visibility } from '../services/visibility-policy.js';
 import { allowed, type Access, type Viewer } from '../services/visibility-policy.js';
 
 export type { Access };

@@ -5,7 +5,8 @@
  * and recomputes trending: Σ plays · 2^(−age / 24 h), public tracks only, kept in Redis.
  */
 import { createHash } from 'node:crypto';
-import { isUuid, type AuthContext } from '../domain.js';
+import { isUuid } from '../uuid.js';
+import type { AuthContext } from '../auth-context.js';
 import type { PlayRepository } from '../repositories/play-repository.js';
 import type { TrackRepository } from '../repositories/track-repository.js';
 import type { TrackService } from './track-service.js';

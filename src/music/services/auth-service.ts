@@ -3,7 +3,7 @@
  * message whatever was wrong (unknown user or wrong password), and an unknown user costs a
  * password verification too, so neither the answer nor its timing tells them apart.
  */
-import type { AuthContext } from '../domain.js';
+import type { AuthContext } from '../auth-context.js';
 import type { TokenRevocationRepository } from '../repositories/token-revocation-repository.js';
 import type { UserRecord, UserRepository } from '../repositories/user-repository.js';
 import { assertPasswordPolicy } from './password-policy.js';

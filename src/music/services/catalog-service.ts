@@ -4,7 +4,7 @@
  * search3, getArtist and getAlbum), so both APIs find the same things: public songs plus the
  * caller's own.
  */
-import type { AuthContext } from '../domain.js';
+import type { AuthContext } from '../auth-context.js';
 import {
   NIL_UUID,
   prefixQuery,

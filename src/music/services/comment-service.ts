@@ -4,7 +4,8 @@
  * another of the track's) and must lie within it; edited by their author; deleted by their
  * author, the track's owner or an admin (soft delete).
  */
-import { isUuid, type AuthContext } from '../domain.js';
+import { isUuid } from '../uuid.js';
+import type { AuthContext } from '../auth-context.js';
 import type { CommentRecord, CommentRepository } from '../repositories/comment-repository.js';
 import type { TrackService } from './track-service.js';
 import { decodeCursor, encodeCursor } from './page-cursor.js';

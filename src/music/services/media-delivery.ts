@@ -16,7 +16,8 @@ import { keyUnderMount, normaliseRequestPath, pathOfUrl } from './media-path.js'
 import { verifySecureLink } from './secure-link.js';
 import { imageServedType, storedBytesHeaders } from './stored-media.js';
 import { maySee, type Viewer } from './visibility-policy.js';
-import { isUuid, type Visibility } from '../domain.js';
+import { isUuid } from '../uuid.js';
+import type { Visibility } from './visibility-policy.js';
 
 export const HLS_MOUNT = '/media/hls/';
 export const IMAGES_MOUNT = '/images/';

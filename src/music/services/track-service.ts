@@ -4,7 +4,9 @@
  * Changing or deleting a visible track that is not one's own is a 403. See docs/music-domain.md.
  */
 import { decodeCursor, encodeCursor } from './page-cursor.js';
-import { isUuid, type AuthContext, type Visibility } from '../domain.js';
+import { isUuid } from '../uuid.js';
+import type { AuthContext } from '../auth-context.js';
+import type { Visibility } from './visibility-policy.js';
 import type { AssetRepository } from '../repositories/asset-repository.js';
 import type { ObjectStores } from '../repositories/object-store/object-store.js';
 import type { TrackRepository, TrackSummary, VersionRecord } from '../repositories/track-repository.js';

@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, type FieldError } from '../../core/errors.js';
 import { BODY_LIMIT_BYTES } from '../config.js';
-import { isUuid, type AuthContext } from '../domain.js';
+import { isUuid } from '../uuid.js';
+import type { AuthContext } from '../auth-context.js';
 import type { AssetRecord, AssetRepository } from '../repositories/asset-repository.js';
 import type { ProbeSource, SpooledProbe } from '../repositories/ffprobe.js';
 import type { ObjectStore } from '../repositories/object-store/object-store.js';

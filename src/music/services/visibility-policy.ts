@@ -9,7 +9,9 @@
  *   public for anyone, unlisted and private for their owner only. Shared lists (a profile,
  *   trending) are the same for everyone: they are evaluated as the anonymous viewer.
  */
-import type { Role, Visibility } from '../domain.js';
+import type { Role } from '../auth-context.js';
+
+export type Visibility = 'public' | 'unlisted' | 'private';
 
 export type Access = 'read' | 'list';
 

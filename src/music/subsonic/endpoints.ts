@@ -3,8 +3,8 @@
  * and answers a payload (rendered by the route as XML/JSON/JSONP), a binary body or a
  * redirect. Visibility is the library repository's: public songs and the caller's own.
  */
-import type { AuthContext } from '../domain.js';
-import { isUuid } from '../domain.js';
+import type { AuthContext } from '../auth-context.js';
+import { isUuid } from '../uuid.js';
 import type { AnalyticsService } from '../services/analytics-service.js';
 import type { SubsonicUser } from './client-key-service.js';
 import type { AlbumOrder, SongRow, SubsonicLibraryRepository, Viewer } from './library-repository.js';

@@ -10,7 +10,7 @@ import { Prisma } from '../../../generated/prisma/client.js';
 import type { PrismaClient } from '../repositories/prisma.js';
 import type { SqlReader } from './sql.js';
 import { trackColumns, visibleSql, type Access } from '../repositories/visibility-sql.js';
-import type { Role } from '../domain.js';
+import type { Role } from '../auth-context.js';
 
 export const FOLDER_EVERYONE = 1;
 export const FOLDER_MINE = 2;

@@ -1,10 +1,12 @@
 /**
- * The processor logic of the domain's two repeatable jobs, callable by the music-worker's
- * job registry and by the CLI: `analytics-rollup` and `upload-cleanup` (src/music/jobs/queues.ts).
+ * The scheduled housekeeping: the processor logic of the two repeatable jobs `analytics-rollup`
+ * and `upload-cleanup` (src/music/jobs/queues.ts), run by the music-worker's job registry
+ * (`housekeepingTasks`) and by the CLI (src/main/commands/housekeeping.ts).
  */
 import { join } from 'node:path';
 import type { MusicConfig } from './config.js';
 import type { AnalyticsRollupData, UploadCleanupData } from './jobs/queues.js';
+import type { MaintenanceTasks } from './jobs/registry.js';
 import { PrismaAssetRepository } from './repositories/asset-repository.js';
 import { probeAudio } from './repositories/ffprobe.js';
 import { PrismaPlayRepository } from './repositories/play-repository.js';
@@ -53,4 +55,20 @@ export function runUploadCleanup(
     (source) => probeAudio(source, join(config.dataDir, 'tmp')),
   );
   return uploads.cleanup(data.nowMs ?? Date.now());
+}
+
+/** The worker's MaintenanceTasks: the two jobs above with the summary each job stores. */
+export function housekeepingTasks(config: MusicConfig, connections: MusicConnections): MaintenanceTasks {
+  return {
+    rollupAnalytics: async (nowMs) => {
+      const r = await runAnalyticsRollup(config, connections, { nowMs });
+      return {
+        statsRows: r.statsRows,
+        pruned: r.pruned,
+        trendingDay: r.trending.day,
+        trendingWeek: r.trending.week,
+      };
+    },
+    cleanupUploads: (nowMs) => runUploadCleanup(config, connections, { nowMs }),
+  };
 }
