@@ -89,6 +89,9 @@ export const EnvSchema = Type.Object({
   SMTP_PORT: Type.Integer({ default: 587, minimum: 1, maximum: 65535 }),
   SMTP_USER: Type.Optional(Type.String()),
   SMTP_PASS: Type.Optional(Type.String()),
+  ADMIN_PASSWORD: Type.Optional(
+    Type.String({ description: 'the password `cli admin create` gives the account (else read from stdin)' }),
+  ),
   RATE_LIMITS: Type.Union([Type.Literal('on'), Type.Literal('off')], {
     default: 'on',
     description: 'on or off',
@@ -159,6 +162,8 @@ export interface MusicConfig {
   mediaCache: { maxBytes: number; maxObjectBytes: number };
   /** Names of the secrets generated for this start (development only), for a warning. */
   generatedSecrets: string[];
+  /** The password `cli admin create` gives the account; unset, the command reads stdin. */
+  adminPassword: string | undefined;
 }
 
 export const BODY_LIMIT_BYTES = 500 * MB;
@@ -294,6 +299,7 @@ export function loadMusicConfig(env: NodeJS.ProcessEnv = process.env): Readonly<
     jsonBodyLimit,
     mediaCache,
     generatedSecrets,
+    adminPassword: e.ADMIN_PASSWORD === '' ? undefined : e.ADMIN_PASSWORD,
   };
   return Object.freeze(config);
 }

@@ -19,8 +19,8 @@ import type { Command } from './command.js';
 
 const signup = compileValidator(SignupBody);
 
-async function readPassword(): Promise<string | undefined> {
-  if (process.env.ADMIN_PASSWORD) return process.env.ADMIN_PASSWORD;
+async function readPassword(given: string | undefined): Promise<string | undefined> {
+  if (given !== undefined) return given;
   if (process.stdin.isTTY) process.stderr.write('Password for the new admin: ');
   const rl = createInterface({ input: process.stdin });
   for await (const line of rl) {
@@ -64,7 +64,7 @@ export const adminCommand: Command = {
         );
         return 0;
       }
-      const password = await readPassword();
+      const password = await readPassword(config.adminPassword);
       const body = { handle: rest[0], email: rest[1], password };
       signup.assert(body, 'admin account');
       assertPasswordPolicy(

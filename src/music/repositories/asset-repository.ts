@@ -37,8 +37,8 @@ export interface AssetRepository {
   create(asset: NewAsset): Promise<AssetRecord>;
   countUnfinished(ownerUserId: string): Promise<number>;
   /**
-   * Every part PUT starts here: one raw statement, because Prisma compiles each model query
-   * (about 2 ms of CPU per call in the upload profile) and a raw one it only sends. `uploadId` is a UUID.
+   * Every part PUT starts here: one raw statement, which Prisma sends without compiling a model
+   * query (the cost is in docs/music-domain.md). `uploadId` is a UUID.
    */
   findByUploadId(uploadId: string): Promise<AssetRecord | undefined>;
   findById(id: string): Promise<AssetRecord | undefined>;
@@ -79,8 +79,8 @@ export class PrismaAssetRepository implements AssetRepository {
   }
 
   /**
-   * Every part PUT starts here: one raw statement, because Prisma compiles each model query
-   * (about 2 ms of CPU per call in the upload profile) and a raw one it only sends. `uploadId` is a UUID.
+   * Every part PUT starts here: one raw statement, which Prisma sends without compiling a model
+   * query (the cost is in docs/music-domain.md). `uploadId` is a UUID.
    */
   async findByUploadId(uploadId: string): Promise<AssetRecord | undefined> {
     const rows = await this.prisma.$queryRaw<AssetRecord[]>`

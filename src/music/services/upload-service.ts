@@ -32,8 +32,7 @@ export const UPLOAD_LIMITS = {
   maxBytes: BODY_LIMIT_BYTES,
   minPartSize: 5 * MiB,
   maxPartSize: 100 * MiB,
-  // Each part is a request (auth, a database read, five file operations): at 5 MiB that cost
-  // was about 40% of the API's CPU per byte (docs/music-domain.md, "Benchmark").
+  // Each part is a request with fixed costs; larger parts amortise them (docs/music-domain.md, "Benchmark").
   defaultPartSize: 16 * MiB,
   /** Rows from before part_size was stored were cut at 5 MiB. */
   legacyPartSize: 5 * MiB,
