@@ -17,16 +17,13 @@
  *
  *   npx tsx bench/music-domain.ts            (BENCH_UPLOAD_MB=50 BENCH_DURATION=3 for a quick check)
  */
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import autocannon from 'autocannon';
 import { FilesystemObjectStore } from '../src/music/repositories/object-store/fs-store.js';
 import type { ObjectStore } from '../src/music/repositories/object-store/index.js';
 import { UPLOAD_LIMITS } from '../src/music/services/upload-service.js';
@@ -37,7 +34,18 @@ import {
   withBenchMusic,
   writeBenchResult,
 } from './lib/music-app.js';
-import { seedPlays, seedReadyTracks } from './lib/music-seed.js';
+import { makeWav, seedPlays, seedReadyTracks } from './lib/music-seed.js';
+import {
+  cpuMsSince,
+  flushDirtyPages,
+  mbps,
+  mean,
+  measureReads,
+  median,
+  peakRss,
+  readsMarkdown,
+  type Load,
+} from './lib/music-domain-measure.js';
 import { processCpuMs } from './lib/process-cpu.js';
 
 const MiB = 1024 * 1024;
@@ -113,53 +121,6 @@ async function serveBare(): Promise<void> {
 }
 
 // ---------------------------------------------------------------- parent: load and measure
-
-/** A WAV of about `bytes` (a sine tone: ffprobe reads it as the audio it is). */
-async function makeWav(dir: string, bytes: number): Promise<string> {
-  const file = join(dir, 'upload.wav');
-  const seconds = Math.max(1, Math.floor(bytes / (44_100 * 2 * 2)));
-  await promisify(execFile)('ffmpeg', [
-    ...['-v', 'error', '-y', '-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=44100:duration=${seconds}`],
-    ...['-ac', '2', '-c:a', 'pcm_s16le', file],
-  ]);
-  return file;
-}
-
-/** Each path starts with no dirty pages: the kernel's writeback of one path's 800 MB is not charged to the next. */
-async function flushDirtyPages(): Promise<void> {
-  await promisify(execFile)('sync');
-}
-
-function procStatus(pid: number, field: 'VmHWM' | 'VmRSS'): number {
-  // A tiny procfs file, read synchronously: exact at the moment of sampling.
-  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) * 1024 : 0;
-}
-
-/** Peak RSS of `pid` while `work` runs: VmHWM after a clear_refs reset, or sampled VmRSS. */
-async function peakRss<T>(
-  pid: number,
-  work: () => Promise<T>,
-): Promise<{ result: T; before: number; peak: number }> {
-  const before = procStatus(pid, 'VmRSS');
-  let reset = true;
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, '5');
-  } catch {
-    reset = false;
-  }
-  let sampled = before;
-  const timer = setInterval(() => {
-    sampled = Math.max(sampled, procStatus(pid, 'VmRSS'));
-  }, 50);
-  try {
-    const result = await work();
-    const hwm = procStatus(pid, 'VmHWM');
-    return { result, before, peak: reset ? Math.max(hwm, sampled) : sampled };
-  } finally {
-    clearInterval(timer);
-  }
-}
 
 /** Runs `task` over `items` with PARTS_IN_FLIGHT at once, taking the next as one ends. */
 async function inFlight<T>(items: readonly T[], task: (item: T) => Promise<void>): Promise<void> {
@@ -319,70 +280,6 @@ async function putDirect(store: ObjectStore, file: string): Promise<number> {
   return ms;
 }
 
-interface Load {
-  rps: number;
-  p99: number;
-  bad: number;
-}
-
-async function cannon(url: string, headers: Record<string, string> = {}): Promise<Load> {
-  const r = await autocannon({ url, headers, ...LOAD });
-  return { rps: r.requests.average, p99: r.latency.p99, bad: r.errors + r.non2xx };
-}
-
-async function measureReads(served: Served): Promise<{ health: Load; track: Load; trending: Load }> {
-  const trackUrl = `${served.url}/api/v1/tracks/${served.trackId}`;
-  const trendingUrl = `${served.url}/api/v1/trending?window=day&limit=20`;
-  for (const url of [trackUrl, trendingUrl, `${served.url}/api/v1/health`]) {
-    const res = await fetch(url);
-    if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  }
-  const trending = (await (await fetch(trendingUrl)).json()) as { items?: unknown[] };
-  if (!Array.isArray(trending.items) || trending.items.length === 0) throw new Error('trending is empty');
-  await autocannon({ url: trackUrl, connections: 10, duration: 2 });
-  const health: Load[] = [];
-  const track: Load[] = [];
-  const trend: Load[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    health.push(await cannon(`${served.url}/api/v1/health`));
-    track.push(await cannon(trackUrl));
-    trend.push(await cannon(trendingUrl));
-  }
-  const avg = (runs: Load[]): Load => ({
-    rps: mean(runs.map((r) => r.rps)),
-    p99: mean(runs.map((r) => r.p99)),
-    bad: runs.reduce((a, r) => a + r.bad, 0),
-  });
-  return { health: avg(health), track: avg(track), trending: avg(trend) };
-}
-
-function readsMarkdown(reads: { health: Load; track: Load; trending: Load }): string[] {
-  const readRow = (name: string, f: Load): string =>
-    `| ${name} | ${f.rps.toFixed(0)} | ${f.p99.toFixed(1)} | ${(f.rps / reads.health.rps).toFixed(2)} | ${(f.p99 / Math.max(1, reads.health.p99)).toFixed(2)} | ${f.bad} |`;
-  return [
-    `Reads: autocannon ${LOAD.connections} connections, ${LOAD.duration} s per run, ${ROUNDS} rounds (mean), against the same API process; ${TRACKS} public tracks with ready versions, trending after a rollup.`,
-    '',
-    '| route | req/s | p99 ms | req/s ratio to health | p99 ratio to health | errors + non-2xx |',
-    '| --- | ---: | ---: | ---: | ---: | ---: |',
-    readRow('GET /api/v1/health (baseline: database, cache and store probes)', reads.health),
-    readRow('GET /api/v1/tracks/:id (ready version, signed URLs)', reads.track),
-    readRow('GET /api/v1/trending?window=day (from Redis)', reads.trending),
-    '',
-  ];
-}
-
-const cpuMsSince = (start: NodeJS.CpuUsage): number => {
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000;
-};
-const median = (xs: number[]): number => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-};
-const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-const mbps = (bytes: number, ms: number): number => bytes / 1e6 / (ms / 1000);
-
 async function main(): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'music-domain-bench-'));
   const dataDir = join(work, 'data');
@@ -429,7 +326,7 @@ async function main(): Promise<void> {
       await rm(join(dataDir, 'objects', 'originals'), { recursive: true, force: true });
       await store.ensure();
     }
-    if (!UPLOAD_ONLY) reads = await measureReads(served);
+    if (!UPLOAD_ONLY) reads = await measureReads(served, { ...LOAD, rounds: ROUNDS });
   } finally {
     await child.stop();
     await bareChild.stop();
@@ -487,7 +384,9 @@ async function main(): Promise<void> {
     '',
     `API process RSS: ${MB(rss.before)} MiB before the upload, peak ${MB(rss.peak)} MiB while ${(size / 1e6).toFixed(0)} MB streamed (VmHWM after a clear_refs reset; +${MB(rss.peak - rss.before)} MiB).`,
     '',
-    ...(reads ? readsMarkdown(reads) : ['Reads: not measured (BENCH_ONLY=upload).', '']),
+    ...(reads
+      ? readsMarkdown(reads, { ...LOAD, rounds: ROUNDS, tracks: TRACKS })
+      : ['Reads: not measured (BENCH_ONLY=upload).', '']),
   ].join('\n');
   await writeBenchResult(UPLOAD_ONLY ? 'music-domain-upload' : 'music-domain', markdown);
 }

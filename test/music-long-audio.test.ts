@@ -14,7 +14,7 @@ import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import WaveformData, { type JsonWaveformData } from 'waveform-data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MEDIA_JOB_OPTIONS } from '../src/music/jobs/flow.js';
+import { MEDIA_JOB_OPTIONS } from '../src/music/repositories/version-flow.js';
 import { versionJobId } from '../src/music/jobs/queues.js';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
 import {

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AssetRepository } from '../src/music/repositories/asset-repository.js';
+import { PrismaAssetRepository } from '../src/music/repositories/asset-repository.js';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
 import {
   MiB,
@@ -125,12 +125,14 @@ describe('uploads through the API part route (filesystem store)', () => {
   it("reads an unfinished upload by its id with one raw statement, equal to Prisma's model read", async () => {
     const small = await makeTestFlac(work, 5, 48000);
     const init = await initUpload(t.app, user, small, { sha256: sha256(small) });
-    const raw = await new AssetRepository(t.connections.prisma).findByUploadId(init.upload_id);
+    const raw = await new PrismaAssetRepository(t.connections.prisma).findByUploadId(init.upload_id);
     const model = await t.connections.prisma.asset.findUnique({ where: { uploadId: init.upload_id } });
     expect(model).not.toBeNull();
     const { updatedAt: _updatedAt, ...fields } = model!;
     expect(raw).toEqual(fields);
-    expect(await new AssetRepository(t.connections.prisma).findByUploadId(init.asset_id)).toBeUndefined();
+    expect(
+      await new PrismaAssetRepository(t.connections.prisma).findByUploadId(init.asset_id),
+    ).toBeUndefined();
     await t.app.inject({
       method: 'DELETE',
       url: `/api/v1/upload/multipart/${init.upload_id}`,

@@ -8,7 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Role, Visibility } from '../src/music/domain.js';
+import type { Role } from '../src/music/auth-context.js';
+import type { Visibility } from '../src/music/services/visibility-policy.js';
 import { maySee, VISIBILITIES, type Access, type Viewer } from '../src/music/services/visibility-policy.js';
 import { addReadyVersion, clientKeys } from './helpers/library-rows.js';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';

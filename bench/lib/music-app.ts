@@ -14,7 +14,7 @@ import { createInterface } from 'node:readline';
 import type { FastifyInstance } from 'fastify';
 import { buildMusicApp, type MusicAppOptions } from '../../src/music/app.js';
 import { loadMusicConfig, type MusicConfig } from '../../src/music/config.js';
-import { createMusicConnections, type MusicConnections } from '../../src/music/connections.js';
+import { createMusicConnections, type MusicConnections } from '../../src/music/repositories/connections.js';
 import { ensureObjectStores } from '../../src/music/repositories/object-store/index.js';
 import { withBenchDatabase } from './music-database.js';
 

@@ -1,10 +1,13 @@
 /** Benchmark data as the pipeline and listeners leave it: tracks with a ready version, plays, a rollup. */
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { MusicConfig } from '../../src/music/config.js';
-import type { MusicConnections } from '../../src/music/connections.js';
-import { runAnalyticsRollup } from '../../src/music/domain-jobs.js';
+import type { MusicConnections } from '../../src/music/repositories/connections.js';
+import { runAnalyticsRollup } from '../../src/music/housekeeping.js';
 
 const MiB = 1024 * 1024;
 
@@ -92,4 +95,15 @@ export async function seedPlays(
     }
   }
   await runAnalyticsRollup(config, connections);
+}
+
+/** A WAV of about `bytes` (a sine tone: ffprobe reads it as the audio it is). */
+export async function makeWav(dir: string, bytes: number): Promise<string> {
+  const file = join(dir, 'upload.wav');
+  const seconds = Math.max(1, Math.floor(bytes / (44_100 * 2 * 2)));
+  await promisify(execFile)('ffmpeg', [
+    ...['-v', 'error', '-y', '-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=44100:duration=${seconds}`],
+    ...['-ac', '2', '-c:a', 'pcm_s16le', file],
+  ]);
+  return file;
 }

@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { buildMusicApp } from '../../src/music/app.js';
 import { loadMusicConfig } from '../../src/music/config.js';
-import { createMusicConnections } from '../../src/music/connections.js';
+import { createMusicConnections } from '../../src/music/repositories/connections.js';
 import { ensureObjectStores } from '../../src/music/repositories/object-store/index.js';
 import { PrismaUserRepository } from '../../src/music/repositories/user-repository.js';
 import { ClientKeyCrypto } from '../../src/music/subsonic/client-key-crypto.js';

@@ -3,7 +3,7 @@ import type { Command } from './commands/command.js';
 import { receiptVerifyCommand } from './commands/receipt-verify.js';
 import { adminCommand } from './commands/admin.js';
 import { signUrlCommand } from './commands/sign-url.js';
-import { analyticsCommand, uploadsCommand } from './commands/domain-jobs.js';
+import { analyticsCommand, uploadsCommand } from './commands/housekeeping.js';
 import { opsCommand } from './commands/ops.js';
 import { gateCommand } from './commands/gate.js';
 

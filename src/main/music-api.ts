@@ -1,5 +1,6 @@
 /** Entry of the `music-api` process: configuration, connections, app, listeners, shutdown. */
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { ConfigError } from '../core/env.js';
 import { securityHeaders } from '../core/security-headers.js';
@@ -8,7 +9,7 @@ import { buildMusicApp } from '../music/app.js';
 import { loadMusicConfig } from '../music/config.js';
 import { createHttpsRedirectServer } from '../music/https-redirect.js';
 import { ensureObjectStores } from '../music/repositories/object-store/index.js';
-import { createMusicConnections } from '../music/connections.js';
+import { createMusicConnections } from '../music/repositories/connections.js';
 import { tlsServerOptions } from '../music/tls.js';
 
 async function main(): Promise<void> {
@@ -23,7 +24,9 @@ async function main(): Promise<void> {
     throw err;
   }
   const connections = createMusicConnections(config);
-  const https = config.tls ? tlsServerOptions(config.tls) : undefined;
+  const https = config.tls
+    ? tlsServerOptions({ cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) })
+    : undefined;
   const app = buildMusicApp(config, connections, https ? { https } : {});
   for (const name of config.generatedSecrets) {
     app.log.warn(

@@ -15,13 +15,13 @@ import { loadMusicConfig } from '../music/config.js';
 import { REPEATABLE_JOB_OPTIONS, REPEATABLE_JOBS } from '../music/jobs/schedule.js';
 import { FfmpegRunner } from '../music/repositories/ffmpeg-runner.js';
 import { BullJobQueueRepository } from '../music/repositories/job-queue-repository.js';
-import { domainMaintenance } from '../music/domain-maintenance.js';
+import { housekeepingTasks } from '../music/housekeeping.js';
 import { ensureObjectStores } from '../music/repositories/object-store/index.js';
 import { PrismaVersionProcessingRepository } from '../music/repositories/version-processing-repository.js';
 import { PrismaPaymentEventRepository } from '../music/repositories/payment-event-repository.js';
 import { PaymentEventProcessor } from '../music/services/payment-events.js';
 import { SmtpMailTransport } from '../music/repositories/smtp-transport.js';
-import { createMusicConnections } from '../music/connections.js';
+import { createMusicConnections } from '../music/repositories/connections.js';
 import { buildWorkerApp } from '../music/worker-app.js';
 import { loadWorkerConfig } from '../music/worker-config.js';
 import { createWorkerMetrics } from '../music/worker-metrics.js';
@@ -109,7 +109,7 @@ async function main(): Promise<void> {
         runner,
         maxBytes: worker.originalCacheBytes,
       }),
-      maintenance: domainMaintenance(music, resources),
+      maintenance: housekeepingTasks(music, resources),
       payments: new PaymentEventProcessor(
         new PrismaPaymentEventRepository(resources.prisma),
         liveFeed,

@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthHooks } from './auth-hook.js';
 import type { MusicConfig } from './config.js';
-import type { MusicConnections } from './connections.js';
+import type { MusicConnections } from './repositories/connections.js';
 import { PrismaAccountRepository } from './repositories/account-repository.js';
 import { BullMailOutbox, type MailRetryOptions } from './repositories/mail-outbox.js';
 import { PrismaSessionRepository } from './repositories/session-repository.js';

@@ -20,20 +20,21 @@ import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import { registerAccounts } from './accounts.js';
 import { registerAuthHooks } from './auth-hook.js';
 import { registerRequestScheme } from './session-cookie.js';
-import { BullVersionFlowStarter, type VersionFlowStarter } from './jobs/flow.js';
+import type { VersionFlowStarter } from './jobs/flow.js';
+import { BullVersionFlowStarter } from './repositories/version-flow.js';
 import type { MusicConfig } from './config.js';
 import type { MailRetryOptions } from './repositories/mail-outbox.js';
 import { databaseUnavailable } from './repositories/database-errors.js';
 import { cacheProbe, databaseProbe, objectStoreProbe } from './repositories/health-repository.js';
-import { AssetRepository } from './repositories/asset-repository.js';
-import { CommentRepository } from './repositories/comment-repository.js';
-import { PlayRepository } from './repositories/play-repository.js';
+import { PrismaAssetRepository } from './repositories/asset-repository.js';
+import { PrismaCommentRepository } from './repositories/comment-repository.js';
+import { PrismaPlayRepository } from './repositories/play-repository.js';
 import { PrismaProfileRepository } from './repositories/profile-repository.js';
 import { probeAudio } from './repositories/ffprobe.js';
 import { RedisTokenRevocationRepository } from './repositories/token-revocation-repository.js';
 import { PrismaTrackRepository } from './repositories/track-repository.js';
 import { PrismaUserRepository } from './repositories/user-repository.js';
-import type { MusicConnections } from './connections.js';
+import type { MusicConnections } from './repositories/connections.js';
 import { registerAnalyticsRoutes } from './routes/analytics.js';
 import { BullJobQueueRepository } from './repositories/job-queue-repository.js';
 import { PrismaVersionProcessingRepository } from './repositories/version-processing-repository.js';
@@ -65,7 +66,7 @@ import { SongStreams } from './subsonic/song-streams.js';
 import { SqlReader } from './repositories/subsonic/sql-reader.js';
 import { SubsonicStateRepository } from './repositories/subsonic/state-repository.js';
 import { ScratchFiles } from './repositories/scratch-files.js';
-import { MUSIC_SERVER_VERSION } from './server-version.js';
+import { MUSIC_SERVER_VERSION } from './repositories/server-version.js';
 import { AuthService } from './services/auth-service.js';
 import { HotObjectCache } from './services/hot-object-cache.js';
 import { JobAdminService } from './services/job-admin-service.js';
@@ -220,7 +221,7 @@ export function buildMusicApp(
   app.decorate('liveHub', live.hub);
   registerEventRoutes(app, live.hub);
   registerUserRoutes(app, new UserService(new PrismaProfileRepository(connections.prisma)), auth, hooks);
-  const assets = new AssetRepository(connections.prisma);
+  const assets = new PrismaAssetRepository(connections.prisma);
   const uploads = new UploadService(assets, connections.stores.originals, (source) =>
     probeAudio(source, join(config.dataDir, 'tmp')),
   );
@@ -228,7 +229,7 @@ export function buildMusicApp(
   const flows =
     options.flowStarter ?? new BullVersionFlowStarter(connections.redis, { prefix: config.queuePrefix });
   if (!options.flowStarter) app.addHook('onClose', () => flows.close());
-  const plays = new PlayRepository(connections.prisma, connections.redis, config.cacheKeyPrefix);
+  const plays = new PrismaPlayRepository(connections.prisma, connections.redis, config.cacheKeyPrefix);
   const trackService = new TrackService(
     tracks,
     assets,
@@ -241,7 +242,7 @@ export function buildMusicApp(
   registerTrackRoutes(app, trackService, hooks);
   registerCommentRoutes(
     app,
-    new CommentService(new CommentRepository(connections.prisma), trackService, undefined, live.events),
+    new CommentService(new PrismaCommentRepository(connections.prisma), trackService, undefined, live.events),
     hooks,
   );
   const library = new SubsonicLibraryRepository(new SqlReader(connections.pool));

@@ -7,7 +7,7 @@
  * before its body is read.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AuthContext } from './domain.js';
+import type { AuthContext } from './auth-context.js';
 import type { AuthService } from './services/auth-service.js';
 import { assertSameOrigin, clearSessionCookie, sessionCookie } from './session-cookie.js';
 

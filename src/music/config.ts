@@ -104,6 +104,11 @@ export const EnvSchema = Type.Object({
         'the origin links in mails point to, e.g. https://music.example.org; default https://DOMAIN',
     }),
   ),
+  ADMIN_PASSWORD: Type.Optional(
+    Type.String({
+      description: 'the password `cli admin create` and `cli admin reset-password` set (else read from stdin)',
+    }),
+  ),
   RATE_LIMITS: Type.Union([Type.Literal('on'), Type.Literal('off')], {
     default: 'on',
     description: 'on or off',
@@ -188,6 +193,8 @@ export interface MusicConfig {
   };
   /** Names of the secrets generated for this start (development only), for a warning. */
   generatedSecrets: string[];
+  /** The password `cli admin create` gives the account; unset, the command reads stdin. */
+  adminPassword: string | undefined;
 }
 
 export const BODY_LIMIT_BYTES = 500 * MB;
@@ -333,6 +340,7 @@ export function loadMusicConfig(env: NodeJS.ProcessEnv = process.env): Readonly<
       maxBufferedBytes: e.EVENTS_MAX_BUFFERED_BYTES,
     },
     generatedSecrets,
+    adminPassword: e.ADMIN_PASSWORD === '' ? undefined : e.ADMIN_PASSWORD,
   };
   return Object.freeze(config);
 }

@@ -6,7 +6,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../core/errors.js';
 import type { MusicConfig } from './config.js';
-import type { MusicConnections } from './connections.js';
+import type { MusicConnections } from './repositories/connections.js';
 import { RedisEventStream } from './repositories/event-stream-repository.js';
 import type { AuthService } from './services/auth-service.js';
 import { LiveHub, type LiveIdentity } from './services/live-hub.js';

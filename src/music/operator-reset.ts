@@ -3,7 +3,7 @@
  * reset by mail: every session and Subsonic client key ended, the owner told (when mail is on).
  */
 import type { MusicConfig } from './config.js';
-import type { MusicConnections } from './connections.js';
+import type { MusicConnections } from './repositories/connections.js';
 import { PrismaAccountRepository } from './repositories/account-repository.js';
 import { BullMailOutbox } from './repositories/mail-outbox.js';
 import { PrismaSessionRepository } from './repositories/session-repository.js';

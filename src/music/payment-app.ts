@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Accounts } from './accounts.js';
 import type { AuthHooks } from './auth-hook.js';
 import type { MusicConfig } from './config.js';
-import type { MusicConnections } from './connections.js';
+import type { MusicConnections } from './repositories/connections.js';
 import { PrismaPaymentEventRepository } from './repositories/payment-event-repository.js';
 import { BullPaymentQueue } from './repositories/payment-queue.js';
 import { PrismaPaymentRepository } from './repositories/payment-repository.js';

@@ -10,8 +10,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requestScheme } from '../core/client-address.js';
-import { AppError } from '../core/errors.js';
 import type { TrustedProxies } from '../core/trusted-proxies.js';
+import { crossSiteCookieRequest } from './errors/auth.js';
 
 export const SESSION_COOKIE = '__Host-music_session';
 
@@ -55,10 +55,7 @@ export function sessionCookie(request: FastifyRequest): string | undefined {
 export function assertSameOrigin(request: FastifyRequest): void {
   if (SAFE_METHODS.has(request.method)) return;
   if (!sameOrigin(request.headers.origin, request.headers.host, request.scheme)) {
-    throw new AppError(
-      'forbidden',
-      'A request authenticated by the session cookie must come from this site (its Origin header did not match); API clients send "Authorization: Bearer <token>" instead.',
-    );
+    throw crossSiteCookieRequest();
   }
 }
 

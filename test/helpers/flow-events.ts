@@ -5,7 +5,7 @@
  */
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
-import { BullVersionFlowStarter } from '../../src/music/jobs/flow.js';
+import { BullVersionFlowStarter } from '../../src/music/repositories/version-flow.js';
 import { versionJobId, type QueueName } from '../../src/music/jobs/queues.js';
 import type { MusicConfig } from '../../src/music/config.js';
 

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { MusicConnections } from '../../src/music/connections.js';
+import type { MusicConnections } from '../../src/music/repositories/connections.js';
 import { uniqueSuffix } from './music-env.js';
 
 export interface VersionTags {

@@ -14,7 +14,7 @@ import { buildMusicApp, type MusicAppOptions } from '../../src/music/app.js';
 import { loadMusicConfig, type MusicConfig } from '../../src/music/config.js';
 import { ensureObjectStores } from '../../src/music/repositories/object-store/index.js';
 import type { ObjectStore } from '../../src/music/repositories/object-store/object-store.js';
-import { createMusicConnections, type MusicConnections } from '../../src/music/connections.js';
+import { createMusicConnections, type MusicConnections } from '../../src/music/repositories/connections.js';
 import { testDatabaseUrl, testKeyPrefix, testQueuePrefix } from './music-env.js';
 
 export const TEST_SECURE_LINK_SECRET = 'test-secure-link-secret-0123456789';

@@ -1,17 +1,17 @@
 /** Domain services built over a test app's connections (for what the CLI and jobs call). */
 import { join } from 'node:path';
-import { AssetRepository } from '../../src/music/repositories/asset-repository.js';
+import { PrismaAssetRepository } from '../../src/music/repositories/asset-repository.js';
 import { probeAudio } from '../../src/music/repositories/ffprobe.js';
 import { UploadService } from '../../src/music/services/upload-service.js';
 import { AnalyticsService } from '../../src/music/services/analytics-service.js';
 import { TrackService } from '../../src/music/services/track-service.js';
-import { PlayRepository } from '../../src/music/repositories/play-repository.js';
+import { PrismaPlayRepository } from '../../src/music/repositories/play-repository.js';
 import { PrismaTrackRepository } from '../../src/music/repositories/track-repository.js';
 import type { MusicTestApp } from './music-app.js';
 
 export function uploadService(t: MusicTestApp): UploadService {
   return new UploadService(
-    new AssetRepository(t.connections.prisma),
+    new PrismaAssetRepository(t.connections.prisma),
     t.connections.stores.originals,
     (source) => probeAudio(source, join(t.dataDir, 'tmp')),
   );
@@ -19,10 +19,10 @@ export function uploadService(t: MusicTestApp): UploadService {
 
 export function analyticsService(t: MusicTestApp, nowMs: () => number): AnalyticsService {
   const tracks = new PrismaTrackRepository(t.connections.prisma);
-  const plays = new PlayRepository(t.connections.prisma, t.connections.redis, t.config.cacheKeyPrefix);
+  const plays = new PrismaPlayRepository(t.connections.prisma, t.connections.redis, t.config.cacheKeyPrefix);
   const access = new TrackService(
     tracks,
-    new AssetRepository(t.connections.prisma),
+    new PrismaAssetRepository(t.connections.prisma),
     t.connections.stores,
     noFlows,
     {

@@ -9,7 +9,7 @@ import { setTimeout } from 'node:timers/promises';
 import type { LightMyRequestResponse } from 'fastify';
 import type { MusicConfig } from '../../src/music/config.js';
 import type { MediaJobData } from '../../src/music/jobs/queues.js';
-import type { MusicConnections } from '../../src/music/connections.js';
+import type { MusicConnections } from '../../src/music/repositories/connections.js';
 import { openFlowEvents, type FlowEvents } from './flow-events.js';
 import { startLoggedProcess, stopLoggedProcess, type LoggedProcess } from './logged-process.js';
 import {

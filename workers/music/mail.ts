@@ -5,7 +5,7 @@
  * once (UnrecoverableError), its reason kept for GET /api/v1/admin/mail/failed.
  */
 import { UnrecoverableError } from 'bullmq';
-import type { JobProcessor } from '../../src/music/jobs/registry.js';
+import type { JobProcessor } from './job-processor.js';
 import { MailDataError, renderMail } from '../../src/music/mail/render.js';
 import { MailSendError, type MailTransport } from '../../src/music/repositories/smtp-transport.js';
 

@@ -1,5 +1,5 @@
 /** The `payments` queue: applies one recorded provider event (src/music/services/payment-events.ts). */
-import type { JobProcessor } from '../../src/music/jobs/registry.js';
+import type { JobProcessor } from './job-processor.js';
 import type { ProcessorDeps } from './deps.js';
 
 export function paymentsProcessor(deps: Pick<ProcessorDeps, 'payments' | 'log'>): JobProcessor<'payments'> {

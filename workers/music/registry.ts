@@ -1,7 +1,11 @@
-/** The music-worker's processors, one per queue of the job contract (src/music/jobs/queues.ts). */
-import type { ProcessorRegistry } from '../../src/music/jobs/registry.js';
+/**
+ * The typed job registry: one processor per queue name, each typed by its queue's payload
+ * (src/music/jobs/queues.ts). `ProcessorRegistry` is a mapped type over QUEUE_NAMES, so adding a
+ * queue without a processor (or giving one the wrong payload) does not compile.
+ */
 import { artworkProcessor } from './artwork.js';
 import type { ProcessorDeps } from './deps.js';
+import type { ProcessorRegistry } from './job-processor.js';
 import { finalizeProcessor } from './finalize.js';
 import { loudnessProcessor } from './loudness.js';
 import { paymentsProcessor } from './payments.js';

@@ -7,7 +7,7 @@ import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import { QUEUE_NAMES, type QueueName } from '../../src/music/jobs/queues.js';
-import type { JobProcessor, ProcessorRegistry } from '../../src/music/jobs/registry.js';
+import type { JobProcessor, ProcessorRegistry } from './job-processor.js';
 import type { WorkerMetrics } from '../../src/music/worker-metrics.js';
 import { SHUTDOWN_REASON } from './media-job.js';
 

@@ -4,7 +4,7 @@
  * the command line. Every session and Subsonic client key of the user ends.
  */
 import type { MusicConfig } from '../../music/config.js';
-import { createMusicConnections } from '../../music/connections.js';
+import { createMusicConnections } from '../../music/repositories/connections.js';
 import { resetPasswordAsOperator } from '../../music/operator-reset.js';
 import { normaliseHandle } from '../../music/services/auth-service.js';
 

@@ -20,8 +20,8 @@ import type { Command } from './command.js';
 
 const signup = compileValidator(SignupBody);
 
-async function readPassword(): Promise<string | undefined> {
-  if (process.env.ADMIN_PASSWORD) return process.env.ADMIN_PASSWORD;
+async function readPassword(given: string | undefined): Promise<string | undefined> {
+  if (given !== undefined) return given;
   if (process.stdin.isTTY) process.stderr.write('New password: ');
   const rl = createInterface({ input: process.stdin });
   for await (const line of rl) {
@@ -53,7 +53,7 @@ export const adminCommand: Command = {
     }
     if (action === 'reset-password') {
       try {
-        return await resetPasswordCommand(config, rest[0] ?? '', readPassword);
+        return await resetPasswordCommand(config, rest[0] ?? '', () => readPassword(config.adminPassword));
       } catch (err) {
         if (!(err instanceof AppError && err.status < 500)) throw err;
         process.stderr.write(`admin: ${err.message}\n`);
@@ -76,7 +76,7 @@ export const adminCommand: Command = {
         );
         return 0;
       }
-      const password = await readPassword();
+      const password = await readPassword(config.adminPassword);
       const body = { handle: rest[0], email: rest[1], password };
       signup.assert(body, 'admin account');
       assertPasswordPolicy(

@@ -28,18 +28,18 @@ export const signUrlCommand: Command = {
       process.stderr.write(`usage: ${signUrlCommand.usage}\n`);
       return Promise.resolve(2);
     }
-    if (!process.env.SECURE_LINK_SECRET) {
-      process.stderr.write(
-        'sign-url: SECURE_LINK_SECRET is not set; a URL signed with a throwaway secret would be refused by the server.\n',
-      );
-      return Promise.resolve(2);
-    }
     let config;
     try {
       config = loadMusicConfig(process.env);
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
       process.stderr.write(`sign-url: ${err.message}\n`);
+      return Promise.resolve(2);
+    }
+    if (config.generatedSecrets.includes('SECURE_LINK_SECRET')) {
+      process.stderr.write(
+        'sign-url: SECURE_LINK_SECRET is not set; a URL signed with a throwaway secret would be refused by the server.\n',
+      );
       return Promise.resolve(2);
     }
     const ttl = args.values.ttl === undefined ? config.secureLink.ttlSeconds : Number(args.values.ttl);

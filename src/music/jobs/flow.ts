@@ -1,58 +1,11 @@
 /**
- * The one function that starts a version's processing: a BullMQ flow whose parent
- * (`version-finalize`) runs once its four media children have all succeeded. A child that
- * fails for good fails the parent (`failParentOnFailure`), and the worker marks the version
- * `failed` with that child's error.
+ * The one way a version's processing starts: a flow whose parent (`version-finalize`) runs once
+ * its four media children have all succeeded (repositories/version-flow.ts runs it on BullMQ).
  */
-import { FlowProducer, type JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
-import { BORROWED_CONNECTION_OPTIONS, closeBorrowed } from './borrowed-connection.js';
-import { MEDIA_QUEUES, versionJobId, type MediaJobData, type QueueNaming } from './queues.js';
-
-/** Transient failures (a store hiccup, a killed worker) retry; UnrecoverableError does not. */
-export const MEDIA_JOB_OPTIONS: JobsOptions = {
-  attempts: 3,
-  backoff: { type: 'exponential', delay: 5_000 },
-  removeOnComplete: { age: 7 * 24 * 3600, count: 1000 },
-  removeOnFail: { age: 30 * 24 * 3600, count: 5000 },
-};
+import type { MediaJobData } from './queues.js';
 
 export interface VersionFlowStarter {
   /** Enqueues the flow of one version; enqueueing the same version twice adds nothing. */
   start(data: MediaJobData): Promise<void>;
   close(): Promise<void>;
-}
-
-export class BullVersionFlowStarter implements VersionFlowStarter {
-  private readonly producer: FlowProducer;
-
-  constructor(
-    private readonly connection: Redis,
-    naming: QueueNaming,
-  ) {
-    this.producer = new FlowProducer({ connection, prefix: naming.prefix, ...BORROWED_CONNECTION_OPTIONS });
-  }
-
-  async start(data: MediaJobData): Promise<void> {
-    await this.producer.add({
-      name: 'version-finalize',
-      queueName: 'version-finalize',
-      data: { versionId: data.versionId, trackId: data.trackId },
-      opts: { ...MEDIA_JOB_OPTIONS, jobId: versionJobId('version-finalize', data.versionId) },
-      children: MEDIA_QUEUES.map((queue) => ({
-        name: queue,
-        queueName: queue,
-        data,
-        opts: {
-          ...MEDIA_JOB_OPTIONS,
-          jobId: versionJobId(queue, data.versionId),
-          failParentOnFailure: true,
-        },
-      })),
-    });
-  }
-
-  close(): Promise<void> {
-    return closeBorrowed([this.producer], this.connection);
-  }
 }

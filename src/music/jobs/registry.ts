@@ -1,22 +1,9 @@
 /**
- * The typed job registry: one processor per queue name, each typed by its queue's payload.
- * `ProcessorRegistry` is a mapped type over QUEUE_NAMES, so adding a queue to queues.ts without
- * a processor (or giving one the wrong payload) does not compile.
+ * What the job registry knows of each queue besides its payload: how many jobs run at once, and
+ * the housekeeping the scheduled queues run. The processors themselves are typed and registered
+ * in workers/music/registry.ts (`ProcessorRegistry`, a mapped type over QUEUE_NAMES).
  */
-import type { Job } from 'bullmq';
-import type { JobPayloads, QueueName } from './queues.js';
-
-/**
- * BullMQ's processor with the abort signal it passes when the worker cancels a job (on
- * shutdown). Processors return what is stored as the job's return value.
- */
-export type JobProcessor<Q extends QueueName> = (
-  job: Job<JobPayloads[Q], unknown, Q>,
-  token: string | undefined,
-  signal: AbortSignal | undefined,
-) => Promise<unknown>;
-
-export type ProcessorRegistry = { readonly [Q in QueueName]: JobProcessor<Q> };
+import type { QueueName } from './queues.js';
 
 /** Defaults for a 2-core machine: one ffmpeg per media queue, so four at most at once. */
 export const DEFAULT_CONCURRENCY: { readonly [Q in QueueName]: number } = {

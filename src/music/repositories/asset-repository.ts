@@ -33,7 +33,39 @@ export interface NewAsset {
   partSize: number;
 }
 
-export class AssetRepository {
+export interface AssetRepository {
+  create(asset: NewAsset): Promise<AssetRecord>;
+  countUnfinished(ownerUserId: string): Promise<number>;
+  /**
+   * Every part PUT starts here: one raw statement, which Prisma sends without compiling a model
+   * query (the cost is in docs/music-domain.md). `uploadId` is a UUID.
+   */
+  findByUploadId(uploadId: string): Promise<AssetRecord | undefined>;
+  findById(id: string): Promise<AssetRecord | undefined>;
+  /**
+   * uploading -> uploaded, with the type the probe found; undefined when the upload is no longer
+   * `uploading` (an abort won the race).
+   */
+  markUploaded(
+    id: string,
+    probe: object,
+    sha256: string,
+    contentType: string,
+  ): Promise<AssetRecord | undefined>;
+  /**
+   * uploading -> aborted; false when it was not `uploading` (a complete won the race). The
+   * multipart id stays until the stored bytes are gone (markCleaned): cleanup finds what is left.
+   */
+  markAborted(id: string): Promise<boolean>;
+  /** An aborted upload's parts and object are deleted. */
+  markCleaned(id: string): Promise<void>;
+  /** Aborted uploads whose parts or object may still be stored. */
+  listUncleaned(limit: number): Promise<AssetRecord[]>;
+  /** Uploads still unfinished that were started before `before`. */
+  listStale(before: Date, limit: number): Promise<AssetRecord[]>;
+}
+
+export class PrismaAssetRepository implements AssetRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
   create(asset: NewAsset): Promise<AssetRecord> {
@@ -47,8 +79,8 @@ export class AssetRepository {
   }
 
   /**
-   * Every part PUT starts here: one raw statement, because Prisma compiles each model query
-   * (about 2 ms of CPU per call in the upload profile) and a raw one it only sends. `uploadId` is a UUID.
+   * Every part PUT starts here: one raw statement, which Prisma sends without compiling a model
+   * query (the cost is in docs/music-domain.md). `uploadId` is a UUID.
    */
   async findByUploadId(uploadId: string): Promise<AssetRecord | undefined> {
     const rows = await this.prisma.$queryRaw<AssetRecord[]>`
@@ -70,13 +102,20 @@ export class AssetRepository {
    */
   async markUploaded(
     id: string,
-    probe: Prisma.InputJsonValue,
+    probe: object,
     sha256: string,
     contentType: string,
   ): Promise<AssetRecord | undefined> {
     const { count } = await this.prisma.asset.updateMany({
       where: { id, status: 'uploading' },
-      data: { status: 'uploaded', probe, sha256, contentType, multipartUploadId: null, uploadId: null },
+      data: {
+        status: 'uploaded',
+        probe,
+        sha256,
+        contentType,
+        multipartUploadId: null,
+        uploadId: null,
+      },
     });
     return count === 1 ? this.findById(id) : undefined;
   }

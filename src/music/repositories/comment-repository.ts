@@ -17,7 +17,24 @@ export interface CommentRecord {
 
 const withUser = { user: { select: { handle: true, displayName: true } } } as const;
 
-export class CommentRepository {
+export interface CommentRepository {
+  create(comment: {
+    trackId: string;
+    userId: string;
+    body: string;
+    positionMs: number | null;
+    versionId: string | null;
+  }): Promise<CommentRecord>;
+  findById(id: string): Promise<CommentRecord | undefined>;
+  /** A track's live comments, oldest first, strictly after `cursor`; at most `limit`. */
+  listByTrack(trackId: string, limit: number, cursor: TrackCursor | undefined): Promise<CommentRecord[]>;
+  /** Live comments of a track (the track page's count). */
+  countByTrack(trackId: string): Promise<number>;
+  editBody(id: string, body: string, at: Date): Promise<CommentRecord>;
+  softDelete(id: string, at: Date): Promise<void>;
+}
+
+export class PrismaCommentRepository implements CommentRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
   create(comment: {

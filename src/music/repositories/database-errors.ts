@@ -2,7 +2,8 @@
  * PostgreSQL outages as Prisma reports them (through @prisma/adapter-pg): recognised so that an
  * endpoint needing the database answers 503 with Retry-After instead of a 500.
  */
-import { AppError } from '../../core/errors.js';
+import type { AppError } from '../../core/errors.js';
+import { databaseUnavailableError } from '../errors/database.js';
 
 /** Prisma's codes for "cannot reach / lost / timed out / pool exhausted". */
 const OUTAGE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1011', 'P1017', 'P2024']);
@@ -35,11 +36,7 @@ export function isDatabaseOutage(err: unknown): boolean {
 }
 
 /** The answer to any database outage, whichever client saw it: 503 with Retry-After. */
-export function databaseUnavailableError(): AppError {
-  return new AppError('unavailable', 'The database is unavailable; retry in a few seconds.', {
-    headers: { 'retry-after': '5' },
-  });
-}
+export { databaseUnavailableError };
 
 export function databaseUnavailable(err: unknown): AppError | undefined {
   return isDatabaseOutage(err) ? databaseUnavailableError() : undefined;

@@ -7,20 +7,9 @@
 import { Queue, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { AppError } from '../../core/errors.js';
-import { BORROWED_CONNECTION_OPTIONS, closeBorrowed } from '../jobs/borrowed-connection.js';
+import { BORROWED_CONNECTION_OPTIONS, closeBorrowed } from './borrowed-connection.js';
 import { QUEUE_NAMES, type QueueName, type QueueNaming } from '../jobs/queues.js';
-
-export function queuesUnavailable(cause: unknown): AppError {
-  const error = new AppError(
-    'unavailable',
-    'The job queues (Redis) are not answering; retry in a few seconds.',
-    {
-      headers: { 'retry-after': '5' },
-    },
-  );
-  error.cause = cause;
-  return error;
-}
+import { queuesUnavailable } from '../errors/database.js';
 
 /** Runs one Redis/BullMQ step; its failure is the queues being unavailable. */
 async function redisStep<T>(step: () => Promise<T>): Promise<T> {

@@ -5,9 +5,9 @@
  */
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { BORROWED_CONNECTION_OPTIONS, closeBorrowed } from '../jobs/borrowed-connection.js';
+import { BORROWED_CONNECTION_OPTIONS, closeBorrowed } from './borrowed-connection.js';
 import type { MailJobData, MailKind, QueueNaming } from '../jobs/queues.js';
-import { queuesUnavailable } from './job-queue-repository.js';
+import { queuesUnavailable } from '../errors/database.js';
 
 export interface FailedMail {
   id: string;

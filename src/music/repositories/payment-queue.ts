@@ -1,7 +1,7 @@
 /** The API's side of the `payments` queue: one job per recorded provider event. */
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { BORROWED_CONNECTION_OPTIONS, closeBorrowed } from '../jobs/borrowed-connection.js';
+import { BORROWED_CONNECTION_OPTIONS, closeBorrowed } from './borrowed-connection.js';
 import { paymentJobId, type PaymentEventData, type QueueNaming } from '../jobs/queues.js';
 
 /** An event waiting for an earlier one (a refund before its checkout) retries for about an hour. */

@@ -1,6 +1,6 @@
 /** Prices, purchases and ledger totals in PostgreSQL, as the payment routes read and write them. */
 import { Prisma } from '../../../generated/prisma/client.js';
-import type { Visibility } from '../domain.js';
+import type { Visibility } from '../services/visibility-policy.js';
 import type { LedgerKind, PurchaseKind, PurchaseStatus } from '../services/payment-types.js';
 import type { PrismaClient } from './prisma.js';
 

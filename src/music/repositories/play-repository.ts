@@ -1,14 +1,44 @@
 /** Raw plays, daily stats and the trending sets (Redis sorted sets). */
 import type { Redis } from 'ioredis';
 import type { PrismaClient } from './prisma.js';
-import { trackColumns, visibleSql } from '../services/visibility-policy.js';
+import { trackColumns, visibleSql } from './visibility-sql.js';
 
 export interface DecayedScore {
   trackId: string;
   score: number;
 }
 
-export class PlayRepository {
+export interface PlayRepository {
+  /** true when this listener's play of this track was not seen in the last `windowSeconds`. */
+  firstPlayInWindow(trackId: string, listenerHash: string, windowSeconds: number): Promise<boolean>;
+  insert(play: {
+    trackId: string;
+    versionId: string;
+    listenerHash: string;
+    positionMs: number | null;
+    day: Date;
+    occurredAt: Date;
+  }): Promise<void>;
+  /**
+   * Recomputes the daily stats of every day from `fromDay` on out of the raw events. A day
+   * whose oldest plays were already pruned recounts lower: GREATEST keeps the fuller count.
+   */
+  rollUp(fromDay: Date): Promise<number>;
+  prune(before: Date): Promise<number>;
+  /** Σ 2^(-age/halfLife) over raw plays since `since`, public tracks only. */
+  decayedFromEvents(since: Date, now: Date, halfLifeSeconds: number): Promise<DecayedScore[]>;
+  /** Daily plays weighted by the decay at each day's midpoint, public tracks only. */
+  decayedFromDays(fromDay: Date, now: Date, halfLifeSeconds: number): Promise<DecayedScore[]>;
+  /** Replaces a trending set in one step (written under a temporary key, then renamed). */
+  storeTrending(window: string, scores: DecayedScore[], computedAt: Date): Promise<void>;
+  readTrending(window: string, limit: number): Promise<{ computedAt: string | null; scores: DecayedScore[] }>;
+  /** Counts changes to tracks (title, visibility, deletion) that a built trending answer may show. */
+  trackChanged(): Promise<void>;
+  /** Which rollup a trending set is from and how many track changes came since: a built answer's key. */
+  trendingStamp(window: string): Promise<string>;
+}
+
+export class PrismaPlayRepository implements PlayRepository {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly redis: Redis,

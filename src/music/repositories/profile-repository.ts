@@ -7,7 +7,7 @@
 import { Prisma } from '../../../generated/prisma/client.js';
 import type { TrackCursor } from './track-repository.js';
 import type { PrismaClient } from './prisma.js';
-import { trackColumns, visibleSql } from '../services/visibility-policy.js';
+import { trackColumns, visibleSql } from './visibility-sql.js';
 
 export interface ProfileTrackRow {
   id: string;

@@ -4,14 +4,7 @@
  * (password change).
  */
 import type { Redis } from 'ioredis';
-import { AppError } from '../../core/errors.js';
-
-/** Without the revocation list a logged-out token cannot be told apart: fail closed, as a 503. */
-function unavailable(): AppError {
-  return new AppError('unavailable', 'The session store is unavailable; retry in a few seconds.', {
-    headers: { 'retry-after': '5' },
-  });
-}
+import { sessionStoreUnavailable } from '../errors/auth.js';
 
 export interface TokenRevocationRepository {
   revoke(jti: string, ttlSeconds: number): Promise<void>;
@@ -30,7 +23,7 @@ export class RedisTokenRevocationRepository implements TokenRevocationRepository
     try {
       await this.redis.set(`${this.keyPrefix}revoked:${jti}`, '1', 'EX', Math.max(1, Math.ceil(ttlSeconds)));
     } catch {
-      throw unavailable();
+      throw sessionStoreUnavailable();
     }
   }
 
@@ -43,7 +36,7 @@ export class RedisTokenRevocationRepository implements TokenRevocationRepository
         Math.max(1, Math.ceil(ttlSeconds)),
       );
     } catch {
-      throw unavailable();
+      throw sessionStoreUnavailable();
     }
   }
 
@@ -55,7 +48,7 @@ export class RedisTokenRevocationRepository implements TokenRevocationRepository
         `${this.keyPrefix}tokens-valid-after:${token.userId}`,
       );
     } catch {
-      throw unavailable();
+      throw sessionStoreUnavailable();
     }
     const [revoked, validAfter] = answers;
     return revoked !== null || (validAfter != null && token.iat < Number(validAfter));

@@ -1,6 +1,6 @@
 /** Tracks and their versions in PostgreSQL. */
 import { Prisma } from '../../../generated/prisma/client.js';
-import type { Visibility } from '../domain.js';
+import type { Visibility } from '../services/visibility-policy.js';
 import { retryConflicts } from './conflict-retry.js';
 import type { PrismaClient } from './prisma.js';
 
@@ -78,7 +78,52 @@ function versionFromJson(json: Record<string, unknown>): VersionRecord {
   } as VersionRecord;
 }
 
-export class PrismaTrackRepository {
+export interface TrackRepository {
+  create(track: {
+    ownerUserId: string;
+    title: string;
+    description: string;
+    visibility: Visibility;
+  }): Promise<TrackSummary>;
+  /**
+   * The track and its versions (newest first) in one statement: the track page is the hottest
+   * read, and each Prisma query costs more CPU than the SQL itself (docs/music-domain.md).
+   */
+  findWithVersions(id: string): Promise<{ track: TrackSummary; versions: VersionRecord[] } | undefined>;
+  /**
+   * Owner, counts and the artist and album of `versionId`, in one statement. Plays per day are
+   * the larger of the rolled-up count and the raw plays still kept (the rollup's own rule), so
+   * a play counts before the next rollup.
+   */
+  context(trackId: string, versionId: string | null): Promise<TrackContextRow | undefined>;
+  /** Every track of one owner (any visibility), newest first, with its versions; strictly past `cursor`. */
+  listByOwner(
+    ownerUserId: string,
+    limit: number,
+    cursor: TrackCursor | undefined,
+  ): Promise<(TrackSummary & { versions: VersionRecord[] })[]>;
+  setCurrentVersion(trackId: string, versionId: string): Promise<TrackSummary>;
+  findById(id: string): Promise<TrackSummary | undefined>;
+  /** The owner and visibility of the track a version belongs to (media delivery asks per request). */
+  trackOfVersion(versionId: string): Promise<{ ownerUserId: string; visibility: Visibility } | undefined>;
+  /** Visibility of many tracks at once (trending filters on it). */
+  visibilities(ids: string[]): Promise<Map<string, TrackSummary>>;
+  update(
+    id: string,
+    changes: { title?: string; description?: string; visibility?: Visibility },
+  ): Promise<TrackSummary>;
+  /** Deletes the track (its versions, comments and plays cascade); returns its versions as they were. */
+  delete(id: string): Promise<VersionRecord[]>;
+  listVersions(trackId: string): Promise<VersionRecord[]>;
+  findVersion(id: string): Promise<VersionRecord | undefined>;
+  /** Numbered one past the track's last version; the unique (track, number) index settles a race. */
+  createVersion(version: NewVersion): Promise<VersionRecord>;
+  updateVersionTags(id: string, tags: Partial<VersionTagColumns>): Promise<VersionRecord>;
+  countVersionsOfAsset(assetId: string): Promise<number>;
+  deleteAsset(assetId: string): Promise<void>;
+}
+
+export class PrismaTrackRepository implements TrackRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
   create(track: {

@@ -1,8 +1,8 @@
 /** Users in PostgreSQL. Handles and emails are stored lower-cased (the service normalises). */
-import { AppError } from '../../core/errors.js';
 import type { PrismaClient } from './prisma.js';
 import { uniqueViolation } from './prisma.js';
-import type { Role } from '../domain.js';
+import type { Role } from '../auth-context.js';
+import { emailTaken, handleTaken } from '../errors/users.js';
 
 export interface UserRecord {
   id: string;
@@ -41,13 +41,8 @@ export class PrismaUserRepository implements UserRepository {
     } catch (err) {
       const which = uniqueViolation(err);
       if (which === undefined) throw err;
-      if (which.includes('email'))
-        throw new AppError('conflict', 'An account with this email already exists.', {
-          errors: [{ path: '/email', message: 'is already registered' }],
-        });
-      throw new AppError('conflict', `The handle "${user.handle}" is already taken.`, {
-        errors: [{ path: '/handle', message: 'is already taken' }],
-      });
+      if (which.includes('email')) throw emailTaken();
+      throw handleTaken(user.handle);
     }
   }
 

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import { takeAnyTypeAsBytes } from '../../core/json-bodies.js';
 import { caller, type AuthHooks } from '../auth-hook.js';
-import type { AuthContext } from '../domain.js';
+import type { AuthContext } from '../auth-context.js';
 import { badReturnHost } from '../errors/payments.js';
 import {
   CheckoutBody,

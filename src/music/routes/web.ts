@@ -6,9 +6,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { sendProblem } from '../../core/error-handler.js';
-import { AppError, toProblem } from '../../core/errors.js';
+import { toProblem } from '../../core/errors.js';
 import { methodNotAllowed } from '../../core/route-methods.js';
-import { NOT_BUILT, registerWebApp, resolveWebDist } from '../../core/web-static.js';
+import { registerWebApp, resolveWebDist } from '../../core/web-static.js';
+import { noRoute, playerNotBuilt } from '../errors/web.js';
 
 // A missing script must not come back as HTML (the browser would report a MIME error instead).
 const NOT_PAGES = /^\/(api|assets)(\/|$)/;
@@ -25,11 +26,8 @@ export function registerWebFallback(app: FastifyInstance, webRoot: string): void
     if (notAllowed) return sendProblem(reply, toProblem(notAllowed), notAllowed.headers);
     if ((request.method === 'GET' || request.method === 'HEAD') && !NOT_PAGES.test(path)) {
       if (web.built) return web.sendIndex(reply);
-      return sendProblem(reply, toProblem(new AppError('not_found', NOT_BUILT)));
+      return sendProblem(reply, toProblem(playerNotBuilt()));
     }
-    return sendProblem(
-      reply,
-      toProblem(new AppError('not_found', `No route for ${request.method} ${path}.`)),
-    );
+    return sendProblem(reply, toProblem(noRoute(request.method, path)));
   });
 }

@@ -5,13 +5,14 @@
  * and recomputes trending: Σ plays · 2^(−age / 24 h), public tracks only, kept in Redis.
  */
 import { createHash } from 'node:crypto';
-import { AppError } from '../../core/errors.js';
-import { isUuid, type AuthContext } from '../domain.js';
+import { isUuid } from '../uuid.js';
+import type { AuthContext } from '../auth-context.js';
 import type { PlayRepository } from '../repositories/play-repository.js';
-import type { PrismaTrackRepository } from '../repositories/track-repository.js';
+import type { TrackRepository } from '../repositories/track-repository.js';
 import type { TrackService } from './track-service.js';
 import { shownVersion, trackSummaryView } from './track-views.js';
 import { maySee } from './visibility-policy.js';
+import { noPlayableVersion } from '../errors/tracks.js';
 
 export const PLAY_DEDUP_SECONDS = 30 * 60;
 export const RAW_RETENTION_MS = 48 * 3600_000;
@@ -42,7 +43,7 @@ export class AnalyticsService {
 
   constructor(
     private readonly plays: PlayRepository,
-    private readonly tracks: PrismaTrackRepository,
+    private readonly tracks: TrackRepository,
     private readonly trackAccess: TrackService,
     private readonly salt: string,
     private readonly nowMs: () => number = Date.now,
@@ -60,20 +61,7 @@ export class AnalyticsService {
         ? (shownVersion(track, versions) ?? versions[0])
         : versions.find((v) => isUuid(input.version_id ?? '') && v.id === input.version_id?.toLowerCase());
     if (!version) {
-      throw new AppError(
-        'not_found',
-        input.version_id === undefined
-          ? 'This track has no version to play yet.'
-          : 'No such version of this track.',
-        {
-          errors: [
-            {
-              path: input.version_id === undefined ? '/track_id' : '/version_id',
-              message: 'names no playable version',
-            },
-          ],
-        },
-      );
+      throw noPlayableVersion(input.version_id !== undefined);
     }
     const now = this.nowMs();
     const day = utcDay(now);

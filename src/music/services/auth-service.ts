@@ -3,13 +3,13 @@
  * message whatever was wrong (unknown user or wrong password), and an unknown user costs a
  * password verification too, so neither the answer nor its timing tells them apart.
  */
-import { AppError } from '../../core/errors.js';
-import type { AuthContext } from '../domain.js';
+import type { AuthContext } from '../auth-context.js';
 import type { TokenRevocationRepository } from '../repositories/token-revocation-repository.js';
 import type { UserRecord, UserRepository } from '../repositories/user-repository.js';
 import { assertPasswordPolicy } from './password-policy.js';
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import type { TokenService } from './tokens.js';
+import { currentPasswordWrong, passwordHoldsHandleOrEmail, unauthorized } from '../errors/auth.js';
 
 export interface SignupInput {
   handle: string;
@@ -64,9 +64,6 @@ export function privateUser(user: UserRecord): PrivateUser {
     created_at: user.createdAt.toISOString(),
   };
 }
-
-const unauthorized = (detail: string): AppError =>
-  new AppError('unauthorized', detail, { headers: { 'www-authenticate': 'Bearer realm="music"' } });
 
 export class AuthService {
   constructor(
@@ -171,15 +168,11 @@ export class AuthService {
         input.current_password === undefined ||
         !(await verifyPassword(input.current_password, user.passwordHash))
       ) {
-        throw new AppError('forbidden', 'The current password is wrong.', {
-          errors: [{ path: '/current_password', message: 'does not match the account' }],
-        });
+        throw currentPasswordWrong();
       }
       const lowered = input.new_password.toLowerCase();
       if (lowered.includes(user.handle) || lowered === user.email) {
-        throw new AppError('invalid_input', 'The password must not contain the handle or be the email.', {
-          errors: [{ path: '/new_password', message: 'must not contain the handle or equal the email' }],
-        });
+        throw passwordHoldsHandleOrEmail();
       }
       passwordHash = await hashPassword(input.new_password);
     }

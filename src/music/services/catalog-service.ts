@@ -4,8 +4,7 @@
  * search3, getArtist and getAlbum), so both APIs find the same things: public songs plus the
  * caller's own.
  */
-import { AppError } from '../../core/errors.js';
-import type { AuthContext } from '../domain.js';
+import type { AuthContext } from '../auth-context.js';
 import {
   NIL_UUID,
   prefixQuery,
@@ -15,6 +14,7 @@ import {
   type Viewer,
 } from '../repositories/subsonic/library-model.js';
 import type { SubsonicLibraryRepository } from '../repositories/subsonic/library-repository.js';
+import { albumNotFound, artistNotFound } from '../errors/catalog.js';
 
 function songView(s: SongRow) {
   return {
@@ -75,8 +75,7 @@ export class CatalogService {
   async artist(auth: AuthContext | undefined, id: string) {
     const v = viewer(auth);
     const artist = await this.library.artist(v, id);
-    if (!artist)
-      throw new AppError('not_found', 'No artist with this id (or none of their tracks is public).');
+    if (!artist) throw artistNotFound();
     const [albums, tracks] = await Promise.all([
       this.library.albumsOfArtist(v, id),
       this.library.songsOfArtist(v, id, 500),
@@ -86,7 +85,7 @@ export class CatalogService {
 
   async album(auth: AuthContext | undefined, id: string) {
     const found = await this.library.albumWithSongs(viewer(auth), id);
-    if (!found) throw new AppError('not_found', 'No album with this id (or none of its tracks is public).');
+    if (!found) throw albumNotFound();
     return { ...albumView(found.album), tracks: found.songs.map(songView) };
   }
 

@@ -5,11 +5,18 @@
  * author, the track's owner or an admin (soft delete).
  */
 import { excerpt, NO_EVENTS, publishQuietly, type EventPublisher } from './live-events.js';
-import { AppError } from '../../core/errors.js';
-import { isUuid, type AuthContext } from '../domain.js';
+import { isUuid } from '../uuid.js';
+import type { AuthContext } from '../auth-context.js';
 import type { CommentRecord, CommentRepository } from '../repositories/comment-repository.js';
 import type { TrackService } from './track-service.js';
 import { decodeCursor, encodeCursor } from './page-cursor.js';
+import {
+  commentBlank,
+  commentDeleteForbidden,
+  commentEditForbidden,
+  commentNotFound,
+  positionPastEnd,
+} from '../errors/comments.js';
 
 export interface NewCommentInput {
   track_id: string;
@@ -36,13 +43,9 @@ function commentView(c: CommentRecord) {
   };
 }
 
-const noComment = (): AppError => new AppError('not_found', 'No comment with this id.');
-
 function assertNotBlank(body: string): void {
   if (body.trim() === '') {
-    throw new AppError('invalid_input', 'A comment needs some text.', {
-      errors: [{ path: '/body', message: 'must not be blank' }],
-    });
+    throw commentBlank();
   }
 }
 
@@ -69,18 +72,7 @@ export class CommentService {
       version?.durationMs !== undefined &&
       input.position_ms > version.durationMs
     ) {
-      throw new AppError(
-        'invalid_input',
-        `The position is past the end of version ${version.number} (${clock(version.durationMs)}).`,
-        {
-          errors: [
-            {
-              path: '/position_ms',
-              message: `must be within the track: 0:00 to ${clock(version.durationMs)}`,
-            },
-          ],
-        },
-      );
+      throw positionPastEnd(version.number, clock(version.durationMs));
     }
     const comment = await this.comments.create({
       trackId: track.id,
@@ -119,20 +111,19 @@ export class CommentService {
 
   /** A live comment on a track `auth` sees, else a 404. */
   private async visibleComment(auth: AuthContext, id: string) {
-    if (!isUuid(id)) throw noComment();
+    if (!isUuid(id)) throw commentNotFound();
     const comment = await this.comments.findById(id.toLowerCase());
-    if (!comment || comment.deletedAt !== null) throw noComment();
+    if (!comment || comment.deletedAt !== null) throw commentNotFound();
     // The comment of a track one cannot see does not exist for them.
     const track = await this.tracks.visible(auth, comment.trackId).catch(() => {
-      throw noComment();
+      throw commentNotFound();
     });
     return { comment, track };
   }
 
   async edit(auth: AuthContext, id: string, body: string) {
     const { comment } = await this.visibleComment(auth, id);
-    if (auth.userId !== comment.userId)
-      throw new AppError('forbidden', "Only the comment's author may edit it.");
+    if (auth.userId !== comment.userId) throw commentEditForbidden();
     assertNotBlank(body);
     return commentView(await this.comments.editBody(comment.id, body, this.now()));
   }
@@ -140,10 +131,7 @@ export class CommentService {
   async delete(auth: AuthContext, id: string): Promise<void> {
     const { comment, track } = await this.visibleComment(auth, id);
     if (auth.userId !== comment.userId && auth.userId !== track.ownerUserId && auth.role !== 'admin') {
-      throw new AppError(
-        'forbidden',
-        "Only the comment's author, the track's owner or an admin may delete it.",
-      );
+      throw commentDeleteForbidden();
     }
     await this.comments.softDelete(comment.id, this.now());
   }

@@ -3,10 +3,10 @@
  * reopens its version (failed -> processing) and re-runs the rest of its flow (the sibling
  * media jobs that failed too, then the parent step) so the version can become ready.
  */
-import { AppError, pointer } from '../../core/errors.js';
 import { MEDIA_QUEUES, QUEUE_NAMES, versionJobId, type QueueName } from '../jobs/queues.js';
 import type { JobQueueRepository } from '../repositories/job-queue-repository.js';
 import type { VersionProcessingRepository } from '../repositories/version-processing-repository.js';
+import { unknownQueue } from '../errors/jobs.js';
 
 export interface RetryResult {
   queue: QueueName;
@@ -29,13 +29,7 @@ export class JobAdminService {
   async retryFailed(input: { queue: string; limit: number }): Promise<RetryResult> {
     const queue = input.queue;
     if (!isQueueName(queue)) {
-      throw new AppError(
-        'invalid_input',
-        `Unknown queue ${JSON.stringify(queue)}; use one of ${QUEUE_NAMES.join(', ')}.`,
-        {
-          errors: [{ path: pointer('queue'), message: `must be one of ${QUEUE_NAMES.join(', ')}` }],
-        },
-      );
+      throw unknownQueue(queue);
     }
     const failed = await this.queues.listFailed(queue, input.limit);
     const isMedia = (MEDIA_QUEUES as readonly string[]).includes(queue);

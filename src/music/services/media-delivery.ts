@@ -21,7 +21,8 @@ import { verifySecureLink } from './secure-link.js';
 import { imageServedType, storedBytesHeaders } from './stored-media.js';
 import { rangedBufferAnswer, rangedObjectAnswer, type MediaAnswer } from './ranged-object.js';
 import { maySee, type Viewer } from './visibility-policy.js';
-import { isUuid, type Visibility } from '../domain.js';
+import { isUuid } from '../uuid.js';
+import type { Visibility } from './visibility-policy.js';
 
 export const HLS_MOUNT = '/media/hls/';
 export const IMAGES_MOUNT = '/images/';

@@ -5,7 +5,7 @@
  * zxcvbn project's list), of which the first 10,000 are taken.
  */
 import { dictionary } from '@zxcvbn-ts/language-common';
-import { AppError } from '../../core/errors.js';
+import { weakPassword } from '../errors/auth.js';
 
 export const COMMON_PASSWORD_COUNT = 10_000;
 
@@ -31,8 +31,5 @@ export function passwordProblem(password: string, handle: string, email: string)
 
 export function assertPasswordPolicy(password: string, handle: string, email: string): void {
   const problem = passwordProblem(password, handle, email);
-  if (problem)
-    throw new AppError('invalid_input', `The password ${problem}.`, {
-      errors: [{ path: '/password', message: problem }],
-    });
+  if (problem) throw weakPassword(problem);
 }

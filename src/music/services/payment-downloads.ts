@@ -3,7 +3,7 @@
  * purchase is paid (a refund or dispute revokes it). A signed link (download-link.ts) carries who
  * asked and until when; entitlement is checked again when the link is used.
  */
-import type { AuthContext } from '../domain.js';
+import type { AuthContext } from '../auth-context.js';
 import {
   downloadLinkExpired,
   downloadLinkInvalid,

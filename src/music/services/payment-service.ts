@@ -3,7 +3,7 @@
  * Checkout for a sale or a tip, the buyer's purchases, the artist's totals per currency from the
  * ledger. Off (503 naming the settings) when the provider is not configured.
  */
-import type { AuthContext } from '../domain.js';
+import type { AuthContext } from '../auth-context.js';
 import {
   alreadyBought,
   invalidMoney,

@@ -5,7 +5,7 @@
  * minute per session and process. Ending a session revokes its token (the revocation list) and
  * removes its row.
  */
-import type { AuthContext } from '../domain.js';
+import type { AuthContext } from '../auth-context.js';
 import { sessionNotFound } from '../errors/accounts.js';
 import type { TokenRevocationRepository } from '../repositories/token-revocation-repository.js';
 import type { SessionRecord, SessionRepository } from '../repositories/session-repository.js';

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
-import type { Role } from '../domain.js';
+import type { Role } from '../auth-context.js';
 
 export interface TokenClaims {
   sub: string;

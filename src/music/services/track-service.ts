@@ -4,12 +4,13 @@
  * Changing or deleting a visible track that is not one's own is a 403. See docs/music-domain.md.
  */
 import { NO_EVENTS, publishQuietly, type EventPublisher } from './live-events.js';
-import { AppError } from '../../core/errors.js';
 import { decodeCursor, encodeCursor } from './page-cursor.js';
-import { isUuid, type AuthContext, type Visibility } from '../domain.js';
+import { isUuid } from '../uuid.js';
+import type { AuthContext } from '../auth-context.js';
+import type { Visibility } from './visibility-policy.js';
 import type { AssetRepository } from '../repositories/asset-repository.js';
 import type { ObjectStores } from '../repositories/object-store/object-store.js';
-import type { PrismaTrackRepository, TrackSummary, VersionRecord } from '../repositories/track-repository.js';
+import type { TrackRepository, TrackSummary, VersionRecord } from '../repositories/track-repository.js';
 import type { VersionFlowStarter } from '../jobs/flow.js';
 import type { AudioProbe, AudioTags } from '../ffmpeg-commands/probe.js';
 import { mayManage, maySee } from './visibility-policy.js';
@@ -22,6 +23,14 @@ import {
   type MediaSigner,
   type VersionView,
 } from './track-views.js';
+import {
+  currentVersionNotReady,
+  noCompletedUpload,
+  tagsNeedVersion,
+  trackChangeForbidden,
+  trackNotFound,
+  versionNotOfTrack,
+} from '../errors/tracks.js';
 
 export interface CreateTrackInput {
   title: string;
@@ -42,8 +51,6 @@ export interface TrackChanges {
   trackChanged(): Promise<void>;
 }
 
-const noTrack = (): AppError => new AppError('not_found', 'No track with this id (or it is private).');
-
 /** Reading a track by its id: the visibility policy's `read` access (visibility-policy.ts). */
 export function canSee(track: TrackSummary, auth: AuthContext | undefined): boolean {
   return maySee('read', auth, track);
@@ -51,7 +58,7 @@ export function canSee(track: TrackSummary, auth: AuthContext | undefined): bool
 
 export class TrackService {
   constructor(
-    private readonly tracks: PrismaTrackRepository,
+    private readonly tracks: TrackRepository,
     private readonly assets: AssetRepository,
     private readonly stores: ObjectStores,
     private readonly flows: VersionFlowStarter,
@@ -62,20 +69,16 @@ export class TrackService {
 
   /** The track if `auth` may see it, else a 404. */
   async visible(auth: AuthContext | undefined, id: string): Promise<TrackSummary> {
-    if (!isUuid(id)) throw noTrack();
+    if (!isUuid(id)) throw trackNotFound();
     const track = await this.tracks.findById(id.toLowerCase());
-    if (!track || !canSee(track, auth)) throw noTrack();
+    if (!track || !canSee(track, auth)) throw trackNotFound();
     return track;
   }
 
   private async changeable(auth: AuthContext, id: string, ownerOnly = false): Promise<TrackSummary> {
     const track = await this.visible(auth, id);
     const allowed = ownerOnly ? auth.userId === track.ownerUserId : mayManage(auth, track);
-    if (!allowed)
-      throw new AppError(
-        'forbidden',
-        `Only the track's owner${ownerOnly ? '' : ' or an admin'} may do this.`,
-      );
+    if (!allowed) throw trackChangeForbidden(ownerOnly);
     return track;
   }
 
@@ -92,7 +95,7 @@ export class TrackService {
   /** The track as its page shows it: with its owner, artist, album and counts of plays and comments. */
   async get(auth: AuthContext | undefined, id: string) {
     const found = isUuid(id) ? await this.tracks.findWithVersions(id.toLowerCase()) : undefined;
-    if (!found || !canSee(found.track, auth)) throw noTrack();
+    if (!found || !canSee(found.track, auth)) throw trackNotFound();
     const view = trackView(found.track, found.versions, this.signer, mayManage(auth, found.track));
     const context = await this.tracks.context(found.track.id, view.current_version?.id ?? null);
     return {
@@ -126,11 +129,7 @@ export class TrackService {
     if (currentId !== undefined) {
       const chosen = versions.find((v) => v.id === currentId.toLowerCase());
       if (!chosen || chosen.status !== 'ready') {
-        throw new AppError('invalid_input', 'Only a ready version of this track can be the current one.', {
-          errors: [
-            { path: '/current_version_id', message: "must be the id of one of this track's ready versions" },
-          ],
-        });
+        throw currentVersionNotReady();
       }
     }
     const changed = Object.keys(fields).length > 0;
@@ -142,9 +141,7 @@ export class TrackService {
       const shown = trackView(track, versions, this.signer, true);
       const target = versions.find((v) => v.id === (shown.current_version?.id ?? versions[0]?.id));
       if (!target) {
-        throw new AppError('conflict', 'This track has no version yet: add one before editing its tags.', {
-          errors: [{ path: '/tags', message: 'needs a version' }],
-        });
+        throw tagsNeedVersion();
       }
       await this.tracks.updateVersionTags(target.id, tagColumns(tags));
       versions = await this.tracks.listVersions(track.id);
@@ -178,9 +175,7 @@ export class TrackService {
     const track = await this.changeable(auth, trackId, true);
     const asset = isUuid(assetId) ? await this.assets.findById(assetId.toLowerCase()) : undefined;
     if (!asset || asset.ownerUserId !== auth.userId || asset.status !== 'uploaded') {
-      throw new AppError('not_found', 'No completed upload of yours with this asset_id.', {
-        errors: [{ path: '/asset_id', message: 'names no completed upload of yours' }],
-      });
+      throw noCompletedUpload();
     }
     const probe = asset.probe as unknown as AudioProbe | null;
     const version = await this.tracks.createVersion({
@@ -216,9 +211,7 @@ export class TrackService {
     if (versionId === undefined) return shownVersion(track, versions);
     const named = versions.find((v) => v.id === versionId.toLowerCase());
     if (!named) {
-      throw new AppError('invalid_input', 'The version_id names no version of this track.', {
-        errors: [{ path: '/version_id', message: "must be the id of one of this track's versions" }],
-      });
+      throw versionNotOfTrack();
     }
     return named;
   }

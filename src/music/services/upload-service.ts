@@ -5,24 +5,34 @@
  * (S3), else through the API's part route, streamed. See docs/music-domain.md.
  */
 import { randomUUID } from 'node:crypto';
-import type { Prisma } from '../../../generated/prisma/client.js';
 import { AppError, type FieldError } from '../../core/errors.js';
 import { BODY_LIMIT_BYTES } from '../config.js';
-import { isUuid, type AuthContext } from '../domain.js';
+import { isUuid } from '../uuid.js';
+import type { AuthContext } from '../auth-context.js';
 import type { AssetRecord, AssetRepository } from '../repositories/asset-repository.js';
 import type { ProbeSource, SpooledProbe } from '../repositories/ffprobe.js';
 import type { ObjectStore } from '../repositories/object-store/object-store.js';
 import type { Readable } from 'node:stream';
 import { ACCEPTED_AUDIO, judgeProbe, type AudioProbe } from '../ffmpeg-commands/probe.js';
 import { checkDeclaredType, declarationMismatch, originalTypeOfProbe } from './stored-media.js';
+import {
+  partLengthWrong,
+  partOutOfRange,
+  partsNotListed,
+  tooManyParts,
+  tooManyUnfinishedUploads,
+  uploadDiscarded,
+  uploadNotFound,
+  uploadRaced,
+  uploadTooLarge,
+} from '../errors/uploads.js';
 
 const MiB = 1024 * 1024;
 export const UPLOAD_LIMITS = {
   maxBytes: BODY_LIMIT_BYTES,
   minPartSize: 5 * MiB,
   maxPartSize: 100 * MiB,
-  // Each part is a request (auth, a database read, five file operations): at 5 MiB that cost
-  // was about 40% of the API's CPU per byte (docs/music-domain.md, "Benchmark").
+  // Each part is a request with fixed costs; larger parts amortise them (docs/music-domain.md, "Benchmark").
   defaultPartSize: 16 * MiB,
   /** Rows from before part_size was stored were cut at 5 MiB. */
   legacyPartSize: 5 * MiB,
@@ -75,12 +85,6 @@ export interface AssetView {
 /** Reads a stored object once: sha256 and ffprobe (repositories/ffprobe.ts). */
 export type ObjectProber = (source: ProbeSource) => Promise<SpooledProbe>;
 
-const noUpload = (): AppError =>
-  new AppError('not_found', 'No unfinished upload with this id (completed, aborted or not yours).');
-
-const raced = (): AppError =>
-  new AppError('conflict', 'This upload was completed or aborted by another request meanwhile.');
-
 function partCount(asset: { size: bigint; partSize: number | null }): number {
   return Math.ceil(Number(asset.size) / (asset.partSize ?? UPLOAD_LIMITS.legacyPartSize));
 }
@@ -116,30 +120,15 @@ export class UploadService {
     // Only a claim of audio is taken; the stored type comes from the probe at completion.
     const declared = checkDeclaredType(input.content_type) ?? 'application/octet-stream';
     if (input.size > UPLOAD_LIMITS.maxBytes) {
-      throw new AppError(
-        'payload_too_large',
-        `An upload is at most ${UPLOAD_LIMITS.maxBytes} bytes (500 MB).`,
-        {
-          errors: [{ path: '/size', message: `must be at most ${UPLOAD_LIMITS.maxBytes}` }],
-        },
-      );
+      throw uploadTooLarge(UPLOAD_LIMITS.maxBytes);
     }
     const partSize = input.part_size ?? UPLOAD_LIMITS.defaultPartSize;
     const count = Math.ceil(input.size / partSize);
     if (count > UPLOAD_LIMITS.maxParts) {
-      throw new AppError(
-        'invalid_input',
-        `At most ${UPLOAD_LIMITS.maxParts} parts; choose a larger part_size.`,
-        {
-          errors: [{ path: '/part_size', message: 'gives more than 10000 parts' }],
-        },
-      );
+      throw tooManyParts(UPLOAD_LIMITS.maxParts);
     }
     if ((await this.assets.countUnfinished(auth.userId)) >= UPLOAD_LIMITS.maxUnfinishedPerUser) {
-      throw new AppError(
-        'conflict',
-        `You have ${UPLOAD_LIMITS.maxUnfinishedPerUser} unfinished uploads; complete or abort one first.`,
-      );
+      throw tooManyUnfinishedUploads(UPLOAD_LIMITS.maxUnfinishedPerUser);
     }
     const id = randomUUID();
     const objectKey = `${auth.userId}/${id}`;
@@ -165,7 +154,7 @@ export class UploadService {
       asset_id: asset.id,
       part_size: partSize,
       part_count: count,
-      transport: this.store.driver === 's3' ? 'direct' : 'api',
+      transport: this.store.directPartUploads ? 'direct' : 'api',
       parts,
     };
   }
@@ -190,7 +179,7 @@ export class UploadService {
     auth: AuthContext,
     uploadId: string,
   ): Promise<AssetRecord & { multipartUploadId: string }> {
-    if (!isUuid(uploadId)) throw noUpload();
+    if (!isUuid(uploadId)) throw uploadNotFound();
     const asset = await this.assets.findByUploadId(uploadId.toLowerCase());
     if (
       !asset ||
@@ -198,7 +187,7 @@ export class UploadService {
       asset.status !== 'uploading' ||
       !asset.multipartUploadId
     )
-      throw noUpload();
+      throw uploadNotFound();
     return { ...asset, multipartUploadId: asset.multipartUploadId };
   }
 
@@ -212,21 +201,11 @@ export class UploadService {
     const asset = await this.owned(auth, uploadId);
     const count = partCount(asset);
     if (partNumber > count) {
-      throw new AppError(
-        'invalid_input',
-        `This upload has ${count} parts; part ${partNumber} is out of range.`,
-        {
-          errors: [{ path: 'params:/n', message: `must be from 1 to ${count}` }],
-        },
-      );
+      throw partOutOfRange(count, partNumber);
     }
     const expected = expectedPartSize(asset, partNumber);
     if (contentLength !== expected) {
-      throw new AppError(
-        'invalid_input',
-        `Part ${partNumber} must be exactly ${expected} bytes (Content-Length ${contentLength ?? 'missing'}).`,
-        { errors: [{ path: 'headers:/content-length', message: `must be ${expected}` }] },
-      );
+      throw partLengthWrong(partNumber, expected, contentLength);
     }
     const etag = await this.store.uploadPart(
       asset.objectKey,
@@ -252,7 +231,7 @@ export class UploadService {
       asset_id: asset.id,
       part_size: asset.partSize ?? UPLOAD_LIMITS.legacyPartSize,
       part_count: count,
-      transport: this.store.driver === 's3' ? 'direct' : 'api',
+      transport: this.store.directPartUploads ? 'direct' : 'api',
       received: received.map((p) => ({ part_number: p.partNumber, etag: p.etag, size: p.size })),
       parts: await this.partUrls(asset, missing),
     };
@@ -261,7 +240,7 @@ export class UploadService {
   /** uploading -> aborted, then the parts are deleted; a complete that won first makes this a 409. */
   async abort(auth: AuthContext, uploadId: string): Promise<void> {
     const asset = await this.owned(auth, uploadId);
-    if (!(await this.assets.markAborted(asset.id))) throw raced();
+    if (!(await this.assets.markAborted(asset.id))) throw uploadRaced();
     await this.discard(asset);
   }
 
@@ -293,17 +272,15 @@ export class UploadService {
    */
   async complete(auth: AuthContext, input: CompleteUploadInput): Promise<AssetView> {
     const asset = await this.owned(auth, input.upload_id);
-    if (asset.id !== input.asset_id.toLowerCase()) throw noUpload();
+    if (asset.id !== input.asset_id.toLowerCase()) throw uploadNotFound();
     const count = partCount(asset);
     const numbers = input.parts.map((p) => p.part_number);
     if (numbers.length !== count || numbers.some((n, i) => n !== i + 1)) {
-      throw new AppError('invalid_input', `List all ${count} parts, numbered 1 to ${count} in order.`, {
-        errors: [{ path: '/parts', message: `must list parts 1..${count} in order` }],
-      });
+      throw partsNotListed(count);
     }
     const lost = async (joined = false): Promise<never> => {
       await this.discard(asset, joined);
-      throw raced();
+      throw uploadRaced();
     };
     let info;
     try {
@@ -319,14 +296,14 @@ export class UploadService {
     const reject = async (detail: string, errors: FieldError[]): Promise<never> => {
       if (!(await this.assets.markAborted(asset.id))) return lost(true);
       await this.discard(asset, true);
-      throw new AppError('unprocessable', `${detail} The upload was discarded.`, { errors });
+      throw uploadDiscarded(detail, errors);
     };
     if (info.size !== Number(asset.size)) {
       return reject(`The parts hold ${info.size} bytes, not the ${asset.size} declared.`, [
         { path: '/parts', message: `add up to ${info.size} bytes, not ${asset.size}` },
       ]);
     }
-    // A local store's file is probed where it lies (no second copy), with the sha256 the store
+    // A file on this machine is probed where it lies (no second copy), with the sha256 the store
     // took while joining the parts (no second read).
     let spooled;
     try {
@@ -356,22 +333,15 @@ export class UploadService {
     const found = originalTypeOfProbe(verdict.probe.format);
     const mismatch = declarationMismatch(asset.contentType, found);
     if (mismatch) return reject(`The file is ${found}, not the ${asset.contentType} declared.`, [mismatch]);
-    const done = await this.assets.markUploaded(
-      asset.id,
-      verdict.probe as unknown as Prisma.InputJsonValue,
-      spooled.sha256,
-      found,
-    );
+    const done = await this.assets.markUploaded(asset.id, verdict.probe, spooled.sha256, found);
     if (!done) return lost(true);
     return assetView(done);
   }
 
   private async probeSource(key: string, sha256: string | undefined): Promise<ProbeSource> {
-    const file = this.store.localPath(key);
-    if (file !== undefined) return sha256 === undefined ? { file } : { file, sha256 };
-    const object = await this.store.get(key);
-    if (!object) throw new Error(`object ${key} missing right after completing its upload`);
-    return { body: object.body };
+    const source = await this.store.readSource(key);
+    if (!source) throw new Error(`object ${key} missing right after completing its upload`);
+    return 'file' in source && sha256 !== undefined ? { file: source.file, sha256 } : source;
   }
 
   /**

@@ -1,8 +1,8 @@
 /** Public profiles: a user's handle, display name and public tracks, cursor-paginated. */
-import { AppError } from '../../core/errors.js';
 import type { ProfileRepository, ProfileTrackRow } from '../repositories/profile-repository.js';
 import { normaliseHandle } from './auth-service.js';
 import { decodeCursor, encodeCursor } from './page-cursor.js';
+import { userNotFound } from '../errors/users.js';
 
 export interface PublicTrack {
   id: string;
@@ -38,7 +38,7 @@ export class UserService {
     const cursor = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
     // One extra row tells whether another page exists.
     const user = await this.profiles.findByHandle(normaliseHandle(handle), page.limit + 1, cursor);
-    if (!user) throw new AppError('not_found', `No user with the handle "${handle}".`);
+    if (!user) throw userNotFound(handle);
     const rows = user.tracks;
     const items = rows.slice(0, page.limit);
     const last = items[items.length - 1];

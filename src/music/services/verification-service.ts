@@ -4,7 +4,7 @@
  * mail, verification is skipped: nothing is sent, an address change applies at once, and
  * nothing waits for a verified address.
  */
-import type { AuthContext } from '../domain.js';
+import type { AuthContext } from '../auth-context.js';
 import {
   accountGone,
   alreadyVerified,

@@ -4,7 +4,7 @@
  * revoked through another API process stops working within that time); revoking or creating
  * a key in this process forgets its owner's entries at once. Ciphertexts are kept, never keys.
  */
-import type { Role } from '../domain.js';
+import type { Role } from '../auth-context.js';
 import type { ClientKeyRow } from '../repositories/client-key-repository.js';
 
 /** The caller a key stands for (client-key-service's SubsonicUser). */

@@ -3,8 +3,8 @@
  * checked by the Subsonic API (apiKey, token t = md5(key + s), or legacy p). The key is
  * shown once; at rest it is AES-256-GCM ciphertext plus an HMAC to find it by.
  */
-import type { AuthContext, Role } from '../domain.js';
-import { isUuid } from '../domain.js';
+import type { AuthContext, Role } from '../auth-context.js';
+import { isUuid } from '../uuid.js';
 import type { UserRepository } from '../repositories/user-repository.js';
 import { CLIENT_KEY_CACHE_MS, ClientKeyCache, type UserKeys } from './client-key-cache.js';
 import { ClientKeyCrypto, sameText, subsonicToken } from './client-key-crypto.js';

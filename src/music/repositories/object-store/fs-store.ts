@@ -9,7 +9,6 @@ import { createReadStream } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { Readable } from 'node:stream';
-import { AppError } from '../../../core/errors.js';
 import { concatenateFiles, SizeMismatchError, spoolToFile } from '../../../core/spool-file.js';
 import {
   type AssembledObject,
@@ -23,10 +22,20 @@ import {
   type ObjectBody,
   type ObjectData,
   type ObjectInfo,
+  type ObjectSource,
   type ObjectStore,
   type StoreName,
   type UploadedPart,
 } from './object-store.js';
+import {
+  malformedMultipartUpload,
+  multipartUploadNotFound,
+  multipartUploadOfOtherKey,
+  objectNotFound,
+  partEtagMismatch,
+  partNeverUploaded,
+  partSizeMismatch,
+} from '../../errors/storage.js';
 
 const UPLOAD_ID = /^[0-9a-f-]{36}$/;
 
@@ -42,7 +51,7 @@ function isMissing(err: unknown): boolean {
 }
 
 export class FilesystemObjectStore implements ObjectStore {
-  readonly driver = 'filesystem' as const;
+  readonly directPartUploads = false;
   private readonly dir: string;
 
   constructor(
@@ -78,8 +87,8 @@ export class FilesystemObjectStore implements ObjectStore {
     return { tmp, md5, size };
   }
 
-  localPath(key: string): string {
-    return this.path(key);
+  readSource(key: string): Promise<ObjectSource> {
+    return Promise.resolve({ file: this.path(key) });
   }
 
   async put(key: string, data: ObjectData): Promise<{ etag: string | undefined }> {
@@ -147,13 +156,13 @@ export class FilesystemObjectStore implements ObjectStore {
     try {
       await rename(source, target);
     } catch (err) {
-      if (isMissing(err)) throw new AppError('not_found', `No object ${from} in the ${this.name} store.`);
+      if (isMissing(err)) throw objectNotFound(from, this.name);
       throw err;
     }
   }
 
   private uploadDir(uploadId: string): string {
-    if (!UPLOAD_ID.test(uploadId)) throw new AppError('not_found', 'No such multipart upload.');
+    if (!UPLOAD_ID.test(uploadId)) throw malformedMultipartUpload();
     return join(this.dir, '.multipart', uploadId);
   }
 
@@ -164,11 +173,10 @@ export class FilesystemObjectStore implements ObjectStore {
     try {
       owner = await readFile(join(dir, 'key'), 'utf8');
     } catch (err) {
-      if (isMissing(err))
-        throw new AppError('not_found', 'No such multipart upload (completed, aborted or never started).');
+      if (isMissing(err)) throw multipartUploadNotFound();
       throw err;
     }
-    if (owner !== key) throw new AppError('not_found', 'No such multipart upload for this key.');
+    if (owner !== key) throw multipartUploadOfOtherKey();
     return dir;
   }
 
@@ -195,11 +203,7 @@ export class FilesystemObjectStore implements ObjectStore {
     try {
       ({ tmp, md5 } = await this.spool(data, size));
     } catch (err) {
-      if (err instanceof SizeMismatchError)
-        throw new AppError(
-          'invalid_input',
-          `Part ${partNumber} must be ${err.expected} bytes; ${err.received > err.expected ? 'more were' : `${err.received} were`} sent.`,
-        );
+      if (err instanceof SizeMismatchError) throw partSizeMismatch(partNumber, err.expected, err.received);
       throw err;
     }
     // The digest is written first: a listed part (by its .md5) always has its bytes in place.
@@ -246,15 +250,11 @@ export class FilesystemObjectStore implements ObjectStore {
       try {
         md5 = await readFile(join(dir, `part-${part.partNumber}.md5`), 'utf8');
       } catch (err) {
-        if (isMissing(err))
-          throw new AppError('invalid_input', `Part ${part.partNumber} was never uploaded.`);
+        if (isMissing(err)) throw partNeverUploaded(part.partNumber);
         throw err;
       }
       if (md5 !== part.etag.replace(/"/g, '')) {
-        throw new AppError(
-          'invalid_input',
-          `Part ${part.partNumber}: the etag does not match the uploaded part.`,
-        );
+        throw partEtagMismatch(part.partNumber);
       }
     }
     // The parts are read once to be joined: their sha256 is taken in that same pass (an MD5 of

@@ -7,7 +7,13 @@
  * so `..`, `.` and the drivers' own bookkeeping folders are never addressable.
  */
 import type { Readable } from 'node:stream';
-import { AppError } from '../../../core/errors.js';
+import {
+  imageTypeRefused,
+  invalidObjectKey,
+  noParts,
+  partNumberOutOfRange,
+  partsOutOfOrder,
+} from '../../errors/storage.js';
 
 export const STORE_NAMES = ['originals', 'transcodes', 'images', 'waveforms'] as const;
 export type StoreName = (typeof STORE_NAMES)[number];
@@ -50,11 +56,15 @@ export interface UploadedPart {
   size: number;
 }
 
+/** An object to read whole: a file on this machine, or a stream of its bytes. */
+export type ObjectSource = { file: string } | { body: Readable };
+
 export type ObjectData = Buffer | Uint8Array | string | Readable;
 
 export interface ObjectStore {
   readonly name: StoreName;
-  readonly driver: 'filesystem' | 's3';
+  /** True when clients PUT multipart parts to the store itself (presignUploadPart gives URLs). */
+  readonly directPartUploads: boolean;
   /** Creates the directory or bucket if missing. */
   ensure(): Promise<void>;
   /** Throws when the store cannot be reached (a HEAD on the bucket or root). */
@@ -67,8 +77,11 @@ export interface ObjectStore {
   /** undefined when there is no such object. A range past the end is clamped to the object. */
   get(key: string, range?: ByteRange): Promise<ObjectBody | undefined>;
   head(key: string): Promise<ObjectInfo | undefined>;
-  /** The file that holds the object when it is on this machine (filesystem store): read in place, not copied. */
-  localPath(key: string): string | undefined;
+  /**
+   * Where to read a whole object from: the file that holds it when it is on this machine (read in
+   * place, not copied), else a stream; undefined when there is no such object.
+   */
+  readSource(key: string): Promise<ObjectSource | undefined>;
   /** Deleting a missing object is not an error. */
   delete(key: string): Promise<void>;
   /** Keys under a prefix, sorted. */
@@ -109,10 +122,7 @@ export function isValidKey(key: string): boolean {
 /** Keys come from our own code; a bad one is a bug, reported as a 400 only if a caller passed it on. */
 export function assertValidKey(key: string): void {
   if (!isValidKey(key)) {
-    throw new AppError(
-      'invalid_input',
-      `Object key ${JSON.stringify(key.slice(0, 100))} is not a valid key.`,
-    );
+    throw invalidObjectKey(key);
   }
 }
 
@@ -127,10 +137,7 @@ export const RASTER_IMAGE_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'i
 export function assertWritableKey(store: StoreName, key: string): void {
   assertValidKey(key);
   if (store === 'images' && !RASTER_IMAGE_TYPES.has(contentTypeFor(key))) {
-    throw new AppError(
-      'unsupported_media_type',
-      `The images store holds JPEG, PNG and WebP images only; ${JSON.stringify(key.slice(key.lastIndexOf('/') + 1).slice(0, 100))} is refused (SVG and other document types can carry scripts).`,
-    );
+    throw imageTypeRefused(key.slice(key.lastIndexOf('/') + 1));
   }
 }
 
@@ -140,17 +147,14 @@ export function assertValidPrefix(prefix: string): void {
 }
 
 export function assertParts(parts: readonly CompletedPart[]): void {
-  if (parts.length === 0) throw new AppError('invalid_input', 'A multipart upload needs at least one part.');
+  if (parts.length === 0) throw noParts();
   parts.forEach((p, i) => {
     if (!Number.isInteger(p.partNumber) || p.partNumber < 1 || p.partNumber > 10_000) {
-      throw new AppError('invalid_input', `Part ${i}: part_number must be an integer from 1 to 10000.`);
+      throw partNumberOutOfRange(i);
     }
     const prev = parts[i - 1];
     if (prev && prev.partNumber >= p.partNumber) {
-      throw new AppError(
-        'invalid_input',
-        'Parts must be listed in ascending part_number order without repeats.',
-      );
+      throw partsOutOfOrder();
     }
   });
 }

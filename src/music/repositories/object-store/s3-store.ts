@@ -23,7 +23,6 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { AppError } from '../../../core/errors.js';
 import type { S3Settings } from '../../config.js';
 import {
   assertParts,
@@ -36,10 +35,12 @@ import {
   type ObjectBody,
   type ObjectData,
   type ObjectInfo,
+  type ObjectSource,
   type ObjectStore,
   type StoreName,
   type UploadedPart,
 } from './object-store.js';
+import { multipartUploadNotFound, objectNotFound, partsRefused } from '../../errors/storage.js';
 
 export function createS3Client(settings: S3Settings): S3Client {
   return new S3Client({
@@ -74,7 +75,7 @@ function totalFromContentRange(header: string | undefined): number | undefined {
 }
 
 export class S3ObjectStore implements ObjectStore {
-  readonly driver = 's3' as const;
+  readonly directPartUploads = true;
   readonly bucket: string;
 
   constructor(
@@ -85,8 +86,9 @@ export class S3ObjectStore implements ObjectStore {
     this.bucket = `${bucketPrefix}${name}`;
   }
 
-  localPath(): undefined {
-    return undefined;
+  async readSource(key: string): Promise<ObjectSource | undefined> {
+    const object = await this.get(key);
+    return object && { body: object.body };
   }
 
   async ensure(): Promise<void> {
@@ -206,7 +208,7 @@ export class S3ObjectStore implements ObjectStore {
         }),
       );
     } catch (err) {
-      if (isNotFound(err)) throw new AppError('not_found', `No object ${from} in the ${this.name} store.`);
+      if (isNotFound(err)) throw objectNotFound(from, this.name);
       throw err;
     }
     await this.delete(from);
@@ -250,8 +252,7 @@ export class S3ObjectStore implements ObjectStore {
       );
       return unquote(out.ETag) ?? '';
     } catch (err) {
-      if (isNotFound(err))
-        throw new AppError('not_found', 'No such multipart upload (completed, aborted or never started).');
+      if (isNotFound(err)) throw multipartUploadNotFound();
       throw err;
     }
   }
@@ -277,8 +278,7 @@ export class S3ObjectStore implements ObjectStore {
         marker = out.IsTruncated ? out.NextPartNumberMarker : undefined;
       } while (marker);
     } catch (err) {
-      if (isNotFound(err))
-        throw new AppError('not_found', 'No such multipart upload (completed, aborted or never started).');
+      if (isNotFound(err)) throw multipartUploadNotFound();
       throw err;
     }
     return parts.sort((a, b) => a.partNumber - b.partNumber);
@@ -313,10 +313,8 @@ export class S3ObjectStore implements ObjectStore {
         }),
       );
     } catch (err) {
-      if (isNotFound(err))
-        throw new AppError('not_found', 'No such multipart upload (completed, aborted or never started).');
-      if (status(err) === 400)
-        throw new AppError('invalid_input', `The object store refused the parts: ${(err as Error).message}`);
+      if (isNotFound(err)) throw multipartUploadNotFound();
+      if (status(err) === 400) throw partsRefused((err as Error).message);
       throw err;
     }
     const info = await this.head(key);
@@ -331,8 +329,7 @@ export class S3ObjectStore implements ObjectStore {
         new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }),
       );
     } catch (err) {
-      if (isNotFound(err))
-        throw new AppError('not_found', 'No such multipart upload (completed, aborted or never started).');
+      if (isNotFound(err)) throw multipartUploadNotFound();
       throw err;
     }
   }

@@ -2,7 +2,7 @@
  * What the Subsonic library answers: its rows (songs of the `subsonic_songs` view, albums and
  * artists grouped from them), the caller as a viewer with a music folder, and search words.
  */
-import type { Role } from '../../domain.js';
+import type { Role } from '../../auth-context.js';
 
 export const FOLDER_EVERYONE = 1;
 export const FOLDER_MINE = 2;

@@ -8,7 +8,7 @@
  * annotation-repository.ts.
  */
 import { Prisma } from '../../../../generated/prisma/client.js';
-import { trackColumns, visibleSql, type Access } from '../../services/visibility-policy.js';
+import { trackColumns, visibleSql, type Access } from '../visibility-sql.js';
 import {
   FOLDER_MINE,
   NIL_UUID,

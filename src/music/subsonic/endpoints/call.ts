@@ -4,8 +4,8 @@
  * a binary body or a redirect), its dependencies, and the parameter readers the areas reuse.
  * Visibility is the library repository's: public songs and the caller's own.
  */
-import type { AuthContext } from '../../domain.js';
-import { isUuid } from '../../domain.js';
+import type { AuthContext } from '../../auth-context.js';
+import { isUuid } from '../../uuid.js';
 import type { SubsonicAnnotationRepository } from '../../repositories/subsonic/annotation-repository.js';
 import type { SongRow, Viewer } from '../../repositories/subsonic/library-model.js';
 import type { SubsonicLibraryRepository } from '../../repositories/subsonic/library-repository.js';

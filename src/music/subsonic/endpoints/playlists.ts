@@ -1,5 +1,5 @@
 /** Playlists: list, read, create (or replace), update and delete; only the owner changes one. */
-import { isUuid } from '../../domain.js';
+import { isUuid } from '../../uuid.js';
 import type { SongRow } from '../../repositories/subsonic/library-model.js';
 import type { PlaylistRecord } from '../../repositories/subsonic/state-repository.js';
 import { badParameter, notFound, notPlaylistOwner } from '../errors.js';

@@ -1,15 +1,17 @@
 /**
- * The processor logic of the domain's two repeatable jobs, callable by the music-worker's
- * job registry and by the CLI: `analytics-rollup` and `upload-cleanup` (src/music/jobs/queues.ts).
+ * The scheduled housekeeping: the processor logic of the two repeatable jobs `analytics-rollup`
+ * and `upload-cleanup` (src/music/jobs/queues.ts), run by the music-worker's job registry
+ * (`housekeepingTasks`) and by the CLI (src/main/commands/housekeeping.ts).
  */
 import { join } from 'node:path';
 import type { MusicConfig } from './config.js';
 import type { AnalyticsRollupData, UploadCleanupData } from './jobs/queues.js';
-import { AssetRepository } from './repositories/asset-repository.js';
+import type { MaintenanceTasks } from './jobs/registry.js';
+import { PrismaAssetRepository } from './repositories/asset-repository.js';
 import { probeAudio } from './repositories/ffprobe.js';
-import { PlayRepository } from './repositories/play-repository.js';
+import { PrismaPlayRepository } from './repositories/play-repository.js';
 import { PrismaTrackRepository } from './repositories/track-repository.js';
-import type { MusicConnections } from './connections.js';
+import type { MusicConnections } from './repositories/connections.js';
 import { AnalyticsService } from './services/analytics-service.js';
 import { TrackService } from './services/track-service.js';
 import { UploadService } from './services/upload-service.js';
@@ -25,10 +27,10 @@ export function runAnalyticsRollup(
   data: AnalyticsRollupData = {},
 ): ReturnType<AnalyticsService['rollup']> {
   const tracks = new PrismaTrackRepository(resources.prisma);
-  const plays = new PlayRepository(resources.prisma, resources.redis, config.cacheKeyPrefix);
+  const plays = new PrismaPlayRepository(resources.prisma, resources.redis, config.cacheKeyPrefix);
   const access = new TrackService(
     tracks,
-    new AssetRepository(resources.prisma),
+    new PrismaAssetRepository(resources.prisma),
     resources.stores,
     NO_FLOWS,
     {
@@ -48,9 +50,25 @@ export function runUploadCleanup(
   data: UploadCleanupData = {},
 ): Promise<{ aborted: number; failed: number }> {
   const uploads = new UploadService(
-    new AssetRepository(resources.prisma),
+    new PrismaAssetRepository(resources.prisma),
     resources.stores.originals,
     (source) => probeAudio(source, join(config.dataDir, 'tmp')),
   );
   return uploads.cleanup(data.nowMs ?? Date.now());
+}
+
+/** The worker's MaintenanceTasks: the two jobs above with the summary each job stores. */
+export function housekeepingTasks(config: MusicConfig, connections: MusicConnections): MaintenanceTasks {
+  return {
+    rollupAnalytics: async (nowMs) => {
+      const r = await runAnalyticsRollup(config, connections, { nowMs });
+      return {
+        statsRows: r.statsRows,
+        pruned: r.pruned,
+        trendingDay: r.trending.day,
+        trendingWeek: r.trending.week,
+      };
+    },
+    cleanupUploads: (nowMs) => runUploadCleanup(config, connections, { nowMs }),
+  };
 }

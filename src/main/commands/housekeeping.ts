@@ -1,11 +1,11 @@
 /**
- * `analytics rollup [--now ISO]` and `uploads cleanup [--now ISO]`: run the domain's
- * repeatable jobs once, in this process (configuration from the environment).
+ * `analytics rollup [--now ISO]` and `uploads cleanup [--now ISO]`: run the
+ * scheduled housekeeping jobs once, in this process (configuration from the environment).
  */
 import { ConfigError } from '../../core/env.js';
 import { loadMusicConfig, type MusicConfig } from '../../music/config.js';
-import { runAnalyticsRollup, runUploadCleanup } from '../../music/domain-jobs.js';
-import { createMusicConnections, type MusicConnections } from '../../music/connections.js';
+import { runAnalyticsRollup, runUploadCleanup } from '../../music/housekeeping.js';
+import { createMusicConnections, type MusicConnections } from '../../music/repositories/connections.js';
 import type { Command } from './command.js';
 
 function parseNow(args: string[]): number | undefined | 'bad' {

@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 function findVersion(): string {
-  // src/music/ and dist/src/music/ both reach the project root by walking up.
-  for (const up of ['../..', '../../..']) {
+  // src/music/repositories/ and dist/src/music/repositories/ both reach the project root by walking up.
+  for (const up of ['../../..', '../../../..']) {
     try {
       const pkg = JSON.parse(readFileSync(join(import.meta.dirname, up, 'package.json'), 'utf8')) as {
         name?: string;

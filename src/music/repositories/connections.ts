@@ -4,11 +4,11 @@
  */
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
-import type { MusicConfig } from './config.js';
-import { createObjectStores } from './repositories/object-store/index.js';
-import type { ObjectStores } from './repositories/object-store/object-store.js';
-import { createRedis } from '../core/redis.js';
-import { createMusicDatabase, type PrismaClient } from './repositories/prisma.js';
+import type { MusicConfig } from '../config.js';
+import { createObjectStores } from './object-store/index.js';
+import type { ObjectStores } from './object-store/object-store.js';
+import { createRedis } from '../../core/redis.js';
+import { createMusicDatabase, type PrismaClient } from './prisma.js';
 
 export interface MusicConnections {
   prisma: PrismaClient;

@@ -1,0 +1,36 @@
+/** Errors of signing in, sessions and accounts' passwords. */
+import { AppError } from '../../core/errors.js';
+
+export const unauthorized = (detail: string): AppError =>
+  new AppError('unauthorized', detail, { headers: { 'www-authenticate': 'Bearer realm="music"' } });
+
+export const currentPasswordWrong = (): AppError =>
+  new AppError('forbidden', 'The current password is wrong.', {
+    errors: [{ path: '/current_password', message: 'does not match the account' }],
+  });
+
+export const passwordHoldsHandleOrEmail = (): AppError =>
+  new AppError('invalid_input', 'The password must not contain the handle or be the email.', {
+    errors: [{ path: '/new_password', message: 'must not contain the handle or equal the email' }],
+  });
+
+/** `problem` completes "The password ..." (services/password-policy.ts). */
+export const weakPassword = (problem: string): AppError =>
+  new AppError('invalid_input', `The password ${problem}.`, {
+    errors: [{ path: '/password', message: problem }],
+  });
+
+export const crossSiteCookieRequest = (): AppError =>
+  new AppError(
+    'forbidden',
+    'A request authenticated by the session cookie must come from this site (its Origin header did not match); API clients send "Authorization: Bearer <token>" instead.',
+  );
+
+export const adminsOnly = (): AppError =>
+  new AppError('forbidden', 'This endpoint is for administrators only.');
+
+/** Without the revocation list a logged-out token cannot be told apart: fail closed, as a 503. */
+export const sessionStoreUnavailable = (): AppError =>
+  new AppError('unavailable', 'The session store is unavailable; retry in a few seconds.', {
+    headers: { 'retry-after': '5' },
+  });

@@ -1,0 +1,53 @@
+/**
+ * The one function that starts a version's processing: a BullMQ flow whose parent
+ * (`version-finalize`) runs once its four media children have all succeeded. A child that
+ * fails for good fails the parent (`failParentOnFailure`), and the worker marks the version
+ * `failed` with that child's error.
+ */
+import { FlowProducer, type JobsOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { BORROWED_CONNECTION_OPTIONS, closeBorrowed } from './borrowed-connection.js';
+import type { VersionFlowStarter } from '../jobs/flow.js';
+import { MEDIA_QUEUES, versionJobId, type MediaJobData, type QueueNaming } from '../jobs/queues.js';
+
+/** Transient failures (a store hiccup, a killed worker) retry; UnrecoverableError does not. */
+export const MEDIA_JOB_OPTIONS: JobsOptions = {
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 5_000 },
+  removeOnComplete: { age: 7 * 24 * 3600, count: 1000 },
+  removeOnFail: { age: 30 * 24 * 3600, count: 5000 },
+};
+
+export class BullVersionFlowStarter implements VersionFlowStarter {
+  private readonly producer: FlowProducer;
+
+  constructor(
+    private readonly connection: Redis,
+    naming: QueueNaming,
+  ) {
+    this.producer = new FlowProducer({ connection, prefix: naming.prefix, ...BORROWED_CONNECTION_OPTIONS });
+  }
+
+  async start(data: MediaJobData): Promise<void> {
+    await this.producer.add({
+      name: 'version-finalize',
+      queueName: 'version-finalize',
+      data: { versionId: data.versionId, trackId: data.trackId },
+      opts: { ...MEDIA_JOB_OPTIONS, jobId: versionJobId('version-finalize', data.versionId) },
+      children: MEDIA_QUEUES.map((queue) => ({
+        name: queue,
+        queueName: queue,
+        data,
+        opts: {
+          ...MEDIA_JOB_OPTIONS,
+          jobId: versionJobId(queue, data.versionId),
+          failParentOnFailure: true,
+        },
+      })),
+    });
+  }
+
+  close(): Promise<void> {
+    return closeBorrowed([this.producer], this.connection);
+  }
+}
