@@ -4,7 +4,7 @@
  */
 import type { EvalConfig } from './config.js';
 import { createVerifierPool, type VerifierPool } from './pool.js';
-import { createQueueVerifierPool } from './verify-queue/queue-pool.js';
+import { createQueueVerifierPool } from './repositories/verify-queue/queue-pool.js';
 
 /** What /api/health reports under `verify`. */
 export type VerifyHealth = () => Promise<object>;

@@ -5,7 +5,7 @@
  * `canonicalJson(JSON.parse(text))` (with the defaults applied) from ./canonical-json.ts, or
  * null whenever it cannot be sure of that; the TypeScript path is then the answer.
  */
-import { ciPromisesAddons, loadAddon } from './native-addon.js';
+import { ciPromisesAddons, loadAddon } from '../repositories/native-addon.js';
 
 /**
  * Where schema defaults go, mirroring ajv's `useDefaults`: a property with a `default` is

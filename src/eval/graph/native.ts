@@ -4,7 +4,7 @@
  * kernel otherwise, `native` requires the addon, `ts` never loads it.
  */
 import { ConfigError } from '../../core/env.js';
-import { ciPromisesAddons, loadAddon } from '../fast-path/native-addon.js';
+import { ciPromisesAddons, loadAddon } from '../repositories/native-addon.js';
 
 export interface NativeAnnealResult {
   found: boolean;

@@ -6,8 +6,9 @@
 import { AppError, type FieldError } from '../../core/errors.js';
 import type { VerifierPool } from '../pool.js';
 import { exposureInput, gateLogs, type LogInput } from './gate-logs.js';
+import { fileSource } from '../repositories/log-files.js';
 import type { LogsGateOptions } from './options.js';
-import { bufferSource, fileSource } from './source.js';
+import { bufferSource } from './source.js';
 
 /** One log: a spooled file (the route) or its bytes (the MCP tool), with its SHA-256. */
 export type GateLogsFile = { name: string; sha256: string } & ({ path: string } | { bytes: Uint8Array });

@@ -1,7 +1,7 @@
 /** Spools one uploaded log to a file while hashing it; a size-limit error from the stream is a 413. */
 import type { Readable } from 'node:stream';
 import { AppError } from '../../core/errors.js';
-import { spoolToFile } from '../../core/spool-file.js';
+import { spoolToFile } from '../../core/repositories/spool-file.js';
 
 export const MAX_LOG_BYTES = 64 * 1024 * 1024;
 

@@ -6,14 +6,13 @@
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { AppError, invalidInput } from '../../core/errors.js';
 import { LOGS_GATE_TOOL, parseLogsGateOptions } from '../harness-logs/gate-logs.js';
 import { gateLogsOnPool, type GateLogsFile } from '../harness-logs/gate-logs-task.js';
 import type { VerifierPool } from '../pool.js';
 import { MAX_LOG_BYTES, spoolLog, tooLarge } from '../harness-logs/upload.js';
+import { withTempDir } from '../repositories/log-files.js';
 import type { UsageCounters } from '../repositories/usage-counters.js';
 
 export const GATE_LOGS_PATH = '/api/gate/logs';
@@ -50,8 +49,7 @@ export function registerGateLogsRoute(
       async (request, reply) => {
         if (!request.isMultipart())
           throw new AppError('unsupported_media_type', `Send multipart/form-data. ${GATE_LOGS_HINT}.`);
-        const dir = await mkdtemp(path.join(os.tmpdir(), 'gate-logs-'));
-        try {
+        return withTempDir('gate-logs-', async (dir) => {
           const files: Partial<Record<Side, GateLogsFile>> = {};
           let rawOptions: unknown = {};
           let exposure: { text: string } | undefined;
@@ -103,9 +101,7 @@ export function registerGateLogsRoute(
           });
           if (sealed.verdict) verdicts.set(request, sealed.verdict);
           return send(reply, sealed.text, sealed.status);
-        } finally {
-          await rm(dir, { recursive: true, force: true });
-        }
+        });
       },
     );
   });

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendRouteNotFound } from '../../core/error-handler.js';
 import { AppError } from '../../core/errors.js';
-import { registerWebApp } from '../../core/web-static.js';
+import { registerWebApp } from '../../core/repositories/web-static.js';
 import { WORKBENCH_CSP } from '../edge/browser-edge.js';
 import { TOOLS } from '../registry.js';
 

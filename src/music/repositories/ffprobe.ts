@@ -11,7 +11,7 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import { spoolToFile } from '../../core/spool-file.js';
+import { spoolToFile } from '../../core/repositories/spool-file.js';
 
 const run = promisify(execFile);
 

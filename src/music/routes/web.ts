@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { sendProblem } from '../../core/error-handler.js';
 import { AppError, toProblem } from '../../core/errors.js';
 import { methodNotAllowed } from '../../core/route-methods.js';
-import { NOT_BUILT, registerWebApp, resolveWebDist } from '../../core/web-static.js';
+import { NOT_BUILT, registerWebApp, resolveWebDist } from '../../core/repositories/web-static.js';
 
 // A missing script must not come back as HTML (the browser would report a MIME error instead).
 const NOT_PAGES = /^\/(api|assets)(\/|$)/;

@@ -12,7 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import { AppError } from '../../core/errors.js';
 import type { FfmpegRunner } from '../repositories/ffmpeg-runner.js';
 import type { ObjectStore } from '../repositories/object-store/object-store.js';
-import { spoolToFile } from '../../core/spool-file.js';
+import { spoolToFile } from '../../core/repositories/spool-file.js';
 import { parseRange } from '../services/byte-range.js';
 import { signedUrl } from '../services/secure-link.js';
 import type { MediaSigner } from '../services/track-views.js';

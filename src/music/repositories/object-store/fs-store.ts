@@ -10,7 +10,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/p
 import { dirname, join, relative, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { AppError } from '../../../core/errors.js';
-import { concatenateFiles, SizeMismatchError, spoolToFile } from '../../../core/spool-file.js';
+import { concatenateFiles, SizeMismatchError, spoolToFile } from '../../../core/repositories/spool-file.js';
 import {
   type AssembledObject,
   assertParts,

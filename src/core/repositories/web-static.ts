@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { AppError } from './errors.js';
+import { AppError } from '../errors.js';
 
 export type WebAppName = 'workbench' | 'player';
 

@@ -6,10 +6,15 @@
 import { randomUUID } from 'node:crypto';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
-import { AppError } from '../../core/errors.js';
-import { createRedis } from '../../core/redis.js';
-import type { PooledOutcome, VerifierPool } from '../pool.js';
-import { encodeJob, VERIFY_QUEUE, type VerifyJobData, type VerifyJobResult } from './verify-job.js';
+import { AppError } from '../../../core/errors.js';
+import { createRedis } from '../../../core/repositories/redis.js';
+import type { PooledOutcome, VerifierPool } from '../../pool.js';
+import {
+  encodeJob,
+  VERIFY_QUEUE,
+  type VerifyJobData,
+  type VerifyJobResult,
+} from '../../verify-queue/verify-job.js';
 
 export interface QueueVerifierPoolOptions {
   redisUrl: string;
