@@ -5,8 +5,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { AppError } from '../core/errors.js';
 import type { ToolOutcome } from './execute.js';
+import { verificationTimedOut } from './errors.js';
 
 /** What every worker receives once, at start (Piscina workerData). */
 export interface VerifierWorkerData {
@@ -100,13 +100,7 @@ export function createVerifierPool(options: VerifierPoolOptions): VerifierPool {
         .run(task, { transferList: [owned.buffer as ArrayBuffer], signal: AbortSignal.timeout(timeoutMs) })
         .catch((err: unknown) => {
           if ((err as Error).name === 'AbortError' || (err as Error).name === 'TimeoutError') {
-            throw new AppError(
-              'unavailable',
-              `The ${toolId} verification did not finish within ${timeoutMs} ms; retry later.`,
-              {
-                headers: { 'retry-after': '5' },
-              },
-            );
+            throw verificationTimedOut(toolId, timeoutMs, 5);
           }
           throw err;
         });

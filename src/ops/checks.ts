@@ -6,7 +6,6 @@
  * they read from disk and the network: repositories/check-probes.ts.
  */
 import type { X509Certificate } from 'node:crypto';
-import { connect } from 'node:tls';
 import { parseBackupFileName } from './retention.js';
 
 export interface CheckResult {

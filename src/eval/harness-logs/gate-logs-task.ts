@@ -9,6 +9,7 @@ import { exposureInput, gateLogs, type LogInput } from './gate-logs.js';
 import { fileSource } from '../repositories/log-files.js';
 import type { LogsGateOptions } from './options.js';
 import { bufferSource } from './source.js';
+import { errorFromThread } from '../errors.js';
 
 /** One log: a spooled file (the route) or its bytes (the MCP tool), with its SHA-256. */
 export type GateLogsFile = { name: string; sha256: string } & ({ path: string } | { bytes: Uint8Array });
@@ -66,7 +67,6 @@ export async function gateLogsOnPool(
   task: GateLogsTask,
 ): Promise<{ text: string; status: string; verdict?: string }> {
   const result = await pool.runTask<GateLogsTask, GateLogsResult>('gate-logs', task);
-  if (!result.ok)
-    throw new AppError(result.code, result.detail, result.errors ? { errors: result.errors } : {});
+  if (!result.ok) throw errorFromThread(result.code, result.detail, result.errors);
   return result;
 }

@@ -14,6 +14,7 @@ import type { VerifierPool } from '../pool.js';
 import { MAX_LOG_BYTES, spoolLog, tooLarge } from '../harness-logs/upload.js';
 import { withTempDir } from '../repositories/log-files.js';
 import type { UsageCounters } from '../repositories/usage-counters.js';
+import { gateLogsNotMultipart, tooManyLogParts } from '../errors.js';
 
 export const GATE_LOGS_PATH = '/api/gate/logs';
 export const GATE_LOGS_HINT =
@@ -47,8 +48,7 @@ export function registerGateLogsRoute(
       GATE_LOGS_PATH,
       { config: { problemHint: GATE_LOGS_HINT, bodyTransfer: 'min-rate' } },
       async (request, reply) => {
-        if (!request.isMultipart())
-          throw new AppError('unsupported_media_type', `Send multipart/form-data. ${GATE_LOGS_HINT}.`);
+        if (!request.isMultipart()) throw gateLogsNotMultipart(GATE_LOGS_HINT);
         return withTempDir('gate-logs-', async (dir) => {
           const files: Partial<Record<Side, GateLogsFile>> = {};
           let rawOptions: unknown = {};
@@ -150,10 +150,7 @@ function multipartError(err: unknown, part: string): unknown {
     case 'FST_FILES_LIMIT':
     case 'FST_PARTS_LIMIT':
     case 'FST_FIELDS_LIMIT':
-      return new AppError(
-        'payload_too_large',
-        `Too many parts: send two files (baseline, candidate), at most one "options" field and one "exposure" part.`,
-      );
+      return tooManyLogParts();
     case 'FST_PROTO_VIOLATION':
       return invalidInput('A part is named "__proto__" or similar; rename it.');
     case 'FST_MP_PREMATURE_CLOSE':
