@@ -8,7 +8,7 @@ import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { HEAD_BYTES, type LogSource } from '../harness-logs/source.js';
-import type { LogInput } from '../harness-logs/gate-logs.js';
+import type { LogInput } from '../harness-logs/logs-gate-receipt.js';
 
 export async function fileSource(name: string, file: string): Promise<LogSource> {
   const { size } = await stat(file);

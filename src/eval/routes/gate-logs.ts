@@ -1,15 +1,15 @@
 /**
  * POST /api/gate/logs: two harness logs as multipart/form-data (files `baseline` and
  * `candidate`, an optional `options` JSON part) -> the gate's receipt. Each file is spooled
- * to a temporary file while hashed; reading and gating run on a pool thread (gate-logs-task.ts),
+ * to a temporary file while hashed; reading and gating run on a pool thread (logs-gate-task.ts),
  * so the event loop only moves bytes.
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import path from 'node:path';
 import { AppError, invalidInput } from '../../core/errors.js';
-import { LOGS_GATE_TOOL, parseLogsGateOptions } from '../harness-logs/gate-logs.js';
-import { gateLogsOnPool, type GateLogsFile } from '../harness-logs/gate-logs-task.js';
+import { LOGS_GATE_TOOL, parseLogsGateOptions } from '../harness-logs/logs-gate-receipt.js';
+import { gateLogsOnPool, type GateLogsFile } from '../harness-logs/logs-gate-task.js';
 import type { VerifierPool } from '../pool.js';
 import { MAX_LOG_BYTES, spoolLog, tooLarge } from '../harness-logs/upload.js';
 import { withTempDir } from '../repositories/log-files.js';

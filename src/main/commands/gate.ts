@@ -9,7 +9,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { AppError } from '../../core/errors.js';
 import type { Receipt } from '../../core/receipt.js';
-import { exposureInput, gateLogs, parseLogsGateOptions } from '../../eval/harness-logs/gate-logs.js';
+import { exposureInput, gateLogs, parseLogsGateOptions } from '../../eval/harness-logs/logs-gate-receipt.js';
 import { fileInput } from '../../eval/repositories/log-files.js';
 import { gateSummaryMarkdown, gateTable } from '../../eval/harness-logs/report.js';
 import type { Command } from './command.js';

@@ -11,7 +11,7 @@ import { parseExposure, type ExposureSpec } from './exposure.js';
 import { LogsGateOptions, readOptionsFor } from './options.js';
 import { readLog } from './read.js';
 import type { LogSource } from './source.js';
-import { runLogsGate } from './logs-gate.js';
+import { runLogsGate } from './logs-gate-decision.js';
 
 export const LOGS_GATE_TOOL = 'gate-logs';
 

@@ -5,7 +5,7 @@
  */
 import { AppError, type FieldError } from '../../core/errors.js';
 import type { VerifierPool } from '../pool.js';
-import { exposureInput, gateLogs, type LogInput } from './gate-logs.js';
+import { exposureInput, gateLogs, type LogInput } from './logs-gate-receipt.js';
 import { fileSource } from '../repositories/log-files.js';
 import type { LogsGateOptions } from './options.js';
 import { bufferSource } from './source.js';
