@@ -1,4 +1,4 @@
-// N-API surface of the graph kernel (typed in src/eval/graph/native.ts).
+// N-API surface of the graph kernel (typed in src/eval/speed/graph-kernel-native.ts).
 #include <napi.h>
 
 #include <string>

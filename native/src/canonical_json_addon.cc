@@ -1,4 +1,4 @@
-// N-API surface of the canonicaliser (typed in src/eval/fast-path/canonical-native.ts).
+// N-API surface of the canonicaliser (typed in src/eval/speed/canonical-native.ts).
 #include <napi.h>
 
 #include <new>

@@ -6,12 +6,12 @@
  */
 import { NonFiniteNumberError } from '../core/canonical-json.js';
 import { AppError, invalidInput, pointer, toProblem, type Problem } from '../core/errors.js';
-import { firstTooDeep, tooDeepMessage } from './fast-path/json-depth.js';
+import { firstTooDeep, tooDeepMessage } from './speed/json-depth.js';
 import { sealReceipt, type Verdict } from '../core/receipt.js';
 import { compileValidator, type Validator } from '../core/validation.js';
-import { uniformMapFastPass } from './fast-path/uniform-map.js';
+import { uniformMapFastPass } from './speed/uniform-map.js';
 import { getTool } from './registry.js';
-import { requestSha256 } from './fast-path/request-hash.js';
+import { requestSha256 } from './speed/request-hash.js';
 import { runContext, type ToolDefinition } from './tool-definition.js';
 import { emptyJsonBody, invalidJsonBody } from '../core/errors/http.js';
 import { bodyNotUtf8, nestedTooDeep } from './errors.js';

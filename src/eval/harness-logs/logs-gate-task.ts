@@ -4,7 +4,7 @@
  * hand them to a pool thread (workers/gate-logs.ts). Input errors cross the thread as data.
  */
 import { AppError, type FieldError } from '../../core/errors.js';
-import type { VerifierPool } from '../pool.js';
+import type { VerifierPool } from '../speed/pool.js';
 import { exposureInput, gateLogs, type LogInput } from './logs-gate-receipt.js';
 import { fileSource } from '../repositories/log-files.js';
 import type { LogsGateOptions } from './options.js';

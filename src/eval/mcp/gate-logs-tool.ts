@@ -9,7 +9,7 @@ import { invalidInput } from '../../core/errors.js';
 import { compileValidator } from '../../core/validation.js';
 import { LOGS_GATE_TOOL, parseLogsGateOptions } from '../harness-logs/logs-gate-receipt.js';
 import { gateLogsOnPool, type GateLogsFile } from '../harness-logs/logs-gate-task.js';
-import type { VerifierPool } from '../pool.js';
+import type { VerifierPool } from '../speed/pool.js';
 import { LogsGateOptions } from '../harness-logs/options.js';
 import { MAX_LOG_BYTES, tooLarge } from '../harness-logs/upload.js';
 import type { UsageCounters } from '../repositories/usage-counters.js';

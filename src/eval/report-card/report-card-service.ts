@@ -4,7 +4,7 @@
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { SERVICE_VERSION } from '../../core/receipt.js';
-import type { VerifierPool } from '../pool.js';
+import type { VerifierPool } from '../speed/pool.js';
 import type { KeySet } from '../repositories/receipt-keys.js';
 import type { SessionItem, SessionStore, StoredSession } from '../repositories/report-card-sessions.js';
 import type { BankItem } from './bank.js';

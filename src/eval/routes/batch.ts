@@ -10,9 +10,9 @@ import { lineAdmission, type BatchLimiter } from '../batch/admission.js';
 import type { ChunkResult, ChunkTask } from '../batch/chunk.js';
 import { batchDispatcher, CHUNK_MAX_LINES } from '../batch/dispatch.js';
 import { splitLines } from '../batch/lines.js';
-import type { VerifierPool } from '../pool.js';
+import type { VerifierPool } from '../speed/pool.js';
 import type { UsageCounters } from '../repositories/usage-counters.js';
-import type { RunTool, RunsInline } from '../run-tool.js';
+import type { RunTool, RunsInline } from '../speed/run-tool.js';
 import { batchEmpty, batchNotNdjson } from '../errors.js';
 
 export const BATCH_PATH = '/api/batch';

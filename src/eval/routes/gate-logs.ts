@@ -10,7 +10,7 @@ import path from 'node:path';
 import { AppError, invalidInput } from '../../core/errors.js';
 import { LOGS_GATE_TOOL, parseLogsGateOptions } from '../harness-logs/logs-gate-receipt.js';
 import { gateLogsOnPool, type GateLogsFile } from '../harness-logs/logs-gate-task.js';
-import type { VerifierPool } from '../pool.js';
+import type { VerifierPool } from '../speed/pool.js';
 import { MAX_LOG_BYTES, spoolLog, tooLarge } from '../harness-logs/upload.js';
 import { withTempDir } from '../repositories/log-files.js';
 import type { UsageCounters } from '../repositories/usage-counters.js';

@@ -16,11 +16,13 @@ import { normaliseEmail, normaliseHandle } from '../../music/services/auth-servi
 import { assertPasswordPolicy } from '../../music/services/password-policy.js';
 import { hashPassword } from '../../music/services/passwords.js';
 import type { Command } from './command.js';
+import { commandEnv } from './command-env.js';
 
 const signup = compileValidator(SignupBody);
 
 async function readPassword(): Promise<string | undefined> {
-  if (process.env.ADMIN_PASSWORD) return process.env.ADMIN_PASSWORD;
+  const { adminPassword } = commandEnv(process.env);
+  if (adminPassword) return adminPassword;
   if (process.stdin.isTTY) process.stderr.write('Password for the new admin: ');
   const rl = createInterface({ input: process.stdin });
   for await (const line of rl) {

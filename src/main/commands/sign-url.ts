@@ -6,6 +6,7 @@ import { HLS_MOUNT } from '../../music/services/media-delivery.js';
 import { normaliseRequestPath } from '../../music/services/media-path.js';
 import { signedUrl } from '../../music/services/secure-link.js';
 import type { Command } from './command.js';
+import { commandEnv } from './command-env.js';
 
 export const signUrlCommand: Command = {
   name: 'sign-url',
@@ -28,7 +29,7 @@ export const signUrlCommand: Command = {
       process.stderr.write(`usage: ${signUrlCommand.usage}\n`);
       return Promise.resolve(2);
     }
-    if (!process.env.SECURE_LINK_SECRET) {
+    if (!commandEnv(process.env).secureLinkSecretSet) {
       process.stderr.write(
         'sign-url: SECURE_LINK_SECRET is not set; a URL signed with a throwaway secret would be refused by the server.\n',
       );

@@ -8,7 +8,7 @@ import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { AppError } from '../../../core/errors.js';
 import { createRedis } from '../../../core/repositories/redis.js';
-import type { PooledOutcome, VerifierPool } from '../../pool.js';
+import type { PooledOutcome, VerifierPool } from '../../speed/pool.js';
 import {
   encodeJob,
   VERIFY_QUEUE,

@@ -4,7 +4,7 @@
  */
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { VerifierPool } from '../../pool.js';
+import type { VerifierPool } from '../../speed/pool.js';
 import {
   decodeBody,
   DEADLINE_PASSED,

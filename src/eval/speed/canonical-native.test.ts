@@ -6,11 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { lcg } from '../math/lcg.testing.js';
+import { nativeCanonicalRequired } from './addons-promised.testing.js';
 import { canonicalJson } from '../../core/canonical-json.js';
 import { APPENDIX_B_NUMBERS, doubleFromHex } from '../../core/rfc8785.testing.js';
 import {
   nativeCanonicalReason,
-  nativeCanonicalRequired,
   nativeCanonicalizer,
   type CompiledPlan,
   type PlanNode,

@@ -5,8 +5,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import type { ToolOutcome } from './execute.js';
-import { verificationTimedOut } from './errors.js';
+import type { ToolOutcome } from '../execute.js';
+import { verificationTimedOut } from '../errors.js';
 
 /** What every worker receives once, at start (Piscina workerData). */
 export interface VerifierWorkerData {
@@ -53,7 +53,7 @@ export interface VerifierPool {
 /** Under vitest/tsx the sources are .ts and the worker needs the tsx loader; built code is .js. */
 function workerEntry(name = 'verifier'): { filename: string; execArgv: string[] } {
   const fromSource = import.meta.url.endsWith('.ts');
-  const url = new URL(`../../workers/${name}.${fromSource ? 'ts' : 'js'}`, import.meta.url);
+  const url = new URL(`../../../workers/${name}.${fromSource ? 'ts' : 'js'}`, import.meta.url);
   return { filename: fileURLToPath(url), execArgv: fromSource ? ['--import', 'tsx'] : [] };
 }
 
