@@ -21,7 +21,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { strToU8, Zip, ZipDeflate } from 'fflate';
-import { fileInput, gateLogs, parseLogsGateOptions } from '../src/eval/harness-logs/gate-logs.js';
+import { gateLogs, parseLogsGateOptions } from '../src/eval/harness-logs/logs-gate-receipt.js';
+import { fileInput } from '../src/eval/repositories/log-files.js';
 import { lcg } from '../src/eval/math/lcg.testing.js';
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 5000);

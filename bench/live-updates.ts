@@ -23,7 +23,7 @@ import { buildMusicApp } from '../src/music/app.js';
 import { RedisEventStream } from '../src/music/repositories/event-stream-repository.js';
 import type { LiveEvent } from '../src/music/services/live-events.js';
 import { TokenService } from '../src/music/services/tokens.js';
-import { createRedis } from '../src/core/redis.js';
+import { createRedis } from '../src/core/repositories/redis.js';
 import {
   benchMusicConfig,
   benchMusicConnections,

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // The eval addons' one ABI version, read from its single definition (NATIVE_ABI_VERSION in
-// src/eval/fast-path/native-addon.ts). native/binding.gyp compiles it into both addons, and
+// src/eval/repositories/native-addon.ts). native/binding.gyp compiles it into both addons, and
 // scripts/build-native.mjs checks the built ones against it. Run directly, it prints it.
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const source = join(root, 'src', 'eval', 'fast-path', 'native-addon.ts');
+const source = join(root, 'src', 'eval', 'repositories', 'native-addon.ts');
 
 export function nativeAbiVersion() {
   const m = /^export const NATIVE_ABI_VERSION = (\d+);$/m.exec(readFileSync(source, 'utf8'));

@@ -24,7 +24,7 @@ import { loadEvalConfig } from '../src/eval/config.js';
 import { loadSigningKeys } from '../src/eval/repositories/receipt-keys.js';
 import { loadMusicConfig } from '../src/music/config.js';
 import { loadWorkerConfig } from '../src/music/worker-config.js';
-import { offsiteTarget } from '../src/ops/offsite-copy.js';
+import { offsiteTarget } from '../src/ops/offsite-target.js';
 import { NGINX_TEMPLATE_VARIABLES, renderNginxTemplate } from '../src/ops/nginx-template.js';
 
 const ROOT = join(import.meta.dirname, '..');

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyReceipt } from '../src/core/receipt.js';
 import { fromGraph6 } from '../src/eval/graph/graph6.js';
 import { featureRecord } from '../src/eval/graph/features.js';
-import { resolveGraphKernel } from '../src/eval/graph/native.js';
-import { createVerifierPool, type VerifierPool } from '../src/eval/pool.js';
+import { resolveGraphKernel } from '../src/eval/speed/graph-kernel-native.js';
+import { createVerifierPool, type VerifierPool } from '../src/eval/speed/pool.js';
 import { makeEvalApp, postJson } from './helpers/eval-app.js';
 
 const URL = '/api/counterexample';

@@ -5,7 +5,7 @@ import { EvalEnv } from '../src/eval/config.js';
 import { VerifyWorkerEnv } from '../src/eval/verify-queue/worker-config.js';
 import { EnvSchema as MusicEnv } from '../src/music/config.js';
 import { WorkerEnvSchema } from '../src/music/worker-config.js';
-import { OffsiteEnv } from '../src/ops/offsite-copy.js';
+import { OffsiteEnv } from '../src/ops/offsite-target.js';
 
 const listed = new Set(
   readFileSync(new URL('../.env.example', import.meta.url), 'utf8')

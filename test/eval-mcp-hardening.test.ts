@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH } from '../src/eval/fast-path/json-depth.js';
+import { MAX_JSON_DEPTH } from '../src/eval/speed/json-depth.js';
 import { makeEvalApp, postJson } from './helpers/eval-app.js';
 import { listenLocal, rawRequest } from './helpers/raw-http.js';
 

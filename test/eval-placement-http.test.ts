@@ -5,9 +5,9 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inlineLimitBytes } from '../src/eval/placement.js';
-import { resolveGraphKernel } from '../src/eval/graph/native.js';
-import { createVerifierPool, type VerifierPool } from '../src/eval/pool.js';
+import { inlineLimitBytes } from '../src/eval/speed/placement.js';
+import { resolveGraphKernel } from '../src/eval/speed/graph-kernel-native.js';
+import { createVerifierPool, type VerifierPool } from '../src/eval/speed/pool.js';
 import { getTool } from '../src/eval/registry.js';
 import { reportCardWarmed } from '../src/eval/app.js';
 import { makeEvalApp, postJson } from './helpers/eval-app.js';

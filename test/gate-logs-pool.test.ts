@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportCardWarmed } from '../src/eval/app.js';
-import { createVerifierPool, type VerifierPool } from '../src/eval/pool.js';
+import { createVerifierPool, type VerifierPool } from '../src/eval/speed/pool.js';
 import { makeEvalApp } from './helpers/eval-app.js';
 import { multipartBody } from './helpers/multipart.js';
 

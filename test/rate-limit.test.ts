@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RedisRateLimitStore } from '../src/core/rate-limit/redis-store.js';
+import { RedisRateLimitStore } from '../src/core/repositories/redis-rate-limit-store.js';
 import { makeEvalApp, postJson } from './helpers/eval-app.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

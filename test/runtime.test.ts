@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ciPromisesAddons } from '../src/eval/fast-path/native-addon.js';
+import { ciPromisesAddons } from '../src/eval/speed/addons-promised.testing.js';
 
 const ROOT = join(import.meta.dirname, '..');
 

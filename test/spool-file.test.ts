@@ -1,11 +1,11 @@
-/** core/spool-file.ts against real files: blocks, sizes, hashes, and cleanup after a failure. */
+/** core/repositories/spool-file.ts against real files: blocks, sizes, hashes, and cleanup after a failure. */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { concatenateFiles, SizeMismatchError, spoolToFile } from '../src/core/spool-file.js';
+import { concatenateFiles, SizeMismatchError, spoolToFile } from '../src/core/repositories/spool-file.js';
 
 const sha256 = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 

@@ -1,8 +1,8 @@
 /** Piscina task file of batch chunks: adapts a pool message to `runChunk`; nothing else lives here. */
 import { move, transferableSymbol, valueSymbol, workerData } from 'piscina';
 import { runChunk, type ChunkResult, type ChunkTask } from '../src/eval/batch/chunk.js';
-import type { VerifierWorkerData } from '../src/eval/pool.js';
-import { useKernel } from '../src/eval/tools/counterexample/kernel.js';
+import type { VerifierWorkerData } from '../src/eval/speed/pool.js';
+import { useKernel } from '../src/eval/speed/graph-kernel.js';
 
 // The graph kernel the service resolved once at start-up, as workers/verifier.ts sets it.
 useKernel((workerData as VerifierWorkerData).graphKernel);

@@ -3,7 +3,7 @@ import {
   runGateLogsTask,
   type GateLogsResult,
   type GateLogsTask,
-} from '../src/eval/harness-logs/gate-logs-task.js';
+} from '../src/eval/harness-logs/logs-gate-task.js';
 
 export default function runGateLogs(task: GateLogsTask): Promise<GateLogsResult> {
   return runGateLogsTask(task);

@@ -1,8 +1,8 @@
 /** Piscina task file: adapts a pool message to `executeTool`; nothing else lives here. */
 import { workerData } from 'piscina';
 import { executeTool, type ToolOutcome } from '../src/eval/execute.js';
-import type { VerifierTask, VerifierWorkerData } from '../src/eval/pool.js';
-import { useKernel } from '../src/eval/tools/counterexample/kernel.js';
+import type { VerifierTask, VerifierWorkerData } from '../src/eval/speed/pool.js';
+import { useKernel } from '../src/eval/speed/graph-kernel.js';
 
 // The graph kernel the service resolved once at start-up.
 useKernel((workerData as VerifierWorkerData).graphKernel);

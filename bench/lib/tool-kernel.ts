@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { sealReceipt } from '../../src/core/receipt.js';
 import { compileValidator } from '../../src/core/validation.js';
 import { executeTool } from '../../src/eval/execute.js';
-import { requestSha256 } from '../../src/eval/fast-path/request-hash.js';
+import { requestSha256 } from '../../src/eval/speed/request-hash.js';
 import { getTool } from '../../src/eval/registry.js';
 import { load, ratio, table, type LoadResult } from './autocannon.js';
 import { freePort, startEval, startNode } from './server.js';

@@ -1,4 +1,4 @@
-// N-API surface of the graph kernel (typed in src/eval/graph/native.ts).
+// N-API surface of the graph kernel (typed in src/eval/speed/graph-kernel-native.ts).
 #include <napi.h>
 
 #include <string>
@@ -7,7 +7,7 @@
 
 namespace {
 
-// NATIVE_ABI_VERSION comes from binding.gyp, which reads src/eval/fast-path/native-addon.ts.
+// NATIVE_ABI_VERSION comes from binding.gyp, which reads src/eval/repositories/native-addon.ts.
 #ifndef NATIVE_ABI_VERSION
 #error "NATIVE_ABI_VERSION is not defined: build with native/binding.gyp (scripts/build-native.mjs)"
 #endif

@@ -1,4 +1,4 @@
-// N-API surface of the canonicaliser (typed in src/eval/fast-path/canonical-native.ts).
+// N-API surface of the canonicaliser (typed in src/eval/speed/canonical-native.ts).
 #include <napi.h>
 
 #include <new>
@@ -14,7 +14,7 @@
 
 namespace {
 
-// NATIVE_ABI_VERSION comes from binding.gyp, which reads src/eval/fast-path/native-addon.ts.
+// NATIVE_ABI_VERSION comes from binding.gyp, which reads src/eval/repositories/native-addon.ts.
 #ifndef NATIVE_ABI_VERSION
 #error "NATIVE_ABI_VERSION is not defined: build with native/binding.gyp (scripts/build-native.mjs)"
 #endif

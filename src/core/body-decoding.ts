@@ -7,7 +7,8 @@
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from './errors.js';
+import type { AppError } from './errors.js';
+import { badCompressedBody, encodingNotAccepted, inflatesTooLarge } from './errors/http.js';
 
 /** What a client may send, in the order named to it (RFC 9110 section 8.4, RFC 7694). */
 export const REQUEST_ENCODINGS = ['gzip', 'deflate', 'br'] as const;
@@ -32,25 +33,15 @@ function hasBody(request: FastifyRequest): boolean {
 }
 
 export function unsupportedEncoding(header: string): AppError {
-  return new AppError(
-    'unsupported_media_type',
-    `Content-Encoding "${header}" is not accepted; send the body uncompressed or as one of: ${ACCEPTED}.`,
-    { headers: { 'accept-encoding': ACCEPTED } },
-  );
+  return encodingNotAccepted(header, ACCEPTED);
 }
 
 function tooLarge(limit: number): AppError {
-  return new AppError(
-    'payload_too_large',
-    `The request body inflates to more than this endpoint's limit of ${limit} bytes (the limit counts the decompressed size).`,
-  );
+  return inflatesTooLarge(limit);
 }
 
 function corrupt(coding: string, err: Error): AppError {
-  return new AppError(
-    'invalid_input',
-    `The request body is not valid ${coding} data (${err.message}); compress it with the coding named in Content-Encoding.`,
-  );
+  return badCompressedBody(coding, err.message);
 }
 
 /**

@@ -4,9 +4,20 @@
  * message or stack from inside.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, toProblem, type FieldError, type Problem } from './errors.js';
+import { AppError, invalidInput, toProblem, type FieldError, type Problem } from './errors.js';
 import { methodNotAllowed } from './route-methods.js';
 import { formatAjvErrors, invalidDetail } from './field-messages.js';
+import {
+  bodyTooLarge,
+  contentLengthMismatch,
+  emptyJsonBody,
+  frameworkClientError,
+  invalidJsonBody,
+  invalidJsonOrPrototypeKey,
+  noRoute,
+  prototypeKeyInBody,
+  sendJson,
+} from './errors/http.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
@@ -36,34 +47,28 @@ export function toAppError(error: FastifyError | Error, request?: FastifyRequest
       path: context === 'body' ? fe.path : `${context}:${fe.path}`,
       message: fe.message,
     }));
-    return new AppError('invalid_input', invalidDetail(errors), { errors });
+    return invalidInput(invalidDetail(errors), errors);
   }
   if (/forbidden prototype property/.test(e.message)) {
-    return new AppError(
-      'invalid_json',
-      'The request body has a "__proto__" or "constructor.prototype" key, which is refused (it could alter objects on the server); remove it.',
-    );
+    return prototypeKeyInBody();
   }
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError('payload_too_large', `The request body is larger than the limit of this endpoint.`);
+      return bodyTooLarge();
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError('unsupported_media_type', 'Send the body as application/json.');
+      return sendJson();
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new AppError('invalid_json', 'The request body is empty; a JSON object is required.');
+      return emptyJsonBody();
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       // Fastify's default parser drops the reason; a prototype key is the one valid-JSON cause.
-      return new AppError(
-        'invalid_json',
-        'The request body is not valid JSON, or it has a "__proto__" or "constructor.prototype" key, which is refused (it could alter objects on the server).',
-      );
+      return invalidJsonOrPrototypeKey();
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new AppError('invalid_input', 'Content-Length does not match the body.');
+      return contentLengthMismatch();
     default:
       break;
   }
   if (e instanceof SyntaxError && e.statusCode === 400) {
-    return new AppError('invalid_json', `The request body is not valid JSON: ${e.message}.`);
+    return invalidJsonBody(e.message);
   }
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     const code =
@@ -74,7 +79,7 @@ export function toAppError(error: FastifyError | Error, request?: FastifyRequest
           : e.statusCode === 415
             ? 'unsupported_media_type'
             : 'invalid_input';
-    return new AppError(code, e.message);
+    return frameworkClientError(code, e.message);
   }
   return undefined;
 }
@@ -125,10 +130,7 @@ export function registerErrorHandler(app: FastifyInstance, classify?: ErrorClass
 export function sendRouteNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const notAllowed = methodNotAllowed(request);
   if (notAllowed) return sendProblem(reply, toProblem(notAllowed), notAllowed.headers);
-  return sendProblem(
-    reply,
-    toProblem(new AppError('not_found', `No route for ${request.method} ${request.url.split('?', 1)[0]}.`)),
-  );
+  return sendProblem(reply, toProblem(noRoute(request.method, request.url.split('?', 1)[0]!)));
 }
 
 export function registerProblemNotFound(app: FastifyInstance): void {

@@ -9,24 +9,24 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, toProblem, type Problem } from './errors.js';
+import { toProblem, type Problem } from './errors.js';
 import { PROBLEM_CONTENT_TYPE, sendProblem } from './error-handler.js';
+import {
+  badPathEncoding,
+  headersTooLarge,
+  malformedHttp,
+  pathSegmentTooLong,
+  requestNotReceivedInTime,
+} from './errors/http.js';
 
 export type EdgeHeaders = Readonly<Record<string, string>>;
 
 function frameworkProblem(error: FastifyError, request: FastifyRequest): Problem {
   switch (error.code) {
     case 'FST_ERR_BAD_URL':
-      return toProblem(
-        new AppError(
-          'invalid_input',
-          'The request path is not valid percent-encoding (a "%" must be followed by two hex digits forming UTF-8); encode the path correctly.',
-        ),
-      );
+      return toProblem(badPathEncoding());
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return toProblem(
-        new AppError('uri_too_long', 'A segment of the request path is too long for any route.'),
-      );
+      return toProblem(pathSegmentTooLong());
     default:
       return {
         type: 'urn:problem:internal',
@@ -54,23 +54,11 @@ export function frameworkErrorHandler(
 function clientProblem(err: NodeJS.ErrnoException): Problem {
   switch (err.code ?? '') {
     case 'HPE_HEADER_OVERFLOW':
-      return toProblem(
-        new AppError(
-          'headers_too_large',
-          'The request headers are larger than the server accepts; send fewer or shorter headers (cookies included).',
-        ),
-      );
+      return toProblem(headersTooLarge());
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return toProblem(
-        new AppError('request_timeout', 'The request was not received in time; send it again.'),
-      );
+      return toProblem(requestNotReceivedInTime());
     default:
-      return toProblem(
-        new AppError(
-          'invalid_input',
-          'The request is not well-formed HTTP/1.1 (request line, header syntax or framing); send a valid HTTP request.',
-        ),
-      );
+      return toProblem(malformedHttp());
   }
 }
 

@@ -9,7 +9,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { normaliseAddress } from './client-address.js';
 import { PROBLEM_CONTENT_TYPE, sendProblem } from './error-handler.js';
-import { AppError, toProblem } from './errors.js';
+import { toProblem } from './errors.js';
+import { requestTimeout, tooManyConnections as tooManyConnectionsError } from './errors/http.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -191,10 +192,7 @@ export function registerBodyDeadlines(app: FastifyInstance, limits: HttpLimits):
     // Closed once answered: the rest of the body is never read.
     w.reply.raw.once('finish', () => w.socket.destroy());
     void w.reply.header('connection', 'close');
-    void sendProblem(
-      w.reply,
-      toProblem(new AppError('request_timeout', `Request timeout: ${reason}; send it again.`)),
-    );
+    void sendProblem(w.reply, toProblem(requestTimeout(reason)));
   };
 
   app.addHook('onRequest', (request, reply, done) => {
@@ -261,14 +259,7 @@ export function registerConnectionCap(
 }
 
 function tooManyConnections(limit: number, headers: Record<string, string>): string {
-  const body = JSON.stringify(
-    toProblem(
-      new AppError(
-        'rate_limited',
-        `This client address already holds ${limit} open connections; reuse one (keep-alive) or close some.`,
-      ),
-    ),
-  );
+  const body = JSON.stringify(toProblem(tooManyConnectionsError(limit)));
   return (
     [
       'HTTP/1.1 429 Too Many Requests',

@@ -9,8 +9,9 @@
  */
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import secureJson from 'secure-json-parse';
-import { AppError } from './errors.js';
+import type { AppError } from './errors.js';
 import { describeBodySchema } from './schema-hint.js';
+import { bodyNotUtf8, emptyJsonBody, invalidJsonBody, prototypeKeyInBody } from './errors/http.js';
 
 const PARSE_OPTIONS = { protoAction: 'error', constructorAction: 'error' } as const;
 
@@ -20,18 +21,13 @@ function hasBodySchema(request: FastifyRequest): boolean {
 
 /** JSON.parse's own reason (it names the position), prototype-poisoning keys refused. */
 export function parseJsonText(text: string): unknown {
-  if (text.trim() === '')
-    throw new AppError('invalid_json', 'The request body is empty; a JSON object is required.');
+  if (text.trim() === '') throw emptyJsonBody();
   try {
     return secureJson.parse(text, undefined, PARSE_OPTIONS) as unknown;
   } catch (err) {
     const reason = (err as Error).message;
-    if (/forbidden prototype property/.test(reason))
-      throw new AppError(
-        'invalid_json',
-        'The request body has a "__proto__" or "constructor.prototype" key, which is refused (it could alter objects on the server); remove it.',
-      );
-    throw new AppError('invalid_json', `The request body is not valid JSON: ${reason}.`);
+    if (/forbidden prototype property/.test(reason)) throw prototypeKeyInBody();
+    throw invalidJsonBody(reason);
   }
 }
 
@@ -42,10 +38,7 @@ export function decodeUtf8Body(bytes: Uint8Array): string {
   try {
     return utf8.decode(bytes);
   } catch {
-    throw new AppError(
-      'invalid_json',
-      'The request body is not valid UTF-8 (it holds a byte sequence UTF-8 does not allow); send the JSON encoded as UTF-8.',
-    );
+    throw bodyNotUtf8();
   }
 }
 

@@ -7,8 +7,8 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
-import { AppError } from './errors.js';
 import { parseProxyEntry } from './trusted-proxies.js';
+import { metricsForbidden } from './errors/http.js';
 
 export const DEFAULT_METRICS_SCRAPERS = '127.0.0.0/8,::1';
 
@@ -73,9 +73,6 @@ export class MetricsScrapers {
     const proxied =
       request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined;
     if (!proxied && isIP(peer) !== 0 && this.list.check(peer, familyOf(peer))) return;
-    throw new AppError(
-      'forbidden',
-      'Metrics are served only to the configured scrapers (METRICS_SCRAPERS; loopback by default), directly, not through a proxy.',
-    );
+    throw metricsForbidden();
   }
 }

@@ -82,7 +82,7 @@ export interface SealedReceipt {
 
 /**
  * Seals a receipt body: adds the envelope and the hashes. `requestSha256` is the hash of the
- * canonical request after defaults (see src/eval/fast-path/request-hash.ts). Each top-level field is
+ * canonical request after defaults (see src/eval/speed/request-hash.ts). Each top-level field is
  * canonicalised once and the pieces reused for the field hashes, the receipt hash and the
  * served text: a 5000-item receipt is several hundred kilobytes, and serialising and hashing
  * it dominate the cost of cheap tools.

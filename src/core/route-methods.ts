@@ -6,8 +6,9 @@
  */
 import FindMyWay from 'find-my-way';
 import type { FastifyInstance, FastifyRequest, HTTPMethods, RouteOptions } from 'fastify';
-import { AppError } from './errors.js';
+import type { AppError } from './errors.js';
 import { pathOfUrl } from './request-path.js';
+import { methodNotAllowed as methodNotAllowedError } from './errors/http.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -68,11 +69,5 @@ export function methodNotAllowed(request: FastifyRequest): AppError | undefined 
   const allowed = request.server.routeMethods.allowed(path);
   if (allowed.length === 0 || allowed.includes(request.method)) return undefined;
   const allow = allowed.join(', ');
-  return new AppError(
-    'method_not_allowed',
-    `${request.method} is not allowed on ${path}; it takes ${allow}.`,
-    {
-      headers: { allow },
-    },
-  );
+  return methodNotAllowedError(request.method, path, allow);
 }

@@ -34,7 +34,7 @@ export interface ValidationContext {
 
 /**
  * A faster first pass for valid documents, injected by the service that owns it when it
- * builds its validators (eval's fast path: src/eval/fast-path/uniform-map.ts). Its keywords
+ * builds its validators (eval's fast path: src/eval/speed/uniform-map.ts). Its keywords
  * run with the call's ValidationContext as `this` (ajv's passContext).
  */
 export interface FastPass {

@@ -6,13 +6,15 @@
  */
 import { NonFiniteNumberError } from '../core/canonical-json.js';
 import { AppError, invalidInput, pointer, toProblem, type Problem } from '../core/errors.js';
-import { firstTooDeep, tooDeepMessage } from './fast-path/json-depth.js';
+import { firstTooDeep, tooDeepMessage } from './speed/json-depth.js';
 import { sealReceipt, type Verdict } from '../core/receipt.js';
 import { compileValidator, type Validator } from '../core/validation.js';
-import { uniformMapFastPass } from './fast-path/uniform-map.js';
+import { uniformMapFastPass } from './speed/uniform-map.js';
 import { getTool } from './registry.js';
-import { requestSha256 } from './fast-path/request-hash.js';
+import { requestSha256 } from './speed/request-hash.js';
 import { runContext, type ToolDefinition } from './tool-definition.js';
+import { emptyJsonBody, invalidJsonBody } from '../core/errors/http.js';
+import { bodyNotUtf8, nestedTooDeep } from './errors.js';
 
 export interface ToolSuccess {
   ok: true;
@@ -58,14 +60,13 @@ export function parseJsonBody(bytes: Uint8Array | string): unknown {
   try {
     text = typeof bytes === 'string' ? bytes : decoder.decode(bytes);
   } catch {
-    throw new AppError('invalid_json', 'The request body is not valid UTF-8.');
+    throw bodyNotUtf8();
   }
-  if (text.trim() === '')
-    throw new AppError('invalid_json', 'The request body is empty; a JSON object is required.');
+  if (text.trim() === '') throw emptyJsonBody();
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
-    throw new AppError('invalid_json', `The request body is not valid JSON: ${(err as Error).message}.`);
+    throw invalidJsonBody((err as Error).message);
   }
 }
 
@@ -83,7 +84,7 @@ function tooDeeplyNested(bytes: Uint8Array | string): AppError {
     typeof bytes === 'string'
       ? bytes
       : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  return new AppError('invalid_input', tooDeepMessage(firstTooDeep(text)));
+  return nestedTooDeep(tooDeepMessage(firstTooDeep(text)));
 }
 
 /** JSON pointer to the first non-finite number in `value`, depth first; null if none. */

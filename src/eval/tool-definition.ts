@@ -29,9 +29,9 @@ export interface ToolDefinition<Req = unknown> {
   run(request: Req, context?: RunContext): AnyReceiptBody;
   /**
    * The tool's declared worst case: milliseconds of parsing, validation, running and sealing
-   * per KiB of request body, measured on the near-limit workloads (the costliest per KiB) on
-   * the development machine; null when the cost is not bounded by the body (a search). It
-   * bounds which requests may run on the event loop (routes/placement.ts).
+   * per KiB of request body (how it is measured: docs/speed.md); null when the cost is not
+   * bounded by the body (a search). It bounds which requests may run on the event loop
+   * (speed/placement.ts).
    */
   costMsPerKiB: number | null;
 }

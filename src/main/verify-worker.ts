@@ -9,9 +9,9 @@ import { pino } from 'pino';
 import { ConfigError } from '../core/env.js';
 import { loggerOptions } from '../core/logger.js';
 import { installGracefulShutdown } from '../core/shutdown.js';
-import { resolveGraphKernel } from '../eval/graph/native.js';
-import { createVerifierPool } from '../eval/pool.js';
-import { createVerifyConsumer } from '../eval/verify-queue/verify-consumer.js';
+import { resolveGraphKernel } from '../eval/speed/graph-kernel-native.js';
+import { createVerifierPool } from '../eval/speed/pool.js';
+import { createVerifyConsumer } from '../eval/repositories/verify-queue/verify-consumer.js';
 import { VERIFY_QUEUE } from '../eval/verify-queue/verify-job.js';
 import { loadVerifyWorkerConfig, type VerifyWorkerConfig } from '../eval/verify-queue/worker-config.js';
 

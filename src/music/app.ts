@@ -12,7 +12,7 @@ import { loggerOptions } from '../core/logger.js';
 import { createHttpMetrics, registerMetricsRoute, type HttpMetrics } from '../core/metrics.js';
 import { MetricsScrapers } from '../core/metrics-access.js';
 import { registerRateLimits, type RateLimitScope } from '../core/rate-limit/plugin.js';
-import { RedisRateLimitStore } from '../core/rate-limit/redis-store.js';
+import { RedisRateLimitStore } from '../core/repositories/redis-rate-limit-store.js';
 import type { RateLimitStore } from '../core/rate-limit/store.js';
 import { registerSecurityHeaders, securityHeaders } from '../core/security-headers.js';
 import { TrustedProxies } from '../core/trusted-proxies.js';

@@ -2,11 +2,10 @@
  * The seed's operational checks: disk free above 20% (daily), failed jobs below 10 (daily), TLS
  * certificate valid for more than 30 days (weekly), and the last good database backup younger
  * than the RPO (24 h), so a backup that fails is an alert and not a line in a log. Each check is a function returning one
- * result; the command prints one line per result and exits with the number that failed.
+ * result; the command prints one line per result and exits with the number that failed. What
+ * they read from disk and the network: repositories/check-probes.ts.
  */
-import { readdir, readFile, statfs } from 'node:fs/promises';
-import { X509Certificate } from 'node:crypto';
-import { connect } from 'node:tls';
+import type { X509Certificate } from 'node:crypto';
 import { parseBackupFileName } from './retention.js';
 
 export interface CheckResult {
@@ -45,23 +44,6 @@ export function backupAgeCheck(
   };
 }
 
-/** The newest dump in a backup directory. */
-export async function localBackupCheck(dir: string, now: Date, maxAgeHours: number): Promise<CheckResult> {
-  return backupAgeCheck('backup', await readdir(dir), dir, now, maxAgeHours);
-}
-
-export async function diskFreeCheck(path: string, minFreeRatio: number): Promise<CheckResult> {
-  const s = await statfs(path);
-  // bavail: blocks an unprivileged process may still use (what the services will see).
-  const ratio = s.blocks > 0 ? s.bavail / s.blocks : 0;
-  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-  return {
-    name: 'disk',
-    ok: ratio > minFreeRatio,
-    detail: `${pct(ratio)} free on ${path} (needs more than ${pct(minFreeRatio)})`,
-  };
-}
-
 export function failedJobsCheck(
   failedByQueue: Readonly<Record<string, number>>,
   maxFailed: number,
@@ -95,27 +77,4 @@ export function certificateCheck(
         ? `${source}: expired on ${when}`
         : `${source}: valid ${Math.floor(days)} more days, until ${when} (needs more than ${minDays})`,
   };
-}
-
-export async function certificateFromFile(path: string): Promise<X509Certificate> {
-  return new X509Certificate(await readFile(path));
-}
-
-/** The certificate a live server presents (not verified: an expired one must still be read). */
-export function certificateFromServer(
-  host: string,
-  port: number,
-  servername = host,
-): Promise<X509Certificate> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host, port, servername, rejectUnauthorized: false, timeout: 10_000 });
-    socket.once('secureConnect', () => {
-      const peer = socket.getPeerX509Certificate();
-      socket.destroy();
-      if (peer) resolve(peer);
-      else reject(new Error(`${host}:${port} presented no certificate`));
-    });
-    socket.once('timeout', () => socket.destroy(new Error(`${host}:${port}: TLS handshake timed out`)));
-    socket.once('error', reject);
-  });
 }

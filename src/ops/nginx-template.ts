@@ -4,7 +4,6 @@
  * set without a value is an error naming it, so a half-rendered config never reaches nginx.
  * nginx's own `$variables` carry no braces in the template and are left alone.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export const NGINX_TEMPLATE_VARIABLES = [
@@ -37,8 +36,4 @@ export function renderNginxTemplate(
   return template.replace(/\$\{([A-Z0-9_]+)\}/g, (whole, name: string) =>
     (NGINX_TEMPLATE_VARIABLES as readonly string[]).includes(name) ? (values[name] as string) : whole,
   );
-}
-
-export async function readNginxTemplate(root: string): Promise<string> {
-  return readFile(join(root, NGINX_TEMPLATE_PATH), 'utf8');
 }

@@ -11,7 +11,8 @@ import { createServer, connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { readNginxTemplate, renderNginxTemplate } from '../../src/ops/nginx-template.js';
+import { renderNginxTemplate } from '../../src/ops/nginx-template.js';
+import { readNginxTemplate } from '../../src/ops/repositories/nginx-template-file.js';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..', '..');

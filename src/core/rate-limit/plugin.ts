@@ -6,10 +6,10 @@
  * an outage of the limiter must not become an outage of the service, nor a log flood.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.js';
 import { policyPath } from '../request-path.js';
 import { retryAfterSeconds } from './gcra.js';
 import type { RateLimitStore } from './store.js';
+import { rateLimited } from '../errors/http.js';
 
 export interface RateLimitScope {
   name: string;
@@ -58,14 +58,7 @@ export function registerRateLimits(app: FastifyInstance, options: RateLimitOptio
     }
     if (!result.allowed) {
       const seconds = retryAfterSeconds(result.retryAfterMs);
-      throw new AppError(
-        'rate_limited',
-        `Rate limit of the "${scope.name}" scope exceeded; retry in ${seconds} s.`,
-        {
-          headers: { 'retry-after': String(seconds) },
-          extra: { retry_after_seconds: seconds },
-        },
-      );
+      throw rateLimited(scope.name, seconds);
     }
   });
 }

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { MemoryRateLimitStore } from '../../core/rate-limit/memory-store.js';
-import { RedisRateLimitStore } from '../../core/rate-limit/redis-store.js';
-import { createRedis } from '../../core/redis.js';
+import { RedisRateLimitStore } from '../../core/repositories/redis-rate-limit-store.js';
+import { createRedis } from '../../core/repositories/redis.js';
 import type { RateLimitStore } from '../../core/rate-limit/store.js';
 import { lineAdmission, type BatchLimiter } from './admission.js';
 

@@ -8,11 +8,12 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../../core/errors.js';
+import type { AppError } from '../../core/errors.js';
 import { retryAfterSeconds } from '../../core/rate-limit/gcra.js';
 import { limitKey, type RateLimitScope } from '../../core/rate-limit/plugin.js';
 import type { RateLimitStore } from '../../core/rate-limit/store.js';
 import type { LineAdmission } from './stream.js';
+import { batchRateLimited } from '../errors.js';
 
 export interface BatchLimiter {
   store: RateLimitStore;
@@ -58,11 +59,7 @@ export function lineAdmission(limiter: BatchLimiter, request: FastifyRequest): R
     now,
     limited: (retryAfterMs: number) => {
       const seconds = retryAfterSeconds(retryAfterMs);
-      return new AppError(
-        'rate_limited',
-        `Rate limit of the "${limiter.scope.name}" scope exceeded (batch lines count as calls); retry in ${seconds} s.`,
-        { headers: { 'retry-after': String(seconds) }, extra: { retry_after_seconds: seconds } },
-      );
+      return batchRateLimited(limiter.scope.name, seconds);
     },
   });
 }

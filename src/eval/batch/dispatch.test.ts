@@ -1,10 +1,10 @@
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resolveGraphKernel } from '../graph/native.js';
-import { createVerifierPool } from '../pool.js';
+import { resolveGraphKernel } from '../speed/graph-kernel-native.js';
+import { createVerifierPool } from '../speed/pool.js';
 import { getTool } from '../registry.js';
 import type { UsageCounters } from '../repositories/usage-counters.js';
-import { inlinePlacement, toolRunner } from '../run-tool.js';
+import { inlinePlacement, toolRunner } from '../speed/run-tool.js';
 import type { ChunkResult, ChunkTask } from './chunk.js';
 import { batchDispatcher } from './dispatch.js';
 import { splitLines } from './lines.js';

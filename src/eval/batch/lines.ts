@@ -8,6 +8,7 @@ import { AppError } from '../../core/errors.js';
 import { refusedCharacter } from '../../core/text-safety.js';
 import { TOOLS } from '../registry.js';
 import type { ToolDefinition } from '../tool-definition.js';
+import { batchTooManyLines } from '../errors.js';
 
 export const MAX_BATCH_LINES = 10_000;
 export const MAX_ID_LENGTH = 200;
@@ -42,11 +43,7 @@ export function splitLines(body: Buffer): Buffer[] {
     let stop = end;
     if (stop > start && body[stop - 1] === 0x0d) stop--;
     if (!isBlank(body, start, stop)) {
-      if (lines.length === MAX_BATCH_LINES)
-        throw new AppError(
-          'payload_too_large',
-          `The batch holds more than ${MAX_BATCH_LINES} lines; split it into several batches.`,
-        );
+      if (lines.length === MAX_BATCH_LINES) throw batchTooManyLines(MAX_BATCH_LINES);
       lines.push(body.subarray(start, stop));
     }
     start = end + 1;

@@ -2,7 +2,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { toProblem } from '../../core/errors.js';
 import type { UsageCounters } from '../repositories/usage-counters.js';
-import type { RunTool } from '../run-tool.js';
+import type { RunTool } from '../speed/run-tool.js';
 import { BATCH_HINT, failureProblem, problemLine, receiptLine } from './answer.js';
 import { LineError, type ParsedLine } from './lines.js';
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { tabulatedSmallGraphs } from '../graph/enumerate.js';
 import { F } from '../graph/features.js';
-import { loadNativeKernel } from '../graph/native.js';
+import { loadNativeKernel } from '../speed/graph-kernel-native.js';
 import { tsKernel } from '../tools/counterexample/anneal.js';
 import { nativeKernel } from '../tools/counterexample/kernel.js';
 import { prepareClaim } from '../tools/counterexample/prepare.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../core/errors.js';
 import type { Receipt } from '../../core/receipt.js';
 import * as fx from './fixtures.testing.js';
-import { exposureInput, gateLogs, parseLogsGateOptions } from './gate-logs.js';
+import { exposureInput, gateLogs, parseLogsGateOptions } from './logs-gate-receipt.js';
 import { bufferSource } from './source.js';
 
 const input = (name: string, bytes: Uint8Array) => ({

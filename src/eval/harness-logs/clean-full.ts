@@ -11,7 +11,7 @@ import { leakageCounts, leakageDecisionPath, leakageTiers } from '../tools/leaka
 import type { ExamRow } from '../tools/leakage/schema.js';
 import type { LogCohort } from './cohort.js';
 import type { ExposureSpec } from './exposure.js';
-import { runLogsGate, type SideSource } from './logs-gate.js';
+import { runLogsGate, type SideSource } from './logs-gate-decision.js';
 import type { LogsGateOptions } from './options.js';
 
 /**

@@ -5,7 +5,7 @@ import { gateExample } from '../tools/gate/example.js';
 import { runGate } from '../tools/gate/gate.js';
 import { GateRequest } from '../tools/gate/schema.js';
 import { CohortBuilder, type LogCohort } from './cohort.js';
-import { runLogsGate } from './logs-gate.js';
+import { runLogsGate } from './logs-gate-decision.js';
 import { LogsGateOptions } from './options.js';
 import { atLeast, atMost, doubleValue } from '../math/exact.js';
 import { bigintDp, floatDp, signFlipTest, type ItemRates } from './sign-flip.js';

@@ -1,10 +1,8 @@
 /**
  * A log file as the readers see it: its first bytes (for format detection) and a way to
  * stream all of it. Readers never hold a whole JSONL or zip log; a single JSON document is
- * held once, bounded by the per-file limit.
+ * held once, bounded by the per-file limit. Files on disk: repositories/log-files.ts.
  */
-import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
 import { invalidInput } from '../../core/errors.js';
 
 export interface LogSource {
@@ -27,23 +25,6 @@ export function bufferSource(name: string, bytes: Uint8Array, chunkSize = 1 << 2
     *chunks() {
       for (let at = 0; at < bytes.byteLength; at += chunkSize) yield bytes.subarray(at, at + chunkSize);
     },
-  };
-}
-
-export async function fileSource(name: string, path: string): Promise<LogSource> {
-  const { size } = await stat(path);
-  const handle = await open(path, 'r');
-  const head = Buffer.alloc(Math.min(HEAD_BYTES, size));
-  try {
-    await handle.read(head, 0, head.length, 0);
-  } finally {
-    await handle.close();
-  }
-  return {
-    name,
-    size,
-    head,
-    chunks: () => createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Uint8Array>,
   };
 }
 

@@ -1,7 +1,8 @@
 /** Spools one uploaded log to a file while hashing it; a size-limit error from the stream is a 413. */
 import type { Readable } from 'node:stream';
-import { AppError } from '../../core/errors.js';
-import { spoolToFile } from '../../core/spool-file.js';
+import type { AppError } from '../../core/errors.js';
+import { spoolToFile } from '../../core/repositories/spool-file.js';
+import { logTooLarge } from '../errors.js';
 
 export const MAX_LOG_BYTES = 64 * 1024 * 1024;
 
@@ -15,8 +16,5 @@ export async function spoolLog(stream: Readable, path: string, part: string): Pr
 }
 
 export function tooLarge(part: string): AppError {
-  return new AppError(
-    'payload_too_large',
-    `The ${part} file is larger than ${MAX_LOG_BYTES / (1024 * 1024)} MB (${MAX_LOG_BYTES} bytes), the limit per log; gate a smaller log (e.g. fewer samples or one task per file).`,
-  );
+  return logTooLarge(part, MAX_LOG_BYTES);
 }

@@ -8,7 +8,7 @@ import type { TSchema } from 'typebox';
 import { AppError, toProblem, type Problem } from '../../core/errors.js';
 import type { ToolOutcome } from '../execute.js';
 import { TOOLS } from '../registry.js';
-import type { RunTool } from '../run-tool.js';
+import type { RunTool } from '../speed/run-tool.js';
 import type { UsageCounters } from '../repositories/usage-counters.js';
 
 export interface McpCallContext {

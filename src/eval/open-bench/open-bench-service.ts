@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { canonicalSha256 } from '../../core/canonical-json.js';
-import { AppError, invalidInput, pointer, type FieldError } from '../../core/errors.js';
+import { invalidInput, pointer, type FieldError } from '../../core/errors.js';
 import { sealReceipt, type Receipt, type Verdict } from '../../core/receipt.js';
 import { textSafetyErrors } from '../../core/text-safety.js';
 import type { OpenBenchLedger } from '../repositories/open-bench-ledger.js';
@@ -17,6 +17,14 @@ import { gradeSide, type TaskAnswer } from './grade.js';
 import { buildPublicReceipt, type OpenBenchItem, type PublicReceipt } from './public-receipt.js';
 import type { LeaderboardQuery, OpenBenchSubmitRequest } from './schemas.js';
 import { generateBench, type BenchTask, type Repository } from './tasks.js';
+import {
+  noLedger,
+  noPublishedReceipt,
+  noSuchSession,
+  sessionExpired,
+  sessionGraded,
+  tooManySessions,
+} from '../errors.js';
 
 export const TRACK = 'scope-integrity';
 export const OPEN_BENCH_TOOL = 'open-bench';
@@ -42,12 +50,6 @@ export const OPEN_BENCH_POLICY = Object.freeze({
   min_gains: 1,
   require_retained_probe: false,
 });
-
-const NO_LEDGER = new AppError(
-  'unavailable',
-  'This instance keeps no open-bench ledger (DATABASE_URL is not set), so nothing can be published or looked up; submit without "publish" to get your receipt.',
-  { headers: { 'retry-after': '3600' }, extra: { retry_after_seconds: 3600 } },
-);
 
 function reasons(side: 'baseline' | 'candidate', g: OpenBenchItem['baseline']): string[] {
   const out: string[] = [];
@@ -112,11 +114,7 @@ export class OpenBenchService {
       tasks,
     };
     if (!(await this.deps.store.create(session, this.deps.maxSessionsPerClient, now)))
-      throw new AppError(
-        'rate_limited',
-        `This client already holds ${this.deps.maxSessionsPerClient} live open-bench sessions; submit or let one expire (15 minutes).`,
-        { headers: { 'retry-after': '60' }, extra: { retry_after_seconds: 60 } },
-      );
+      throw tooManySessions('open-bench', this.deps.maxSessionsPerClient);
     return {
       session_id: session.session_id,
       expires_at: new Date(session.expires_at).toISOString(),
@@ -139,22 +137,13 @@ export class OpenBenchService {
     assertCoherent(request);
     if (request.publish) {
       // Checked before the session is spent, so the caller can retry without publishing.
-      if (!this.deps.ledger) throw NO_LEDGER;
+      if (!this.deps.ledger) throw noLedger();
       await this.deps.ledger.ping();
     }
     const claim = await this.deps.store.claim(request.session_id, this.deps.now());
-    if (claim.state === 'unknown')
-      throw new AppError(
-        'not_found',
-        'No such open-bench session; start one with POST /api/open-bench/start.',
-      );
-    if (claim.state === 'graded')
-      throw new AppError(
-        'conflict',
-        'This session has already been graded; a session is graded once. Start a new one.',
-      );
-    if (claim.state !== 'open')
-      throw new AppError('gone', 'This session expired (15 minutes after start); start a new one.');
+    if (claim.state === 'unknown') throw noSuchSession('open-bench');
+    if (claim.state === 'graded') throw sessionGraded();
+    if (claim.state !== 'open') throw sessionExpired();
     return this.grade(claim.session, request);
   }
 
@@ -243,7 +232,7 @@ export class OpenBenchService {
   }
 
   private ledgerOrFail(): OpenBenchLedger {
-    if (!this.deps.ledger) throw NO_LEDGER;
+    if (!this.deps.ledger) throw noLedger();
     return this.deps.ledger;
   }
 
@@ -275,11 +264,7 @@ export class OpenBenchService {
 
   async receipt(publicId: string): Promise<PublicReceipt> {
     const found = await this.ledgerOrFail().find(publicId);
-    if (!found)
-      throw new AppError(
-        'not_found',
-        `No published open-bench receipt ${publicId}; GET /api/open-bench/leaderboard lists them.`,
-      );
+    if (!found) throw noPublishedReceipt(publicId);
     return found;
   }
 }

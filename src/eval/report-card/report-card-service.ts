@@ -3,9 +3,8 @@
  * one-shot sessions of six items, grading in the pool, results signed with Ed25519.
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import { AppError } from '../../core/errors.js';
 import { SERVICE_VERSION } from '../../core/receipt.js';
-import type { VerifierPool } from '../pool.js';
+import type { VerifierPool } from '../speed/pool.js';
 import type { KeySet } from '../repositories/receipt-keys.js';
 import type { SessionItem, SessionStore, StoredSession } from '../repositories/report-card-sessions.js';
 import type { BankItem } from './bank.js';
@@ -15,6 +14,14 @@ import { HEURISTIC_INFO, HEURISTICS } from './heuristics.js';
 import type { ReportCardSubmitRequest, StartRequest } from './schemas.js';
 import { signResult, type Signature } from './signing.js';
 import { EXHAUSTIVE_MAX_N, type UniverseData } from './universe.js';
+import {
+  noSuchSession,
+  reportCardBankFailed,
+  reportCardWarming,
+  sessionExpired,
+  sessionGraded,
+  tooManySessions,
+} from '../errors.js';
 
 export const SESSION_TTL_MS = 15 * 60 * 1000;
 const ITEMS_PER_HEURISTIC = 3;
@@ -77,13 +84,7 @@ export class ReportCardService {
 
   private ready(): { bank: BankItem[]; universe: UniverseData } {
     if (this.bank && this.universe) return { bank: this.bank, universe: this.universe };
-    throw new AppError(
-      this.failure ? 'unavailable' : 'rate_limited',
-      this.failure
-        ? 'The report card could not build its item bank; the operators have been told.'
-        : 'The report card is warming up (building its item bank); retry shortly.',
-      { headers: { 'retry-after': '2' }, extra: { retry_after_seconds: 2 } },
-    );
+    throw this.failure ? reportCardBankFailed() : reportCardWarming();
   }
 
   async start(request: StartRequest, client: string): Promise<object> {
@@ -111,11 +112,7 @@ export class ReportCardService {
       items,
     };
     if (!(await this.deps.store.create(session, this.deps.maxSessionsPerClient, now))) {
-      throw new AppError(
-        'rate_limited',
-        `This client already holds ${this.deps.maxSessionsPerClient} live report-card sessions; submit or let one expire (15 minutes).`,
-        { headers: { 'retry-after': '60' }, extra: { retry_after_seconds: 60 } },
-      );
+      throw tooManySessions('report-card', this.deps.maxSessionsPerClient);
     }
     const byId = new Map(bank.map((b) => [b.bank_id, b]));
     return {
@@ -147,17 +144,9 @@ export class ReportCardService {
     const { universe } = this.ready();
     const claim = await this.deps.store.claim(request.session_id, this.deps.now());
     if (claim.state === 'open') return this.grade(claim.session, request.answers, universe);
-    if (claim.state === 'unknown')
-      throw new AppError(
-        'not_found',
-        'No such report-card session; start one with POST /api/report-card/start.',
-      );
-    if (claim.state === 'graded')
-      throw new AppError(
-        'conflict',
-        'This session has already been graded; a session is graded once. Start a new one.',
-      );
-    throw new AppError('gone', 'This session expired (15 minutes after start); start a new one.');
+    if (claim.state === 'unknown') throw noSuchSession('report-card');
+    if (claim.state === 'graded') throw sessionGraded();
+    throw sessionExpired();
   }
 
   private async grade(

@@ -6,6 +6,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { AppError } from '../../core/errors.js';
 import { PrismaClient, type Prisma } from '../../../generated/prisma/client.js';
 import type { PublicReceipt } from '../open-bench/public-receipt.js';
+import { ledgerNotAnswering } from '../errors.js';
 
 export interface LeaderboardPage {
   total: number;
@@ -23,10 +24,7 @@ export interface OpenBenchLedger {
 
 function unavailable(err: unknown): AppError {
   if (err instanceof AppError) return err;
-  return new AppError('unavailable', 'The open-bench ledger (database) is not answering; retry shortly.', {
-    headers: { 'retry-after': '5' },
-    extra: { retry_after_seconds: 5 },
-  });
+  return ledgerNotAnswering();
 }
 
 async function guarded<T>(fn: () => Promise<T>): Promise<T> {

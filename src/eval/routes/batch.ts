@@ -4,16 +4,16 @@
  * line, never a failed batch. Rate-limited by lines, in the same bucket as single calls.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '../../core/errors.js';
 import { BatchStream } from '../batch/stream.js';
 import { BATCH_HINT } from '../batch/answer.js';
 import { lineAdmission, type BatchLimiter } from '../batch/admission.js';
 import type { ChunkResult, ChunkTask } from '../batch/chunk.js';
 import { batchDispatcher, CHUNK_MAX_LINES } from '../batch/dispatch.js';
 import { splitLines } from '../batch/lines.js';
-import type { VerifierPool } from '../pool.js';
+import type { VerifierPool } from '../speed/pool.js';
 import type { UsageCounters } from '../repositories/usage-counters.js';
-import type { RunTool, RunsInline } from '../run-tool.js';
+import type { RunTool, RunsInline } from '../speed/run-tool.js';
+import { batchEmpty, batchNotNdjson } from '../errors.js';
 
 export const BATCH_PATH = '/api/batch';
 export const NDJSON = 'application/x-ndjson';
@@ -43,14 +43,7 @@ export function registerBatchRoute(app: FastifyInstance, deps: BatchRouteDeps): 
   void app.register((scope, _opts, done) => {
     // Only NDJSON: any other declared type is a 415 naming this one.
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', (_r, _payload, next) =>
-      next(
-        new AppError(
-          'unsupported_media_type',
-          `Send the batch as ${NDJSON}: one JSON line {"id", "tool", "request"} per call.`,
-        ),
-      ),
-    );
+    scope.addContentTypeParser('*', (_r, _payload, next) => next(batchNotNdjson(NDJSON)));
     scope.addContentTypeParser(NDJSON, { parseAs: 'buffer', bodyLimit: deps.bodyLimit }, (_r, body, next) =>
       next(null, body),
     );
@@ -59,8 +52,7 @@ export function registerBatchRoute(app: FastifyInstance, deps: BatchRouteDeps): 
       { bodyLimit: deps.bodyLimit, compress: false, config: { problemHint: BATCH_HINT } },
       async (request, reply) => {
         const lines = splitLines((request.body as Buffer | undefined) ?? Buffer.alloc(0));
-        if (lines.length === 0)
-          throw new AppError('invalid_input', 'The batch is empty; send one JSON request line per call.');
+        if (lines.length === 0) throw batchEmpty();
         const admit = deps.limiter ? lineAdmission(deps.limiter, request) : undefined;
         const credit = admit ? await firstLine(admit, request) : undefined;
         const stream = new BatchStream({

@@ -1,20 +1,20 @@
 /**
  * POST /api/gate/logs: two harness logs as multipart/form-data (files `baseline` and
  * `candidate`, an optional `options` JSON part) -> the gate's receipt. Each file is spooled
- * to a temporary file while hashed; reading and gating run on a pool thread (gate-logs-task.ts),
+ * to a temporary file while hashed; reading and gating run on a pool thread (logs-gate-task.ts),
  * so the event loop only moves bytes.
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { AppError, invalidInput } from '../../core/errors.js';
-import { LOGS_GATE_TOOL, parseLogsGateOptions } from '../harness-logs/gate-logs.js';
-import { gateLogsOnPool, type GateLogsFile } from '../harness-logs/gate-logs-task.js';
-import type { VerifierPool } from '../pool.js';
+import { LOGS_GATE_TOOL, parseLogsGateOptions } from '../harness-logs/logs-gate-receipt.js';
+import { gateLogsOnPool, type GateLogsFile } from '../harness-logs/logs-gate-task.js';
+import type { VerifierPool } from '../speed/pool.js';
 import { MAX_LOG_BYTES, spoolLog, tooLarge } from '../harness-logs/upload.js';
+import { withTempDir } from '../repositories/log-files.js';
 import type { UsageCounters } from '../repositories/usage-counters.js';
+import { gateLogsNotMultipart, tooManyLogParts } from '../errors.js';
 
 export const GATE_LOGS_PATH = '/api/gate/logs';
 export const GATE_LOGS_HINT =
@@ -48,10 +48,8 @@ export function registerGateLogsRoute(
       GATE_LOGS_PATH,
       { config: { problemHint: GATE_LOGS_HINT, bodyTransfer: 'min-rate' } },
       async (request, reply) => {
-        if (!request.isMultipart())
-          throw new AppError('unsupported_media_type', `Send multipart/form-data. ${GATE_LOGS_HINT}.`);
-        const dir = await mkdtemp(path.join(os.tmpdir(), 'gate-logs-'));
-        try {
+        if (!request.isMultipart()) throw gateLogsNotMultipart(GATE_LOGS_HINT);
+        return withTempDir('gate-logs-', async (dir) => {
           const files: Partial<Record<Side, GateLogsFile>> = {};
           let rawOptions: unknown = {};
           let exposure: { text: string } | undefined;
@@ -103,9 +101,7 @@ export function registerGateLogsRoute(
           });
           if (sealed.verdict) verdicts.set(request, sealed.verdict);
           return send(reply, sealed.text, sealed.status);
-        } finally {
-          await rm(dir, { recursive: true, force: true });
-        }
+        });
       },
     );
   });
@@ -154,10 +150,7 @@ function multipartError(err: unknown, part: string): unknown {
     case 'FST_FILES_LIMIT':
     case 'FST_PARTS_LIMIT':
     case 'FST_FIELDS_LIMIT':
-      return new AppError(
-        'payload_too_large',
-        `Too many parts: send two files (baseline, candidate), at most one "options" field and one "exposure" part.`,
-      );
+      return tooManyLogParts();
     case 'FST_PROTO_VIOLATION':
       return invalidInput('A part is named "__proto__" or similar; rename it.');
     case 'FST_MP_PREMATURE_CLOSE':

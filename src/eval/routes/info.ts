@@ -1,8 +1,8 @@
 /** Read-only service endpoints: catalog, examples, health, stats. */
 import type { FastifyInstance } from 'fastify';
 import { SERVICE_VERSION } from '../../core/receipt.js';
-import { inlineLimitBytes } from '../placement.js';
-import type { VerifierPool } from '../pool.js';
+import { inlineLimitBytes } from '../speed/placement.js';
+import type { VerifierPool } from '../speed/pool.js';
 import { gateLogsExample } from '../harness-logs/example.js';
 import { MAX_LOG_BYTES } from '../harness-logs/upload.js';
 import { TOOLS } from '../registry.js';

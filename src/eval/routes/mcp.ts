@@ -1,7 +1,7 @@
 /** POST /mcp (MCP over Streamable HTTP), 405 for its other methods, and the discovery manifest. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SERVICE_VERSION } from '../../core/receipt.js';
-import { firstTooDeep, MAX_JSON_DEPTH, tooDeepMessage } from '../fast-path/json-depth.js';
+import { firstTooDeep, MAX_JSON_DEPTH, tooDeepMessage } from '../speed/json-depth.js';
 import type { McpHostCheck } from '../mcp/dns-rebinding.js';
 import { MCP_PROTOCOL_VERSIONS, MCP_SERVER_NAME, type McpEndpoint } from '../mcp/mcp-endpoint.js';
 

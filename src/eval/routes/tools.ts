@@ -8,7 +8,7 @@ import { sendProblem } from '../../core/error-handler.js';
 import { takeAnyTypeAsBytes } from '../../core/json-bodies.js';
 import { EXAMPLES_HINT, type ToolOutcome, type ToolTimings } from '../execute.js';
 import { TOOLS } from '../registry.js';
-import type { RunTool } from '../run-tool.js';
+import type { RunTool } from '../speed/run-tool.js';
 import type { UsageCounters } from '../repositories/usage-counters.js';
 
 export interface ToolRouteDeps {

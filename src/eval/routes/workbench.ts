@@ -5,10 +5,10 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendRouteNotFound } from '../../core/error-handler.js';
-import { AppError } from '../../core/errors.js';
-import { registerWebApp } from '../../core/web-static.js';
+import { registerWebApp } from '../../core/repositories/web-static.js';
 import { WORKBENCH_CSP } from '../edge/browser-edge.js';
 import { TOOLS } from '../registry.js';
+import { noSuchWorkbenchTool } from '../errors.js';
 
 const toolIds = new Set(TOOLS.map((t) => t.id));
 
@@ -19,10 +19,7 @@ export function registerWorkbench(app: FastifyInstance, root: string): void {
   app.get<{ Params: { tool: string } }>('/tools/:tool', (request, reply) => {
     if (toolIds.has(request.params.tool)) return web.sendIndex(reply);
     if (web.built && wantsPage(request)) return web.sendIndex(reply, 404);
-    throw new AppError(
-      'not_found',
-      `No tool ${request.params.tool}; the tools are ${[...toolIds].join(', ')}.`,
-    );
+    throw noSuchWorkbenchTool(request.params.tool, toolIds);
   });
   app.setNotFoundHandler((request, reply) =>
     web.built && wantsPage(request) && !NOT_PAGES.test(request.url)

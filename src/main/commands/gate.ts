@@ -7,16 +7,13 @@
 import { openAsBlob } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { AppError } from '../../core/errors.js';
+import type { AppError } from '../../core/errors.js';
 import type { Receipt } from '../../core/receipt.js';
-import {
-  exposureInput,
-  fileInput,
-  gateLogs,
-  parseLogsGateOptions,
-} from '../../eval/harness-logs/gate-logs.js';
+import { exposureInput, gateLogs, parseLogsGateOptions } from '../../eval/harness-logs/logs-gate-receipt.js';
+import { fileInput } from '../../eval/repositories/log-files.js';
 import { gateSummaryMarkdown, gateTable } from '../../eval/harness-logs/report.js';
 import type { Command } from './command.js';
+import { optionNotANumber, remoteGateRefused } from '../../eval/errors.js';
 
 const EXIT = { PASS: 0, BLOCK: 1, HOLD: 2 } as Record<string, number>;
 const BAD_INPUT = 3;
@@ -54,8 +51,7 @@ function optionsFrom(values: Record<string, string | boolean | undefined>): Reco
     const v = values[k];
     if (v === undefined) return undefined;
     const n = Number(v);
-    if (typeof v !== 'string' || v.trim() === '' || !Number.isFinite(n))
-      throw new AppError('invalid_input', `--${k} must be a number, not ${JSON.stringify(v)}.`);
+    if (typeof v !== 'string' || v.trim() === '' || !Number.isFinite(n)) throw optionNotANumber(k, v);
     return n;
   };
   const str = (k: string): string | undefined => (typeof values[k] === 'string' ? values[k] : undefined);
@@ -100,10 +96,7 @@ async function remote(
   } catch {
     // not a problem document: print the start of the body
   }
-  throw new AppError(
-    res.status >= 400 && res.status < 500 ? 'invalid_input' : 'unavailable',
-    `${res.status}: ${detail}`,
-  );
+  throw remoteGateRefused(res.status, detail);
 }
 
 export const gateCommand: Command = {

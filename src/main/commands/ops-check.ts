@@ -4,21 +4,24 @@
  * a failed check saying why, never a crash.
  */
 import { parseArgs } from 'node:util';
-import { createRedis } from '../../core/redis.js';
+import { createRedis } from '../../core/repositories/redis.js';
 import { BullJobQueueRepository } from '../../music/repositories/job-queue-repository.js';
 import { ConfigError } from '../../core/env.js';
-import { offsiteDumps, offsiteTarget } from '../../ops/offsite-copy.js';
+import { offsiteTarget } from '../../ops/offsite-target.js';
+import { offsiteDumps } from '../../ops/repositories/offsite-copy.js';
 import {
   backupAgeCheck,
-  localBackupCheck,
   certificateCheck,
-  certificateFromFile,
-  certificateFromServer,
   CHECK_THRESHOLDS,
-  diskFreeCheck,
   failedJobsCheck,
   type CheckResult,
 } from '../../ops/checks.js';
+import {
+  certificateFromFile,
+  certificateFromServer,
+  diskFreeCheck,
+  localBackupCheck,
+} from '../../ops/repositories/check-probes.js';
 import { opsConfig, type OpsIo } from './ops-io.js';
 
 export const CHECK_USAGE =

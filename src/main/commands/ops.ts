@@ -3,12 +3,9 @@
  * restore, check, render-nginx. docs/operations.md describes each.
  */
 import { createObjectStores, ensureObjectStores } from '../../music/repositories/object-store/index.js';
-import {
-  NGINX_TEMPLATE_VARIABLES,
-  readNginxTemplate,
-  renderNginxTemplate,
-} from '../../ops/nginx-template.js';
-import { grantEvalRole } from '../../ops/database-roles.js';
+import { NGINX_TEMPLATE_VARIABLES, renderNginxTemplate } from '../../ops/nginx-template.js';
+import { readNginxTemplate } from '../../ops/repositories/nginx-template-file.js';
+import { grantEvalRole } from '../../ops/repositories/database-roles.js';
 import type { Command } from './command.js';
 import { BACKUP_USAGE, RESTORE_USAGE, runBackup, runRestore } from './ops-backup.js';
 import { CHECK_USAGE, runCheck } from './ops-check.js';

@@ -7,7 +7,7 @@ import type pg from 'pg';
 import type { MusicConfig } from '../config.js';
 import { createObjectStores } from './object-store/index.js';
 import type { ObjectStores } from './object-store/object-store.js';
-import { createRedis } from '../../core/redis.js';
+import { createRedis } from '../../core/repositories/redis.js';
 import { createMusicDatabase, type PrismaClient } from './prisma.js';
 
 export interface MusicConnections {

@@ -9,7 +9,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { spoolToFile } from '../../core/spool-file.js';
+import { spoolToFile } from '../../core/repositories/spool-file.js';
 import { withoutHeapAddresses } from '../ffmpeg-commands/ffmpeg-output.js';
 import { probeArgs } from '../ffmpeg-commands/probe.js';
 import { FfmpegRunner } from './ffmpeg-runner.js';

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { spoolToFile } from '../../core/spool-file.js';
+import { spoolToFile } from '../../core/repositories/spool-file.js';
 import type { ObjectStore } from './object-store/object-store.js';
 
 export interface ScratchFolder {

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { sendProblem } from '../../core/error-handler.js';
 import { toProblem } from '../../core/errors.js';
 import { methodNotAllowed } from '../../core/route-methods.js';
-import { registerWebApp, resolveWebDist } from '../../core/web-static.js';
+import { registerWebApp, resolveWebDist } from '../../core/repositories/web-static.js';
 import { noRoute, playerNotBuilt } from '../errors/web.js';
 
 // A missing script must not come back as HTML (the browser would report a MIME error instead).

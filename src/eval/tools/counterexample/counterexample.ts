@@ -10,7 +10,6 @@ import { canonicalForm } from '../../dsl/printer.js';
 import type { Expr } from '../../dsl/ast.js';
 import { describeClaim, labelSensitive } from './claim.js';
 import { exhaustiveBound, exhaustiveBudget, runExhaustive, type ExhaustiveReport } from './exhaustive.js';
-import { defaultKernel } from './kernel.js';
 import { COOLING, START_TEMPERATURE, type Kernel } from './kernel-types.js';
 import { prepareClaim } from './prepare.js';
 import { restartState } from './prng.js';
@@ -38,10 +37,8 @@ function parseOrReject(src: string): Expr {
   }
 }
 
-export function runCounterexample(
-  request: CounterexampleRequest,
-  kernel: Kernel = defaultKernel(),
-): ReceiptBody {
+/** `kernel`: the annealing and exhaustive kernel (native or TypeScript; the same outcome). */
+export function runCounterexample(request: CounterexampleRequest, kernel: Kernel): ReceiptBody {
   const expr = parseOrReject(request.expression);
   const canonical = canonicalForm(expr);
   const prepared = prepareClaim(expr);

@@ -1,3 +1,4 @@
+import { threadKernel } from '../../speed/graph-kernel.js';
 import { defineTool } from '../../tool-definition.js';
 import { runCounterexample } from './counterexample.js';
 import { counterexampleExample } from './example.js';
@@ -13,7 +14,7 @@ export const counterexampleTool = defineTool<CounterexampleRequest>({
     'Bounded graph search against one predicate expression; returns an exact witness when one is found',
   schema: CounterexampleRequest,
   example: counterexampleExample,
-  run: (request) => runCounterexample(request),
+  run: (request) => runCounterexample(request, threadKernel()),
   // Annealing and the exhaustive check take milliseconds to seconds whatever the body size.
   costMsPerKiB: null,
 });

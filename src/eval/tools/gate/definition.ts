@@ -13,6 +13,5 @@ export const gateTool = defineTool<GateRequest>({
   schema: GateRequest,
   example: gateExample,
   run: runGate,
-  // Measured on the near-limit workload (payloads.py): the costliest per KiB.
   costMsPerKiB: 0.6,
 });

@@ -87,7 +87,7 @@ export function runGate(request: GateRequest, context: RunContext = PLAIN_RUN_CO
   assertProbe(request.retained_probe);
 
   ids.sort();
-  // Keys in canonical order, so sealing copies no item (src/eval/fast-path/README.md: writing
+  // Keys in canonical order, so sealing copies no item (docs/speed.md: writing
   // items straight to JSON measured no cheaper).
   const items: ItemDecision[] = new Array<ItemDecision>(ids.length);
   const tallies = new Map<string, DomainTally>();

@@ -13,6 +13,5 @@ export const healthReportTool = defineTool<HealthReportRequest>({
   schema: HealthReportRequest,
   example: healthReportExample,
   run: runHealthReport,
-  // Measured on the near-limit workload (payloads.py): the costliest per KiB.
   costMsPerKiB: 0.6,
 });

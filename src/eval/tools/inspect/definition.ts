@@ -14,6 +14,5 @@ export const inspectTool = defineTool<InspectRequest>({
   schema: InspectRequest,
   example: inspectExample,
   run: runInspect,
-  // Measured on the near-limit workload (payloads.py): the costliest per KiB.
   costMsPerKiB: 1.0,
 });

@@ -14,6 +14,5 @@ export const leakageTool = defineTool<LeakageRequest>({
   schema: LeakageRequest,
   example: leakageExample,
   run: runLeakage,
-  // Measured on the near-limit workload (payloads.py): the costliest per KiB.
   costMsPerKiB: 0.75,
 });

@@ -14,6 +14,5 @@ export const memoryTool = defineTool<MemoryRequest>({
   schema: MemoryRequest,
   example: memoryExample,
   run: runMemory,
-  // Measured on the near-limit workload (payloads.py): the costliest per KiB.
   costMsPerKiB: 0.4,
 });

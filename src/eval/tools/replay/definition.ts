@@ -14,6 +14,5 @@ export const replayTool = defineTool<ReplayRequest>({
   schema: ReplayRequest,
   example: replayExample,
   run: runReplay,
-  // Measured on the near-limit workload (payloads.py): the costliest per KiB.
   costMsPerKiB: 0.4,
 });

@@ -14,6 +14,5 @@ export const safepatchTool = defineTool<SafepatchRequest>({
   schema: SafepatchRequest,
   example: safepatchExample,
   run: runSafepatch,
-  // Measured on the near-limit workload (payloads.py): the costliest per KiB.
   costMsPerKiB: 0.6,
 });

@@ -9,7 +9,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { Readable } from 'node:stream';
-import { concatenateFiles, SizeMismatchError, spoolToFile } from '../../../core/spool-file.js';
+import { concatenateFiles, SizeMismatchError, spoolToFile } from '../../../core/repositories/spool-file.js';
 import {
   type AssembledObject,
   assertParts,

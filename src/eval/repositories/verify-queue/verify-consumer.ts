@@ -4,14 +4,14 @@
  */
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { VerifierPool } from '../pool.js';
+import type { VerifierPool } from '../../speed/pool.js';
 import {
   decodeBody,
   DEADLINE_PASSED,
   VERIFY_QUEUE,
   type VerifyJobData,
   type VerifyJobResult,
-} from './verify-job.js';
+} from '../../verify-queue/verify-job.js';
 
 export interface VerifyConsumerOptions {
   /** ioredis with maxRetriesPerRequest: null (BullMQ's blocking commands need it). */

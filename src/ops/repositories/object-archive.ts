@@ -15,8 +15,8 @@ import {
   STORE_NAMES,
   type ObjectStores,
   type StoreName,
-} from '../music/repositories/object-store/object-store.js';
-import { backupFileName } from './retention.js';
+} from '../../music/repositories/object-store/object-store.js';
+import { backupFileName } from '../retention.js';
 
 export interface ArchiveSummary {
   file: string;

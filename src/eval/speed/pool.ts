@@ -5,8 +5,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { AppError } from '../core/errors.js';
-import type { ToolOutcome } from './execute.js';
+import type { ToolOutcome } from '../execute.js';
+import { verificationTimedOut } from '../errors.js';
 
 /** What every worker receives once, at start (Piscina workerData). */
 export interface VerifierWorkerData {
@@ -53,7 +53,7 @@ export interface VerifierPool {
 /** Under vitest/tsx the sources are .ts and the worker needs the tsx loader; built code is .js. */
 function workerEntry(name = 'verifier'): { filename: string; execArgv: string[] } {
   const fromSource = import.meta.url.endsWith('.ts');
-  const url = new URL(`../../workers/${name}.${fromSource ? 'ts' : 'js'}`, import.meta.url);
+  const url = new URL(`../../../workers/${name}.${fromSource ? 'ts' : 'js'}`, import.meta.url);
   return { filename: fileURLToPath(url), execArgv: fromSource ? ['--import', 'tsx'] : [] };
 }
 
@@ -100,13 +100,7 @@ export function createVerifierPool(options: VerifierPoolOptions): VerifierPool {
         .run(task, { transferList: [owned.buffer as ArrayBuffer], signal: AbortSignal.timeout(timeoutMs) })
         .catch((err: unknown) => {
           if ((err as Error).name === 'AbortError' || (err as Error).name === 'TimeoutError') {
-            throw new AppError(
-              'unavailable',
-              `The ${toolId} verification did not finish within ${timeoutMs} ms; retry later.`,
-              {
-                headers: { 'retry-after': '5' },
-              },
-            );
+            throw verificationTimedOut(toolId, timeoutMs, 5);
           }
           throw err;
         });

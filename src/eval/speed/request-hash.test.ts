@@ -6,7 +6,8 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, canonicalSha256 } from '../../core/canonical-json.js';
-import { nativeCanonicalizer, nativeCanonicalRequired } from './canonical-native.js';
+import { nativeCanonicalRequired } from './addons-promised.testing.js';
+import { nativeCanonicalizer } from './canonical-native.js';
 import { defaultsPlan } from './defaults-plan.js';
 import { compileValidator } from '../../core/validation.js';
 import { memoryBody, replayBody } from '../../../bench/lib/memory-replay-safepatch-workloads.js';

@@ -4,10 +4,10 @@
  * local Piscina pool, or whatever VERIFY_MODE puts behind it). The HTTP route, MCP and the
  * batch endpoint all call this, so a receipt is the same bytes whichever way it was asked for.
  */
-import { executeTool, type ToolOutcome } from './execute.js';
+import { executeTool, type ToolOutcome } from '../execute.js';
 import { inlineLimitBytes } from './placement.js';
 import type { VerifierPool } from './pool.js';
-import type { ToolDefinition } from './tool-definition.js';
+import type { ToolDefinition } from '../tool-definition.js';
 
 export type RunTool = (tool: ToolDefinition, bytes: Uint8Array) => Promise<ToolOutcome>;
 

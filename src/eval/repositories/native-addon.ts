@@ -14,15 +14,6 @@ export interface LoadedAddon<T> {
   reason: string;
 }
 
-/**
- * Whether CI is set (and not "false" or "0"). `make test` builds the addons first, so under
- * CI the tests comparing an addon with its TypeScript twin must fail, not skip, without it.
- */
-export function ciPromisesAddons(env: NodeJS.ProcessEnv = process.env): boolean {
-  const ci = (env.CI ?? '').trim().toLowerCase();
-  return ci !== '' && ci !== 'false' && ci !== '0';
-}
-
 /** The path of native/build/Release/<name>.node in the nearest folder above this file. */
 export function addonPath(name: string): string | null {
   const file = join('native', 'build', 'Release', `${name}.node`);

@@ -3,7 +3,6 @@
  * POST /api/gate/logs, the MCP tool and `cli gate`.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { canonicalJson } from '../../core/canonical-json.js';
 import { sealReceipt, type SealedReceipt } from '../../core/receipt.js';
 import { compileValidator } from '../../core/validation.js';
@@ -11,8 +10,8 @@ import { runCleanVersusFull } from './clean-full.js';
 import { parseExposure, type ExposureSpec } from './exposure.js';
 import { LogsGateOptions, readOptionsFor } from './options.js';
 import { readLog } from './read.js';
-import { fileSource, type LogSource } from './source.js';
-import { runLogsGate } from './logs-gate.js';
+import type { LogSource } from './source.js';
+import { runLogsGate } from './logs-gate-decision.js';
 
 export const LOGS_GATE_TOOL = 'gate-logs';
 
@@ -69,15 +68,4 @@ export function textSha256(text: string | Uint8Array): string {
 /** An exposure file's text as a gate input; a 400 names what is wrong with it. */
 export function exposureInput(text: string, name?: string): ExposureInput {
   return { spec: parseExposure(text, name), sha256: textSha256(text) };
-}
-
-export async function fileSha256(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
-/** A local file as a gate input (the CLI). */
-export async function fileInput(path: string): Promise<LogInput> {
-  return { source: await fileSource(path, path), sha256: await fileSha256(path) };
 }

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { AppError } from './errors.js';
+import { WEB_NOT_BUILT, webFileNotBuilt, webNotBuilt } from '../errors/http.js';
 
 export type WebAppName = 'workbench' | 'player';
 
@@ -31,7 +31,7 @@ export interface WebAppOptions {
   rootFiles?: readonly string[];
 }
 
-export const NOT_BUILT = 'The web front-end is not built on this server: run `make build`.';
+export const NOT_BUILT = WEB_NOT_BUILT;
 
 export interface WebApp {
   built: boolean;
@@ -61,8 +61,7 @@ export function registerWebApp(app: FastifyInstance, options: WebAppOptions): We
   for (const file of options.rootFiles ?? []) {
     const path = join(options.root, file);
     app.get(`/${file}`, (_request, reply) => {
-      if (!existsSync(path))
-        throw new AppError('not_found', `No file ${file}: the web front-end is not built.`);
+      if (!existsSync(path)) throw webFileNotBuilt(file);
       return reply
         .type(file.endsWith('.svg') ? 'image/svg+xml' : 'application/octet-stream')
         .header('cache-control', 'public, max-age=86400')
@@ -72,7 +71,7 @@ export function registerWebApp(app: FastifyInstance, options: WebAppOptions): We
   return {
     built: index !== null,
     sendIndex(reply, status = 200) {
-      if (!index) throw new AppError('not_found', NOT_BUILT);
+      if (!index) throw webNotBuilt();
       if (options.pageCsp) void reply.header('content-security-policy', options.pageCsp);
       return reply
         .code(status)

@@ -4,7 +4,7 @@
  * so a table the migrations recreate gets its grant back (compose's `migrate` one-shot).
  */
 import pg from 'pg';
-import { libpqUrl } from './database-backup.js';
+import { libpqUrl } from '../database-url.js';
 
 const ROLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 

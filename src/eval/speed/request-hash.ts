@@ -1,7 +1,7 @@
 /**
  * `request_sha256`: SHA-256 of the canonical request after defaults. The native
  * canonicaliser works on the raw request bytes, inserting the schema's defaults itself
- * (src/eval/fast-path/defaults-plan.ts); it is several times faster than walking the parsed object,
+ * (src/eval/speed/defaults-plan.ts); it is several times faster than walking the parsed object,
  * whose large maps V8 keeps in dictionary mode. The TypeScript canonicaliser on the parsed
  * object is the reference, and the answer whenever the native one is not built, a schema's
  * defaults cannot be planned, or the native one declines an input (it returns null rather

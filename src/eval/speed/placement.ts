@@ -4,7 +4,7 @@
  * more than a small request's whole work (the gate example: ~0.2 ms of work, a pool round trip
  * several times that); a large one would stall every other request.
  */
-import type { ToolDefinition } from './tool-definition.js';
+import type { ToolDefinition } from '../tool-definition.js';
 
 /** The most event-loop time one inline request may take by its tool's declared worst case. */
 export const INLINE_BUDGET_MS = 2;

@@ -5,7 +5,7 @@
  * `canonicalJson(JSON.parse(text))` (with the defaults applied) from ./canonical-json.ts, or
  * null whenever it cannot be sure of that; the TypeScript path is then the answer.
  */
-import { ciPromisesAddons, loadAddon } from './native-addon.js';
+import { loadAddon } from '../repositories/native-addon.js';
 
 /**
  * Where schema defaults go, mirroring ajv's `useDefaults`: a property with a `default` is
@@ -47,14 +47,6 @@ export interface NativeCanonicalizer {
 
 interface Addon extends NativeCanonicalizer {
   version: number;
-}
-
-/**
- * Whether this environment promises the addon: under CI (`make test` builds it first). Tests
- * comparing it with the TypeScript reference must then fail, not skip, when it is missing.
- */
-export function nativeCanonicalRequired(env: NodeJS.ProcessEnv = process.env): boolean {
-  return ciPromisesAddons(env);
 }
 
 function load(): { canonicalizer: NativeCanonicalizer | null; reason: string } {

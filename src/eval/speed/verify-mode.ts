@@ -2,9 +2,9 @@
  * VERIFY_MODE chooses the VerifierPool behind the tool routes: `local` (this process's threads,
  * the default, no Redis) or `queue` (the BullMQ `verify` queue served by verify-workers).
  */
-import type { EvalConfig } from './config.js';
+import type { EvalConfig } from '../config.js';
 import { createVerifierPool, type VerifierPool } from './pool.js';
-import { createQueueVerifierPool } from './verify-queue/queue-pool.js';
+import { createQueueVerifierPool } from '../repositories/verify-queue/queue-pool.js';
 
 /** What /api/health reports under `verify`. */
 export type VerifyHealth = () => Promise<object>;

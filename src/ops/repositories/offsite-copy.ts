@@ -1,5 +1,5 @@
 /**
- * The second backup target: each finished backup file is copied to an S3-protocol bucket on
+ * The second backup target (offsite-target.ts): each finished backup file is copied to an S3-protocol bucket on
  * another host (any provider, or a SeaweedFS elsewhere), so a lost disk does not take the
  * backups with the data. Configured by BACKUP_OFFSITE_*; retention there is the bucket's own
  * lifecycle rule (docs/operations.md).
@@ -13,52 +13,8 @@ import {
   ListObjectsV2Command,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { Type } from 'typebox';
-import { ConfigError, parseEnv } from '../core/env.js';
-import { createS3Client } from '../music/repositories/object-store/s3-store.js';
-
-export const OffsiteEnv = Type.Object({
-  BACKUP_OFFSITE_ENDPOINT: Type.Optional(
-    Type.String({ pattern: '^https?://', description: 'S3-protocol endpoint of the second target' }),
-  ),
-  BACKUP_OFFSITE_BUCKET: Type.Optional(
-    Type.String({ pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$', description: 'bucket for the copies' }),
-  ),
-  BACKUP_OFFSITE_ACCESS_KEY: Type.Optional(Type.String()),
-  BACKUP_OFFSITE_SECRET_KEY: Type.Optional(Type.String()),
-  BACKUP_OFFSITE_REGION: Type.String({ default: 'us-east-1' }),
-});
-
-export interface OffsiteTarget {
-  endpoint: string;
-  bucket: string;
-  region: string;
-  accessKeyId: string;
-  secretAccessKey: string;
-}
-
-const NAMES = [
-  'BACKUP_OFFSITE_ENDPOINT',
-  'BACKUP_OFFSITE_BUCKET',
-  'BACKUP_OFFSITE_ACCESS_KEY',
-  'BACKUP_OFFSITE_SECRET_KEY',
-] as const;
-
-/** The target, undefined when none is configured; a half configuration is an error naming what is missing. */
-export function offsiteTarget(env: NodeJS.ProcessEnv): OffsiteTarget | undefined {
-  const e = parseEnv(OffsiteEnv, env);
-  const missing = NAMES.filter((n) => e[n] === undefined);
-  if (missing.length === NAMES.length) return undefined;
-  if (missing.length > 0)
-    throw new ConfigError([`${missing.join(', ')}: an off-site copy needs all of ${NAMES.join(', ')}`]);
-  return {
-    endpoint: e.BACKUP_OFFSITE_ENDPOINT!,
-    bucket: e.BACKUP_OFFSITE_BUCKET!,
-    region: e.BACKUP_OFFSITE_REGION,
-    accessKeyId: e.BACKUP_OFFSITE_ACCESS_KEY!,
-    secretAccessKey: e.BACKUP_OFFSITE_SECRET_KEY!,
-  };
-}
+import type { OffsiteTarget } from '../offsite-target.js';
+import { createS3Client } from '../../music/repositories/object-store/s3-store.js';
 
 /** Uploads `file` under its own name (streamed, multipart when large) and checks its size there. */
 export async function copyOffsite(file: string, target: OffsiteTarget, size: number): Promise<void> {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { strToU8 } from 'fflate';
 import { createHash } from 'node:crypto';
 import * as fx from './fixtures.testing.js';
-import { gateLogs, parseLogsGateOptions } from './gate-logs.js';
+import { gateLogs, parseLogsGateOptions } from './logs-gate-receipt.js';
 import { bufferSource } from './source.js';
 import type { Receipt } from '../../core/receipt.js';
 

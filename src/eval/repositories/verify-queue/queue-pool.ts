@@ -6,10 +6,22 @@
 import { randomUUID } from 'node:crypto';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
-import { AppError } from '../../core/errors.js';
-import { createRedis } from '../../core/redis.js';
-import type { PooledOutcome, VerifierPool } from '../pool.js';
-import { encodeJob, VERIFY_QUEUE, type VerifyJobData, type VerifyJobResult } from './verify-job.js';
+import { AppError } from '../../../core/errors.js';
+import { createRedis } from '../../../core/repositories/redis.js';
+import type { PooledOutcome, VerifierPool } from '../../speed/pool.js';
+import {
+  encodeJob,
+  VERIFY_QUEUE,
+  type VerifyJobData,
+  type VerifyJobResult,
+} from '../../verify-queue/verify-job.js';
+import {
+  queuedVerificationTimedOut,
+  verifyJobFailed,
+  verifyQueueFull,
+  verifyQueueShuttingDown,
+  verifyQueueUnreachable,
+} from '../../errors.js';
 
 export interface QueueVerifierPoolOptions {
   redisUrl: string;
@@ -47,13 +59,8 @@ interface Waiter {
 
 /** Finished jobs leave Redis at once; the event stream keeps at most this many entries. */
 const EVENTS_MAX_LEN = 2_000;
-const RETRY_AFTER_SECONDS = '2';
 /** Longer than the HTTP services' 500 ms: an enqueue is a script call that a busy Redis may queue. */
 const PRODUCER_TIMEOUT_MS = 2_000;
-
-function unavailable(detail: string): AppError {
-  return new AppError('unavailable', detail, { headers: { 'retry-after': RETRY_AFTER_SECONDS } });
-}
 
 /**
  * A producer call within PRODUCER_TIMEOUT_MS, or 503: BullMQ waits for its connection to be
@@ -62,16 +69,13 @@ function unavailable(detail: string): AppError {
 async function reachable<T>(call: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const away = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(unavailable('The verify queue is unreachable; retry later.')),
-      PRODUCER_TIMEOUT_MS,
-    );
+    timer = setTimeout(() => reject(verifyQueueUnreachable()), PRODUCER_TIMEOUT_MS);
   });
   try {
     return await Promise.race([call, away]);
   } catch (err) {
     if (err instanceof AppError) throw err;
-    throw unavailable('The verify queue is unreachable; retry later.');
+    throw verifyQueueUnreachable();
   } finally {
     clearTimeout(timer);
   }
@@ -109,8 +113,7 @@ export async function createQueueVerifierPool(options: QueueVerifierPoolOptions)
   });
   events.on('failed', ({ jobId, failedReason }) => {
     const waiter = waiters.get(jobId);
-    if (waiter)
-      waiter.reject(unavailable(`The verification failed on its worker (${failedReason}); retry later.`));
+    if (waiter) waiter.reject(verifyJobFailed(failedReason));
   });
 
   // One depth read at a time; requests arriving meanwhile share it, counting what they enqueue.
@@ -125,7 +128,7 @@ export async function createQueueVerifierPool(options: QueueVerifierPoolOptions)
     }
     const depth = (await depthRead) + enqueuedSinceRead;
     if (depth >= options.maxDepth) {
-      throw unavailable(`The verify queue is full (${depth} waiting); retry later.`);
+      throw verifyQueueFull(depth);
     }
     enqueuedSinceRead++;
   }
@@ -139,11 +142,7 @@ export async function createQueueVerifierPool(options: QueueVerifierPoolOptions)
       waiters.set(jobId, { resolve, reject });
       timer = setTimeout(
         () => {
-          reject(
-            unavailable(
-              `The ${toolId} verification did not finish within ${options.taskTimeoutMs} ms; retry later.`,
-            ),
-          );
+          reject(queuedVerificationTimedOut(toolId, options.taskTimeoutMs));
           // A job no worker has taken yet is withdrawn; a running one is skipped by nobody
           // waiting for it.
           queue.remove(jobId).catch(() => undefined);
@@ -210,8 +209,7 @@ export async function createQueueVerifierPool(options: QueueVerifierPoolOptions)
       ]);
       clearTimeout(timer);
       const cutOff = inFlight.size + local.cutOff;
-      for (const waiter of waiters.values())
-        waiter.reject(unavailable('The service is shutting down; retry later.'));
+      for (const waiter of waiters.values()) waiter.reject(verifyQueueShuttingDown());
       await shutdown();
       return { pending: pending + local.pending, cutOff };
     },

@@ -1,6 +1,6 @@
 /**
  * Where a request schema inserts defaults, as a plan the native canonicaliser follows
- * (src/eval/fast-path/canonical-native.ts). `request_sha256` covers the request *after* defaults; the
+ * (src/eval/speed/canonical-native.ts). `request_sha256` covers the request *after* defaults; the
  * native path canonicalises the raw request bytes and inserts the defaults itself, so it
  * never walks the parsed object (listing a 5000-key map parsed by JSON.parse is slow).
  *

@@ -4,10 +4,12 @@
  * hand them to a pool thread (workers/gate-logs.ts). Input errors cross the thread as data.
  */
 import { AppError, type FieldError } from '../../core/errors.js';
-import type { VerifierPool } from '../pool.js';
-import { exposureInput, gateLogs, type LogInput } from './gate-logs.js';
+import type { VerifierPool } from '../speed/pool.js';
+import { exposureInput, gateLogs, type LogInput } from './logs-gate-receipt.js';
+import { fileSource } from '../repositories/log-files.js';
 import type { LogsGateOptions } from './options.js';
-import { bufferSource, fileSource } from './source.js';
+import { bufferSource } from './source.js';
+import { errorFromThread } from '../errors.js';
 
 /** One log: a spooled file (the route) or its bytes (the MCP tool), with its SHA-256. */
 export type GateLogsFile = { name: string; sha256: string } & ({ path: string } | { bytes: Uint8Array });
@@ -65,7 +67,6 @@ export async function gateLogsOnPool(
   task: GateLogsTask,
 ): Promise<{ text: string; status: string; verdict?: string }> {
   const result = await pool.runTask<GateLogsTask, GateLogsResult>('gate-logs', task);
-  if (!result.ok)
-    throw new AppError(result.code, result.detail, result.errors ? { errors: result.errors } : {});
+  if (!result.ok) throw errorFromThread(result.code, result.detail, result.errors);
   return result;
 }

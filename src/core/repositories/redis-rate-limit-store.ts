@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import type { GcraLimit } from './gcra.js';
-import type { RateLimitGrant, RateLimitResult, RateLimitStore } from './store.js';
+import type { GcraLimit } from '../rate-limit/gcra.js';
+import type { RateLimitGrant, RateLimitResult, RateLimitStore } from '../rate-limit/store.js';
 
 /**
  * GCRA in Redis: one Lua script, atomic per key, clock from Redis `TIME` so instances with

@@ -4,7 +4,7 @@
  * kernel otherwise, `native` requires the addon, `ts` never loads it.
  */
 import { ConfigError } from '../../core/env.js';
-import { ciPromisesAddons, loadAddon } from '../fast-path/native-addon.js';
+import { loadAddon } from '../repositories/native-addon.js';
 
 export interface NativeAnnealResult {
   found: boolean;
@@ -43,21 +43,6 @@ export interface NativeGraphKernel {
 }
 
 export type KernelChoice = 'auto' | 'native' | 'ts';
-
-export function kernelChoice(env: NodeJS.ProcessEnv = process.env): KernelChoice {
-  const v = (env.GRAPH_KERNEL ?? 'auto').trim().toLowerCase();
-  if (v === 'auto' || v === 'native' || v === 'ts' || v === '') return v === '' ? 'auto' : v;
-  throw new Error(`GRAPH_KERNEL must be auto, native or ts, not ${JSON.stringify(env.GRAPH_KERNEL)}`);
-}
-
-/**
- * Whether this environment promises the addon: under CI (`make test` builds it first) or with
- * GRAPH_KERNEL=native. Tests that compare the kernels must then fail, not skip, when it is
- * missing; only a developer without a compiler, with neither set, may skip them.
- */
-export function nativeKernelRequired(env: NodeJS.ProcessEnv = process.env): boolean {
-  return ciPromisesAddons(env) || kernelChoice(env) === 'native';
-}
 
 /** The addon, or null with the reason (not built, failed to load, wrong version). */
 export function loadNativeKernel(): { kernel: NativeGraphKernel | null; reason: string } {
