@@ -21,14 +21,14 @@ module.exports = {
       name: 'io-at-the-edges',
       comment:
         'Databases, queues, files and processes are reached through repositories/, workers/ or src/main/.',
-      severity: 'warn',
+      severity: 'error',
       from: { path: '^(src|workers)/', pathNot: IO_EDGES },
       to: { path: IO_MODULES },
     },
     {
       name: 'tools-are-pure',
       comment: 'A tool is a function of its input: no I/O, not even through a repository.',
-      severity: 'warn',
+      severity: 'error',
       from: { path: '^src/eval/tools/' },
       to: { path: [...IO_MODULES, '(^|/)repositories/', '^(node:)?(net|http|https|dns|worker_threads)$'] },
     },
