@@ -106,7 +106,8 @@ export const EnvSchema = Type.Object({
   ),
   ADMIN_PASSWORD: Type.Optional(
     Type.String({
-      description: 'the password `cli admin create` and `cli admin reset-password` set (else read from stdin)',
+      description:
+        'the password `cli admin create` and `cli admin reset-password` set (else read from stdin)',
     }),
   ),
   RATE_LIMITS: Type.Union([Type.Literal('on'), Type.Literal('off')], {
