@@ -1,123 +1,55 @@
 /**
  * The music player in a real browser (Debian's Chromium, headless) against the real music-api
- * and a real music-worker process, as an artist and a listener use it: sign up (field errors in
- * words), upload a tagged 20-second file (title from its tags), see it process, play over HLS,
- * comment at 0:05, the track's context (artist, album, date, genre, counts), profile and
- * trending; sessions in and out on two devices; a track page viewed 30 times from one address
- * with every part working; search -> artist -> album -> track; my tracks with a private one;
- * edit, hide, delete, add a version and switch (a comment on v1 is not drawn on a shorter v2); an
- * interrupted upload resumes, a refused one is not offered again. On every page: no console
- * error, every control named, 375 px fits; screenshots at 375 and 1280 px.
+ * and a real music-worker process, following one artist's track through its life: sign up
+ * (field errors in words), upload a tagged 20-second file (title from its tags), see it process,
+ * play over HLS, comment at 0:05, the track's context (artist, album, date, genre, counts),
+ * profile and trending; the track page viewed 30 times from one address with every part
+ * working; search -> artist -> album -> track; my tracks with a private one; edit, hide, delete,
+ * add a version and switch (a comment on v1 is not drawn on a shorter v2). On every page: no
+ * console error, every control named, 375 px fits; screenshots at 375 and 1280 px. The tests
+ * run in order: the later ones use the track (and its comment) the first one uploads.
+ * Sessions and interrupted uploads: test/web-player-sessions.test.ts.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryRateLimitStore } from '../src/core/rate-limit/memory-store.js';
+import { launchBrowser, listen, screenshots, type TestBrowser } from './helpers/browser.js';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
 import { analyticsService } from './helpers/music-services.js';
+import { generateAudio } from './helpers/music-worker.js';
 import {
-  generateAudio,
-  startWorkerProcess,
-  stopWorkerProcess,
-  type WorkerProcess,
-} from './helpers/music-worker.js';
-import {
-  buildWebApp,
-  horizontalOverflow,
-  launchBrowser,
-  listen,
-  screenshots,
-  unnamedControls,
-  type TestBrowser,
-} from './helpers/browser.js';
+  accountSteps,
+  checkPage,
+  MACHINE_TEXT,
+  startPlayerFixture,
+  type PlayerFixture,
+} from './helpers/player-fixture.js';
 
 // Callbacks run inside the page: its DOM globals, typed loosely here (the Node project has no DOM lib).
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const document: any;
 declare const HTMLMediaElement: any;
-declare const localStorage: any;
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-const PASSWORD = 'correct horse battery staple 42';
-/** What no message a person reads may contain: a regular expression, ajv's or ffprobe's wording. */
-const MACHINE_TEXT =
-  /\^|\$|\[A-Z|\\u|pattern|must match|equal to constant|see errors|0x[0-9a-f]{6}|undefined/;
-
 describe('music player in Chromium', () => {
+  let f: PlayerFixture;
   let t: MusicTestApp;
-  let worker: WorkerProcess;
   let base: string;
   let browser: TestBrowser;
   let dir: string;
   let webRoot: string;
-  let cleanup: () => Promise<void>;
+  const { signUp, logIn } = accountSteps(() => base);
   const handle = `dj_${Date.now().toString(36)}`;
   let trackId = '';
 
   beforeAll(async () => {
-    const built = await buildWebApp('player');
-    webRoot = built.root;
-    cleanup = () => built.cleanup();
-    dir = await mkdtemp(join(tmpdir(), 'player-audio-'));
-    t = await createMusicTestApp({ RATE_LIMITS: 'off' }, { webRoot });
-    base = await listen(t.app);
-    worker = await startWorkerProcess(t.config);
-    browser = await launchBrowser();
+    f = await startPlayerFixture({ worker: true });
+    ({ t, base, browser, dir, webRoot } = f);
   }, 240_000);
 
   afterAll(async () => {
-    await browser?.close();
-    if (worker) await stopWorkerProcess(worker);
-    await t?.close();
-    await cleanup?.();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    await f?.close();
   });
-
-  /** The checks every page gets: every control named, nothing sticks out at 375 px, screenshots. */
-  async function checkPage(page: Page, name: string): Promise<void> {
-    expect(await unnamedControls(page), name).toEqual([]);
-    const size = page.viewportSize();
-    await page.setViewportSize({ width: 375, height: 800 });
-    expect(await horizontalOverflow(page), name).toEqual([]);
-    if (size) await page.setViewportSize(size);
-    await screenshots(page, name);
-  }
-
-  async function signUp(page: Page, who: string): Promise<void> {
-    await page.goto(`${base}/signup`);
-    await page.getByLabel('Handle (3–30 letters, digits or _)').fill(who);
-    await page.getByLabel('Email').fill(`${who}@example.org`);
-    await page.getByLabel('Display name (optional)').fill(`DJ ${who}`);
-    await page.getByLabel('Password (at least 10 characters)').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Create the account' }).click();
-    await page.waitForURL(`${base}/users/${who}`);
-  }
-
-  async function logIn(page: Page, who: string, at = base): Promise<void> {
-    await page.goto(`${at}/login`);
-    await page.getByLabel('Handle or email').fill(who);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in', exact: true }).click();
-    await page.waitForURL(`${at}/users/${who}`);
-  }
-
-  /** Logged in as `who`: the menu names them and My tracks reads their tracks with the session. */
-  async function expectLoggedIn(page: Page, who: string): Promise<void> {
-    await page.getByRole('link', { name: who, exact: true }).waitFor();
-    await page.getByRole('link', { name: 'My tracks' }).click();
-    await page.locator('[data-part="my-tracks"][data-state="ready"]').waitFor();
-  }
-
-  async function logOut(page: Page): Promise<void> {
-    await page.getByRole('button', { name: 'Log out' }).click();
-    await page.waitForURL(`${base}/`);
-    await page.getByRole('link', { name: 'Log in' }).waitFor();
-    // The server forgot the session too: My tracks asks to log in.
-    await page.goto(`${base}/me/tracks`);
-    await page.getByText('to see your tracks.').waitFor();
-  }
 
   it('sign up (errors in words), upload a tagged file, processing, play, comment at 0:05, the track in context, profile, trending', async () => {
     const file = join(dir, 'sine-20s.flac');
@@ -250,63 +182,6 @@ describe('music player in Chromium', () => {
     await second.page.close();
   }, 420_000);
 
-  it('sign up -> log out -> log in -> log out, on two devices', async () => {
-    const who = `two_${Date.now().toString(36)}`;
-    const device2 = await launchBrowser();
-    try {
-      const one = await browser.page();
-      const two = await device2.page();
-      await signUp(one.page, who);
-      await expectLoggedIn(one.page, who);
-      await logOut(one.page);
-      await logIn(one.page, who);
-      await expectLoggedIn(one.page, who);
-      await checkPage(one.page, 'player-my-tracks-empty');
-      // The second device logs in while the first is still in; each leaves on its own.
-      await logIn(two.page, who);
-      await expectLoggedIn(two.page, who);
-      await logOut(two.page);
-      await one.page.reload();
-      await expectLoggedIn(one.page, who);
-      await logOut(one.page);
-      await logIn(two.page, who);
-      await expectLoggedIn(two.page, who);
-      await logOut(two.page);
-      await one.page.goto(`${base}/login`);
-      await checkPage(one.page, 'player-login');
-      expect(one.errors).toEqual([]);
-      expect(two.errors).toEqual([]);
-      await one.page.close();
-    } finally {
-      await device2.close();
-    }
-  }, 120_000);
-
-  it('the server, not localStorage, says who is logged in', async () => {
-    const who = `cookie_${Date.now().toString(36)}`;
-    const device = await launchBrowser();
-    try {
-      const one = await device.page();
-      await signUp(one.page, who);
-      // The cookie stays, the page's note of who is logged in is gone: a new page still shows the user.
-      await one.page.evaluate(() => localStorage.clear());
-      const two = await device.page();
-      await two.page.goto(`${base}/`);
-      await expectLoggedIn(two.page, who);
-      await two.page.goto(`${base}/me/tracks`);
-      await two.page.locator('[data-part="my-tracks"][data-state="ready"]').waitFor();
-      // The reverse: a note of a user but no cookie shows "Log in".
-      await device.context.clearCookies();
-      const three = await device.page();
-      await three.page.goto(`${base}/`);
-      await three.page.getByRole('link', { name: 'Log in' }).waitFor();
-      expect(await three.page.getByRole('link', { name: who, exact: true }).count()).toBe(0);
-      expect([...one.errors, ...two.errors, ...three.errors]).toEqual([]);
-    } finally {
-      await device.close();
-    }
-  }, 120_000);
-
   it('a public track page viewed 30 times from one address: every part works each time', async () => {
     // The seed's limits, on a clock a listener's pace moves: a page every 2 s (30 a minute).
     let now = Date.now();
@@ -369,7 +244,7 @@ describe('music player in Chromium', () => {
     await generateAudio(short, { seconds: 2 });
     const { page, errors } = await browser.page();
     page.on('dialog', (dialog) => void dialog.accept());
-    // The devices test left this browser logged out: the artist logs back in.
+    // The artist logs in again (a new session beside the one sign-up started).
     await logIn(page, handle);
 
     // A private upload: typed title, visibility chosen, description.
@@ -443,59 +318,4 @@ describe('music player in Chromium', () => {
     expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
     await page.close();
   }, 420_000);
-
-  it('an interrupted upload resumes after a reload, sending only the missing parts; a refused one is not offered again', async () => {
-    // 200 s of 16-bit stereo WAV is 35.3 MB: three parts at the default 16 MiB.
-    const file = join(dir, 'sine-200s.wav');
-    await generateAudio(file, { seconds: 200, codec: 'pcm_s16le' });
-    const { page, errors } = await browser.page();
-    // Chromium stalls intercepted uploads (page.route below) while a websocket is open: this page polls instead.
-    await page.addInitScript(() => Reflect.deleteProperty(globalThis, 'WebSocket'));
-    const who = `up_${Date.now().toString(36)}`;
-    await signUp(page, who);
-    await page.goto(`${base}/upload`);
-    const puts: string[] = [];
-    page.on('request', (r) => {
-      if (r.method() === 'PUT') puts.push(new URL(r.url()).pathname.split('/').pop()!);
-    });
-    // The connection drops while part 2 is sent.
-    await page.route('**/parts/2', (route) => route.abort('connectionreset'));
-    await page.getByLabel('Audio file').setInputFiles(file);
-    await page.getByLabel('Title').fill('Resumed');
-    await page.getByRole('button', { name: 'Upload', exact: true }).click();
-    await page.getByRole('alert').filter({ hasText: 'the connection failed while sending a part' }).waitFor();
-    await page.unroute('**/parts/2');
-
-    await page.reload();
-    await page.getByTestId('resume-notice').waitFor();
-    expect(await page.getByTestId('resume-notice').textContent()).toMatch(
-      /An upload of sine-200s\.wav was interrupted/,
-    );
-    expect(await page.getByLabel('Title').inputValue()).toBe('Resumed');
-    const before = puts.length;
-    await page.getByLabel('Audio file').setInputFiles(file);
-    await page.getByRole('button', { name: 'Resume the upload' }).click();
-    await page.waitForURL(/\/tracks\/[0-9a-f-]{36}$/, { timeout: 60_000 });
-    // Parts 1 and 3 were stored before the drop; after the reload only part 2 is sent.
-    expect(puts.slice(0, before).sort()).toEqual(['1', '2', '3']);
-    expect(puts.slice(before)).toEqual(['2']);
-    await page.getByTestId('processing').waitFor();
-
-    // A file the server refuses (not audio): said in words, and never offered for resuming.
-    const fake = join(dir, 'not-audio.mp3');
-    await writeFile(fake, 'This is a text file with an .mp3 name.\n'.repeat(200));
-    await page.goto(`${base}/upload`);
-    await page.getByLabel('Audio file').setInputFiles(fake);
-    await page.getByRole('button', { name: 'Upload', exact: true }).click();
-    const refusal = page.getByRole('alert').filter({ hasText: /could not be read as audio/ });
-    await refusal.waitFor();
-    expect(await refusal.textContent()).not.toMatch(MACHINE_TEXT);
-    await page.reload();
-    await page.getByRole('button', { name: 'Upload', exact: true }).waitFor();
-    expect(await page.getByTestId('resume-notice').count()).toBe(0);
-    expect(
-      errors.filter((e) => !/ERR_CONNECTION_RESET|Failed to load resource|status of 422/.test(e)),
-    ).toEqual([]);
-    await page.close();
-  }, 300_000);
 });
