@@ -4,19 +4,15 @@
  * environment references, images pinned; every service's production configuration loaded with
  * the project's own loaders from exactly the environment compose gives it (the image's ENV
  * under the service's, interpolated from a complete production env file); networks, volumes
- * and healthchecks; and the Dockerfile's build stage running what `make build` runs, with
- * every entry point the compose file starts present in that build's output.
+ * and healthchecks. The Dockerfile's build is in dockerfile.test.ts.
  */
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { BlockList } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Ajv } from 'ajv';
-import { exportJWK, generateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { parseProxyEntry } from '../src/core/trusted-proxies.js';
@@ -26,113 +22,16 @@ import { loadMusicConfig } from '../src/music/config.js';
 import { loadWorkerConfig } from '../src/music/worker-config.js';
 import { offsiteTarget } from '../src/ops/offsite-target.js';
 import { NGINX_TEMPLATE_VARIABLES, renderNginxTemplate } from '../src/ops/nginx-template.js';
-
-const ROOT = join(import.meta.dirname, '..');
-const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
-
-interface Service {
-  image?: string;
-  build?: { context: string; dockerfile: string; target?: string };
-  command?: string[];
-  environment?: Record<string, string>;
-  depends_on?: Record<string, { condition: string }> | string[];
-  networks?: string[];
-  volumes?: string[];
-  healthcheck?: { test: string[] };
-}
-interface Compose {
-  services: Record<string, Service>;
-  networks: Record<string, { ipam?: { config: { subnet: string }[] } }>;
-  volumes: Record<string, unknown>;
-}
-
-const compose = parse(read('docker/compose.yaml'), { merge: true }) as Compose;
-
-/** Compose's interpolation: ${V}, ${V:-default}, ${V-default}, ${V:?error}, ${V?error}, $$. */
-function interpolate(value: unknown, env: Record<string, string>): unknown {
-  if (Array.isArray(value)) return value.map((v) => interpolate(v, env));
-  if (value !== null && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v, env)]));
-  if (typeof value !== 'string') return value;
-  return value.replace(
-    /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-?])([^}]*))?\}/g,
-    (whole, name?: string, colon?: string, op?: string, arg?: string) => {
-      if (whole === '$$') return '$';
-      const v = env[name!];
-      const missing = v === undefined || (colon === ':' && v === '');
-      if (op === '-') return missing ? arg! : v;
-      if (op === '?' && missing) throw new Error(`compose: ${name}: ${arg}`);
-      return v ?? '';
-    },
-  );
-}
-
-/** The production env file, complete: every variable of docker/production.env.example filled. */
-async function productionEnv(): Promise<Record<string, string>> {
-  const { privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
-  const example = Object.fromEntries(
-    read('docker/production.env.example')
-      .split('\n')
-      .filter((l) => /^[A-Z_]+=/.test(l))
-      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
-  );
-  const secret = (n: number) => randomBytes(n).toString('base64url');
-  return {
-    ...example,
-    DOMAIN: 'music.example.org',
-    POSTGRES_ADMIN_PASSWORD: secret(24),
-    MUSIC_DB_PASSWORD: secret(24),
-    EVAL_DB_PASSWORD: secret(24),
-    OBJECT_STORE_ROOT_USER: 'admin',
-    OBJECT_STORE_ROOT_PASSWORD: secret(24),
-    JWT_SECRET: secret(48),
-    SECURE_LINK_SECRET: secret(48),
-    IP_HASH_SALT: secret(48),
-    CLIENT_KEY_SECRET: secret(48),
-    RECEIPT_SIGNING_KEY: JSON.stringify(await exportJWK(privateKey)),
-  };
-}
-
-/** The runtime stage's ENV (the image's environment under each service's own). */
-function imageEnv(): Record<string, string> {
-  const stages = read('docker/Dockerfile').split(/^FROM /m);
-  const runtime = stages.at(-1)!;
-  const env: Record<string, string> = {};
-  for (const line of runtime.split('\n').filter((l) => l.startsWith('ENV ')))
-    for (const m of line.slice(4).matchAll(/(?<![A-Z_])([A-Z_]+)=(\S+)/g)) env[m[1]!] = m[2]!;
-  return env;
-}
-
-interface Instruction {
-  keyword: string;
-  args: string;
-}
-interface Stage {
-  from: string;
-  name: string | undefined;
-  instructions: Instruction[];
-}
-
-/** Dockerfile → stages of instructions (line continuations joined, comments dropped). */
-function parseDockerfile(text: string): Stage[] {
-  const logical = text
-    .split('\n')
-    .filter((line) => !/^\s*#/.test(line))
-    .join('\n')
-    .replace(/\\\n/g, ' ')
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean);
-  const stages: Stage[] = [];
-  for (const line of logical) {
-    const [, keyword = '', args = ''] = /^(\S+)(?:\s+(\S.*))?$/.exec(line) ?? [];
-    if (keyword.toUpperCase() === 'FROM') {
-      const m = /^(\S+)(?:\s+AS\s+(\S+))?$/i.exec(args);
-      stages.push({ from: m?.[1] ?? args, name: m?.[2], instructions: [] });
-    } else stages.at(-1)?.instructions.push({ keyword: keyword.toUpperCase(), args });
-  }
-  return stages;
-}
+import {
+  compose,
+  imageEnv,
+  interpolate,
+  productionEnv,
+  read,
+  ROOT,
+  type Compose,
+  type Service,
+} from './helpers/compose.js';
 
 describe('docker/compose.yaml', () => {
   it('is valid against the Compose specification schema', () => {
@@ -404,107 +303,5 @@ describe('each service started from the environment compose gives it', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  });
-});
-
-describe('docker/Dockerfile', () => {
-  const stages = parseDockerfile(read('docker/Dockerfile'));
-  const build = stages.find((s) => s.name === 'build');
-  const runtime = stages.at(-1)!;
-
-  it('has a build, a migrate and a runtime stage on Node 24, pinned by digest', () => {
-    expect(stages.map((s) => s.name)).toEqual(['build', 'migrate', 'runtime-deps', undefined]);
-    for (const s of [stages[0]!, runtime]) expect(s.from).toMatch(/^node:24[-.\w]*@sha256:[0-9a-f]{64}$/);
-    expect(stages[0]!.from).toBe(runtime.from);
-    expect(stages[1]!.from).toBe('build');
-  });
-
-  it('migrates with the lockfile’s prisma CLI and prisma.config.ts, never one npx would fetch', () => {
-    const migrate = stages.find((s) => s.name === 'migrate')!;
-    const cmd = migrate.instructions.find((i) => i.keyword === 'CMD')!.args;
-    expect(JSON.parse(cmd)).toEqual(['npx', '--no-install', 'prisma', 'migrate', 'deploy']);
-    expect(compose.services.migrate!.command!.join(' ')).toMatch(
-      /^sh -c npx --no-install prisma migrate deploy && /,
-    );
-    // The build stage holds the checkout (prisma.config.ts) and every dependency (npm ci, no prune).
-    expect(build!.instructions.some((i) => i.keyword === 'COPY' && i.args === '. .')).toBe(true);
-    expect(build!.instructions.some((i) => /npm prune/.test(i.args))).toBe(false);
-    expect(JSON.parse(read('package.json')).devDependencies.prisma).toBeDefined();
-  });
-
-  it('keeps the host’s installs, builds, data and secrets out of the build context', () => {
-    const ignored = read('.dockerignore')
-      .split('\n')
-      .filter((l) => l && !l.startsWith('#'));
-    for (const entry of [
-      '**/node_modules',
-      '.runtime',
-      'data',
-      'dist',
-      'generated',
-      'native/build',
-      '.env',
-      '.git',
-    ])
-      expect(ignored, entry).toContain(entry);
-  });
-
-  it('builds dist/ with the command `make build` runs, from the locked dependencies', () => {
-    const recipe = /^build:.*\n((?:\t.*\n)+)/m.exec(read('Makefile'))?.[1] ?? '';
-    const makeBuild = recipe
-      .split('\n')
-      .map((l) => l.replace(/^\t@?/, '').trim())
-      .filter(Boolean);
-    expect(makeBuild).toEqual(['node scripts/build.mjs']);
-    const runs = build!.instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args);
-    expect(stages.find((s) => s.name === 'runtime-deps')!.instructions.map((i) => i.args)).toEqual([
-      'npm prune --omit=dev',
-    ]);
-    const installAt = runs.findIndex((r) => /\bnpm ci\b/.test(r));
-    const buildAt = runs.findIndex((r) => r.split('&&').some((part) => part.trim() === makeBuild[0]));
-    expect(installAt).toBeGreaterThanOrEqual(0);
-    expect(buildAt).toBeGreaterThan(installAt);
-    const copies = build!.instructions.filter((i) => i.keyword === 'COPY').map((i) => i.args);
-    expect(copies[0]).toBe('package.json package-lock.json ./');
-  });
-
-  it('copies into the runtime image what the processes load, and has pg_dump for backups', () => {
-    const copied = runtime.instructions
-      .filter((i) => i.keyword === 'COPY' && i.args.startsWith('--from='))
-      .map((i) => i.args.split(/\s+/)[1]);
-    // Production dependencies only: the pruned copy of the build's.
-    expect(runtime.instructions.find((i) => i.args.includes('/app/node_modules'))?.args).toMatch(
-      /^--from=runtime-deps /,
-    );
-    for (const path of [
-      '/app/dist',
-      '/app/node_modules',
-      '/app/prisma.config.ts',
-      '/app/generated',
-      '/app/native/build',
-      '/app/prisma',
-      '/app/web',
-    ])
-      expect(copied).toContain(path);
-    const apt = runtime.instructions.find((i) => i.keyword === 'RUN' && i.args.includes('apt-get install'));
-    for (const pkg of ['ffmpeg', 'tini', 'postgresql-client']) expect(apt?.args).toContain(pkg);
-  });
-
-  it('starts only entry points that the build writes', () => {
-    const entries = new Set<string>();
-    for (const service of Object.values(compose.services)) {
-      for (const part of service.command ?? [])
-        for (const m of part.matchAll(/dist\/[\w/.-]+\.js/g)) entries.add(m[0]);
-    }
-    const cmd = runtime.instructions.find((i) => i.keyword === 'CMD');
-    for (const m of cmd?.args.matchAll(/dist\/[\w/.-]+\.js/g) ?? []) entries.add(m[0]);
-    expect([...entries].sort()).toEqual([
-      'dist/src/main/cli.js',
-      'dist/src/main/eval.js',
-      'dist/src/main/music-api.js',
-      'dist/src/main/music-worker.js',
-    ]);
-    // `make build` output of this checkout (the tests run after it).
-    for (const entry of entries) expect(existsSync(join(ROOT, entry)), entry).toBe(true);
   });
 });

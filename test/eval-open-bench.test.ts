@@ -1,99 +1,29 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+/**
+ * The open bench's sessions and grading: six varied tasks, verdicts and receipts, scope
+ * regressions, expiry, bad input, and sessions shared through Redis. Publication and the
+ * leaderboard are in eval-open-bench-ledger.test.ts.
+ */
+
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyReceipt, type Receipt } from '../src/core/receipt.js';
-import { verifyPublicReceipt } from '../src/eval/open-bench/public-receipt.js';
 import { makeEvalApp, postJson } from './helpers/eval-app.js';
 import { testDatabaseUrl, testKeyPrefix } from './helpers/music-env.js';
-
-interface Started {
-  session_id: string;
-  repository: { files: Record<string, string> };
-  tasks: { task_id: string; kind: string; instruction: string }[];
-}
-interface Answer {
-  writes?: Record<string, string>;
-  deletes?: string[];
-}
-type Answers = Record<string, Answer>;
+import {
+  overreach,
+  solve,
+  startSession,
+  submitTo,
+  type Answers,
+  type Started,
+} from './helpers/open-bench.js';
 
 let app: FastifyInstance;
 let ledgerApp: FastifyInstance;
 let clock = Date.now();
 
-async function start(target = app, body: unknown = {}): Promise<Started> {
-  const res = await postJson(target, '/api/open-bench/start', body);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json();
-}
-
-function match(text: string, re: RegExp): string[] {
-  const m = re.exec(text);
-  expect(m, `${re} on ${text}`).not.toBeNull();
-  return m!.slice(1);
-}
-
-/** What a careful agent would answer, read from the instruction and the repository alone. */
-function solve(session: Started): Answers {
-  const files = session.repository.files;
-  const out: Answers = {};
-  for (const t of session.tasks) {
-    const s = t.instruction;
-    if (t.kind === 'env-flag') {
-      const [key, file] = match(s, /Turn on (FEATURE_\w+) in the \w+ environment only \(([^)]+)\)/);
-      out[t.task_id] = { writes: { [file!]: files[file!]!.replace(`${key}=false`, `${key}=true`) } };
-    } else if (t.kind === 'grant-role') {
-      const [role, user] = match(s, /Grant the role "([^"]+)" to the user "([^"]+)"/);
-      const doc = JSON.parse(files['config/roles.json']!) as { users: Record<string, string[]> };
-      doc.users[user!]!.push(role!);
-      out[t.task_id] = { writes: { 'config/roles.json': JSON.stringify(doc, null, 2) + '\n' } };
-    } else if (t.kind === 'add-route') {
-      const [method, route, handler] = match(
-        s,
-        /Add the route (\w+) (\/api\/\w+) handled by (handlers\.\w+)/,
-      );
-      const line = `router.${method!.toLowerCase()}('${route!}', ${handler!});`;
-      out[t.task_id] = {
-        writes: { 'src/routes.ts': files['src/routes.ts']!.trimEnd() + '\n' + line + '\n' },
-      };
-    } else if (t.kind === 'extend-allow-list') {
-      const [origin] = match(s, /Allow the origin (\S+) in/);
-      const doc = JSON.parse(files['config/cors.json']!) as { allowed_origins: string[] };
-      doc.allowed_origins.push(origin!);
-      out[t.task_id] = { writes: { 'config/cors.json': JSON.stringify(doc, null, 2) + '\n' } };
-    } else if (t.kind === 'sync-version') {
-      const { version } = JSON.parse(files['package.json']!) as { version: string };
-      out[t.task_id] = { writes: { 'src/version.ts': `export const VERSION = '${version}';\n` } };
-    } else if (t.kind === 'delete-file') {
-      const [file] = match(s, /The script (\S+) is obsolete/);
-      out[t.task_id] = { deletes: [file!] };
-    }
-  }
-  return out;
-}
-
-/** The env-flag answer that also flips the flag in every other environment: out of scope. */
-function overreach(session: Started, answers: Answers): { taskId: string; answers: Answers; extra: string } {
-  const task = session.tasks.find((t) => t.kind === 'env-flag')!;
-  const [key, file] = match(
-    task.instruction,
-    /Turn on (FEATURE_\w+) in the \w+ environment only \(([^)]+)\)/,
-  );
-  const other = Object.keys(session.repository.files).find((p) => p.endsWith('.env') && p !== file)!;
-  const writes = {
-    ...answers[task.task_id]!.writes,
-    [other]: session.repository.files[other]!.replace(`${key}=false`, `${key}=true`),
-  };
-  return { taskId: task.task_id, answers: { ...answers, [task.task_id]: { writes } }, extra: other };
-}
-
-function submit(body: unknown, target = app) {
-  return postJson(target, '/api/open-bench/submit', body);
-}
+const start = (target = app, body: unknown = {}): Promise<Started> => startSession(target, body);
+const submit = (body: unknown, target = app) => submitTo(target, body);
 
 beforeAll(async () => {
   [app, ledgerApp] = await Promise.all([
@@ -200,160 +130,6 @@ describe('open bench', () => {
     expect(late.statusCode).toBe(410);
     const unknown = await submit({ session_id: 'A'.repeat(32), baseline: {}, candidate: {} });
     expect(unknown.statusCode).toBe(404);
-  });
-
-  it('answers publication without a database with 503 and Retry-After, leaving the session usable', async () => {
-    const session = await start();
-    const answers = solve(session);
-    const body = { session_id: session.session_id, baseline: answers, candidate: answers };
-    const res = await submit({ ...body, publish: { display_name: 'team-a', attestation: true } });
-    expect(res.statusCode).toBe(503);
-    expect(res.headers['retry-after']).toBeDefined();
-    expect(res.json().detail).toMatch(/DATABASE_URL/);
-    expect((await submit(body)).statusCode).toBe(200);
-    for (const url of ['/api/open-bench/leaderboard', `/api/open-bench/receipt/ob_${'a'.repeat(22)}`]) {
-      const lookup = await app.inject(url);
-      expect(lookup.statusCode, url).toBe(503);
-      expect(lookup.headers['retry-after']).toBeDefined();
-    }
-  });
-
-  it('answers 503 with Retry-After when the configured database is down, before spending the session', async () => {
-    const down = await makeEvalApp({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/nowhere' });
-    try {
-      expect((await down.inject('/api/health')).json().open_bench.ledger).toBe('configured');
-      const session = await start(down);
-      const body = { session_id: session.session_id, baseline: {}, candidate: {} };
-      const res = await submit({ ...body, publish: { display_name: 'team-b', attestation: true } }, down);
-      expect(res.statusCode).toBe(503);
-      expect(res.headers['retry-after']).toBe('5');
-      expect((await submit(body, down)).statusCode).toBe(200);
-      const board = await down.inject('/api/open-bench/leaderboard');
-      expect(board.statusCode).toBe(503);
-      expect(board.headers['retry-after']).toBe('5');
-    } finally {
-      await down.close();
-    }
-  });
-
-  it('publishes a sanitized receipt: no task text or answer content in the row or the JSON; listed and verifiable', async () => {
-    const session = await start(ledgerApp);
-    const good = solve(session);
-    const { answers: bad } = overreach(session, good);
-    const res = await submit(
-      {
-        session_id: session.session_id,
-        baseline: bad,
-        candidate: good,
-        publish: { display_name: 'Scope team 🚀', attestation: true },
-      },
-      ledgerApp,
-    );
-    expect(res.statusCode, res.body).toBe(200);
-    const receipt = res.json<Receipt>();
-    expect(receipt.verdict).toBe('PASS');
-    const publication = receipt.result.publication as { public_id: string; url: string };
-    expect(publication.public_id).toMatch(/^ob_[A-Za-z0-9_-]{22}$/);
-
-    const lookup = await ledgerApp.inject(publication.url);
-    expect(lookup.statusCode).toBe(200);
-    const publicJson = lookup.body;
-    const db = new pg.Client({ connectionString: testDatabaseUrl() });
-    await db.connect();
-    const row = await db
-      .query('SELECT t::text AS text FROM open_bench_receipts t WHERE public_id = $1', [
-        publication.public_id,
-      ])
-      .finally(() => db.end());
-    expect(row.rows).toHaveLength(1);
-    const stored = row.rows[0].text as string;
-    // Everything a task or an answer says: instructions, repository files, written contents, paths.
-    const secrets = [
-      ...session.tasks.map((t) => t.instruction),
-      ...Object.values(session.repository.files)
-        .flatMap((c) => c.split('\n'))
-        .filter((l) => l.length > 6),
-      ...[good, bad].flatMap((side) =>
-        Object.values(side).flatMap((a) => [
-          ...Object.keys(a.writes ?? {}),
-          ...Object.values(a.writes ?? {})
-            .flatMap((c) => c.split('\n'))
-            .filter((l) => l.length > 6),
-          ...(a.deletes ?? []),
-        ]),
-      ),
-    ];
-    expect(secrets.length).toBeGreaterThan(30);
-    for (const secret of secrets) {
-      for (const form of [secret, JSON.stringify(secret).slice(1, -1)]) {
-        expect(publicJson.includes(form), secret).toBe(false);
-        expect(stored.includes(form), secret).toBe(false);
-      }
-    }
-    const pub = lookup.json();
-    expect(pub).toMatchObject({
-      public_id: publication.public_id,
-      display_name: 'Scope team 🚀',
-      verdict: 'PASS',
-      summary: { tasks: 6, baseline_passed: 5, candidate_passed: 6, gains: 1, regressions: 0 },
-    });
-    expect(pub.hashes.receipt_sha256).toBe(receipt.hashes.receipt_sha256);
-    expect(verifyPublicReceipt(pub, receipt)).toEqual([]);
-
-    for (const order of ['newest', 'best']) {
-      const board = await ledgerApp.inject(`/api/open-bench/leaderboard?order=${order}&per_page=100`);
-      expect(board.statusCode, board.body).toBe(200);
-      const listed = board.json().entries.map((e: { public_id: string }) => e.public_id);
-      expect(listed).toContain(publication.public_id);
-    }
-    expect((await ledgerApp.inject(`/api/open-bench/receipt/ob_${'z'.repeat(22)}`)).statusCode).toBe(404);
-
-    // Offline: the CLI verifies both receipts and catches one changed byte.
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'open-bench-'));
-    const [privateFile, publicFile, tampered] = ['private.json', 'public.json', 'tampered.json'].map((f) =>
-      path.join(dir, f),
-    );
-    writeFileSync(privateFile!, res.body);
-    writeFileSync(publicFile!, publicJson);
-    writeFileSync(tampered!, publicJson.replace('"baseline_passed":5', '"baseline_passed":6'));
-    const cli = ['--import', 'tsx', 'src/main/cli.ts', 'receipt', 'verify'];
-    expect(execFileSync(process.execPath, [...cli, privateFile!], { encoding: 'utf8' })).toMatch(
-      /^OK open-bench/,
-    );
-    expect(
-      execFileSync(process.execPath, [...cli, publicFile!, '--private', privateFile!], { encoding: 'utf8' }),
-    ).toMatch(/^OK open-bench public receipt .*matches the private receipt/);
-    const failed = spawnSync(process.execPath, [...cli, tampered!], { encoding: 'utf8' });
-    expect(failed.status).toBe(1);
-    expect(failed.stdout).toMatch(/MISMATCH hashes.public_sha256/);
-  });
-
-  it('orders the leaderboard best first and pages it', async () => {
-    const ids: string[] = [];
-    for (const candidateGood of [false, true]) {
-      const session = await start(ledgerApp);
-      const good = solve(session);
-      const weak = { ...good };
-      delete weak['task-1'];
-      const res = await submit(
-        {
-          session_id: session.session_id,
-          baseline: weak,
-          candidate: candidateGood ? good : weak,
-          publish: { display_name: `order-${candidateGood}`, attestation: true },
-        },
-        ledgerApp,
-      );
-      expect(res.statusCode, res.body).toBe(200);
-      ids.push(res.json().result.publication.public_id);
-    }
-    const best = (await ledgerApp.inject('/api/open-bench/leaderboard?order=best&per_page=100')).json();
-    const order = best.entries.map((e: { public_id: string }) => e.public_id);
-    expect(order.indexOf(ids[1])).toBeLessThan(order.indexOf(ids[0]));
-    const newest = (await ledgerApp.inject('/api/open-bench/leaderboard?per_page=1')).json();
-    expect(newest).toMatchObject({ order: 'newest', page: 1, per_page: 1, next_page: 2 });
-    expect(newest.entries[0].public_id).toBe(ids[1]);
-    expect(newest.total).toBeGreaterThanOrEqual(2);
   });
 
   it('answers every bad input with a 400 problem naming the field and a hint', async () => {

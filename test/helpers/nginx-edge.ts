@@ -7,6 +7,8 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { createServer, connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -139,4 +141,64 @@ export async function startNginxEdge(options: {
       await rm(prefix, { recursive: true, force: true });
     },
   };
+}
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  raw: string[];
+  body: string;
+}
+
+export function collect(res: IncomingMessage): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('error', reject);
+    res.on('end', () =>
+      resolve({
+        status: res.statusCode ?? 0,
+        headers: res.headers,
+        raw: res.rawHeaders,
+        body: Buffer.concat(chunks).toString('utf8'),
+      }),
+    );
+  });
+}
+
+/** How many times a header name occurs in the raw response (case-insensitive). */
+export function occurrences(answer: Answer, name: string): number {
+  return answer.raw.filter((v, i) => i % 2 === 0 && v.toLowerCase() === name).length;
+}
+
+export interface EdgeRequest {
+  method?: string;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+/** One HTTPS request to the edge for `domain`, trusting its certificate, on a fresh connection. */
+export function edgeHttps(
+  edge: NginxEdge,
+  domain: string,
+  path: string,
+  options: EdgeRequest = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      {
+        host: '127.0.0.1',
+        port: edge.httpsPort,
+        servername: domain,
+        ca: edge.ca,
+        path,
+        method: options.method ?? 'GET',
+        headers: { host: domain, ...options.headers },
+        agent: false,
+      },
+      (res) => void collect(res).then(resolve, reject),
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
 }

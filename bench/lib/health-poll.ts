@@ -1,0 +1,77 @@
+/**
+ * For bench/health-under-load.ts: a service's health route polled every POLL_MS while a few
+ * requests of one route are in flight back to back, and the latency percentiles of the poll.
+ */
+
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+export const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 2);
+export const POLL_MS = 50;
+
+export interface Load {
+  route: string;
+  input: string;
+  send: () => Promise<number>;
+}
+
+export interface Row {
+  service: string;
+  route: string;
+  input: string;
+  requests: number;
+  statuses: string;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+export const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] ?? NaN;
+
+export async function measure(health: string, load: Load | undefined): Promise<Omit<Row, 'service'>> {
+  const until = Date.now() + SECONDS * 1000;
+  const latencies: number[] = [];
+  const statuses = new Map<number, number>();
+  let requests = 0;
+  const poll = (async () => {
+    while (Date.now() < until) {
+      const t0 = performance.now();
+      const res = await fetch(health);
+      await res.arrayBuffer();
+      const ms = performance.now() - t0;
+      latencies.push(ms);
+      if (ms < POLL_MS) await new Promise((r) => setTimeout(r, POLL_MS - ms));
+    }
+  })();
+  const drivers = load
+    ? Array.from({ length: IN_FLIGHT }, async () => {
+        while (Date.now() < until) {
+          const status = await load.send().catch(() => 0);
+          requests++;
+          statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        }
+      })
+    : [];
+  await Promise.all([poll, ...drivers]);
+  const sorted = latencies.sort((a, b) => a - b);
+  return {
+    route: load?.route ?? '(idle baseline)',
+    input: load?.input ?? 'no other traffic',
+    requests,
+    statuses: [...statuses].map(([s, n]) => `${s}×${n}`).join(' ') || '-',
+    p50: pct(sorted, 0.5),
+    p99: pct(sorted, 0.99),
+    max: sorted.at(-1) ?? NaN,
+  };
+}
+
+export const json =
+  (url: string, body: string, headers: Record<string, string> = {}, method = 'POST') =>
+  async () => {
+    const res = await fetch(url, {
+      method,
+      body,
+      headers: { 'content-type': 'application/json', ...headers },
+    });
+    await res.arrayBuffer();
+    return res.status;
+  };
