@@ -68,6 +68,7 @@ describe('music-worker HTTP surface', () => {
     queues = new BullJobQueueRepository(bull, { prefix });
     app = buildWorkerApp({
       logLevel: 'silent',
+      nodeEnv: 'test',
       queues,
       metrics: createWorkerMetrics(() => queues.counts()),
       metricsScrapers: loadMusicConfig({ NODE_ENV: 'test' }).metricsScrapers,

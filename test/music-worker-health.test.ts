@@ -21,6 +21,7 @@ describe('music-worker GET /health and /metrics', () => {
     queues = new BullJobQueueRepository(bull, { prefix });
     app = buildWorkerApp({
       logLevel: 'silent',
+      nodeEnv: 'test',
       queues,
       metrics: createWorkerMetrics(() => queues.counts()),
       metricsScrapers: ['127.0.0.1'],

@@ -11,8 +11,10 @@ describe('log format', () => {
   });
 
   it("uses pino's pretty transport when asked, none otherwise", () => {
-    expect(loggerOptions('info', 'eval', true)).toMatchObject({ transport: { target: 'pino-pretty' } });
-    expect(loggerOptions('info', 'eval', false)).not.toHaveProperty('transport');
-    expect(loggerOptions('silent', 'eval', true)).toBe(false);
+    expect(loggerOptions('info', 'eval', 'development', true)).toMatchObject({
+      transport: { target: 'pino-pretty' },
+    });
+    expect(loggerOptions('info', 'eval', 'development', false)).not.toHaveProperty('transport');
+    expect(loggerOptions('silent', 'eval', 'development', true)).toBe(false);
   });
 });

@@ -14,7 +14,8 @@ export function wantsPrettyLogs(nodeEnv: string | undefined, stdoutIsTty: boolea
 export function loggerOptions(
   level: string,
   service: string,
-  pretty = wantsPrettyLogs(process.env.NODE_ENV, process.stdout.isTTY === true),
+  nodeEnv: string,
+  pretty = wantsPrettyLogs(nodeEnv, process.stdout.isTTY === true),
 ): FastifyServerOptions['logger'] {
   if (level === 'silent') return false;
   return {

@@ -81,7 +81,7 @@ export async function buildEvalApp(
   const metrics = createHttpMetrics();
   const proxies = new TrustedProxies(config.trustedProxies);
   const app = buildBaseApp({
-    logger: loggerOptions(config.logLevel, 'eval'),
+    logger: loggerOptions(config.logLevel, 'eval', config.nodeEnv),
     bodyLimit: config.bodyLimit,
     metrics,
     httpLimits: config.httpLimits,

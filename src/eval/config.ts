@@ -143,6 +143,8 @@ export interface EvalConfig {
   cacheKeyPrefix: string;
   databaseUrl: string | undefined;
   dataDir: string;
+  /** NODE_ENV: development, test or production (pretty logs only in development on a terminal). */
+  nodeEnv: string;
   logLevel: string;
   shutdownTimeoutMs: number;
   graphKernel: 'auto' | 'native' | 'ts';
@@ -213,6 +215,7 @@ export function loadEvalConfig(env: NodeJS.ProcessEnv = process.env): Readonly<E
     cacheKeyPrefix: e.CACHE_KEY_PREFIX,
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,
+    nodeEnv: e.NODE_ENV,
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     graphKernel: e.GRAPH_KERNEL,

@@ -79,6 +79,7 @@ async function main(): Promise<void> {
   const metrics = createWorkerMetrics(() => queues.counts());
   const app = buildWorkerApp({
     logLevel: music.logLevel,
+    nodeEnv: music.nodeEnv,
     queues,
     metrics,
     metricsScrapers: music.metricsScrapers,

@@ -28,7 +28,7 @@ function configure(): Readonly<VerifyWorkerConfig> {
 }
 
 const config = configure();
-const options = loggerOptions(config.logLevel, 'verify-worker');
+const options = loggerOptions(config.logLevel, 'verify-worker', config.nodeEnv);
 const log = pino(typeof options === 'object' ? options : { level: 'silent' });
 const graphKernel = resolveGraphKernel(config.graphKernel);
 const pool = createVerifierPool({ size: config.threads, taskTimeoutMs: config.taskTimeoutMs, graphKernel });

@@ -140,7 +140,7 @@ export function buildMusicApp(
   // Host names (a compose service such as "nginx"): resolved before the app listens, then on a timer.
   const proxies = new TrustedProxies(config.trustedProxies);
   const app = buildBaseApp({
-    logger: loggerOptions(config.logLevel, 'music-api'),
+    logger: loggerOptions(config.logLevel, 'music-api', config.nodeEnv),
     httpLimits: config.httpLimits,
     trustedProxies: proxies,
     // The default of every route; upload part routes set config.bodyLimit on themselves.

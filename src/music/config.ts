@@ -154,6 +154,8 @@ export interface S3Settings {
 
 export interface MusicConfig {
   production: boolean;
+  /** NODE_ENV: development, test or production (pretty logs only in development on a terminal). */
+  nodeEnv: string;
   logLevel: string;
   domain: string;
   host: string;
@@ -281,6 +283,7 @@ export function loadMusicConfig(env: NodeJS.ProcessEnv = process.env): Readonly<
   const dataDir = resolve(e.DATA_DIR);
   const config: MusicConfig = {
     production,
+    nodeEnv: e.NODE_ENV,
     logLevel: e.LOG_LEVEL,
     domain: e.DOMAIN,
     host: e.MUSIC_HOST,

@@ -14,6 +14,7 @@ import type { WorkerMetrics } from './worker-metrics.js';
 
 export function buildWorkerApp(options: {
   logLevel: string;
+  nodeEnv: string;
   queues: JobQueueRepository;
   metrics: WorkerMetrics;
   /** METRICS_SCRAPERS: who may read /metrics. */
@@ -22,7 +23,7 @@ export function buildWorkerApp(options: {
   domain: string;
 }): FastifyInstance {
   const app = buildBaseApp({
-    logger: loggerOptions(options.logLevel, 'music-worker'),
+    logger: loggerOptions(options.logLevel, 'music-worker', options.nodeEnv),
     bodyLimit: 1024,
     metrics: options.metrics,
     edgeHeaders: securityHeaders(options.domain),

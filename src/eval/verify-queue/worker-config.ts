@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { parseEnv } from '../../core/env.js';
 
 export const VerifyWorkerEnv = Type.Object({
+  NODE_ENV: Type.String({ default: 'development', description: 'development, test or production' }),
   CACHE_URL: Type.String({
     pattern: '^rediss?://',
     default: 'redis://127.0.0.1:6379',
@@ -58,6 +59,7 @@ export interface VerifyWorkerConfig {
   lockMs: number;
   stalledIntervalMs: number;
   shutdownMs: number;
+  nodeEnv: string;
   logLevel: string;
 }
 
@@ -72,6 +74,7 @@ export function loadVerifyWorkerConfig(env: NodeJS.ProcessEnv = process.env): Re
     lockMs: e.VERIFY_LOCK_MS,
     stalledIntervalMs: e.VERIFY_STALLED_INTERVAL_MS,
     shutdownMs: e.SHUTDOWN_TIMEOUT_MS,
+    nodeEnv: e.NODE_ENV,
     logLevel: e.LOG_LEVEL,
   });
 }
