@@ -19,6 +19,13 @@ export interface MusicConnections {
   close(): Promise<void>;
 }
 
+const CLOSE_MS = 5_000;
+
+/** `work`, or nothing once `ms` have passed. */
+function bounded(work: Promise<unknown>, ms: number): Promise<unknown> {
+  return Promise.race([work, new Promise((resolve) => setTimeout(resolve, ms).unref())]);
+}
+
 export function createMusicConnections(config: MusicConfig): MusicConnections {
   const database = createMusicDatabase(config.databaseUrl);
   const prisma = database.prisma;
@@ -30,11 +37,16 @@ export function createMusicConnections(config: MusicConfig): MusicConnections {
     redis,
     stores: objectStores.stores,
     close: async () => {
+      // Shutdown is bounded: a client still checked out of a pool must not hold the process open.
       await Promise.allSettled([
-        database.close(),
-        redis.quit().catch(() => redis.disconnect()),
-        objectStores.close(),
+        bounded(database.close(), CLOSE_MS),
+        bounded(
+          redis.quit().catch(() => undefined),
+          CLOSE_MS,
+        ),
+        bounded(objectStores.close(), CLOSE_MS),
       ]);
+      if (redis.status !== 'end') redis.disconnect();
     },
   };
 }
