@@ -45,17 +45,17 @@ export class PrismaAccountRepository implements AccountRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
   async issueToken(token: NewAccountToken, now: Date): Promise<void> {
-    await this.prisma.$transaction([
-      this.prisma.accountToken.updateMany({
+    await this.prisma.$transaction(async (tx) => {
+      await tx.accountToken.updateMany({
         where: { userId: token.userId, purpose: token.purpose, usedAt: null },
         data: { usedAt: now },
-      }),
+      });
       // Used and expired tokens of the user are kept no longer than needed.
-      this.prisma.accountToken.deleteMany({
+      await tx.accountToken.deleteMany({
         where: { userId: token.userId, OR: [{ usedAt: { not: null } }, { expiresAt: { lt: now } }] },
-      }),
-      this.prisma.accountToken.create({ data: { ...token, createdAt: now } }),
-    ]);
+      });
+      await tx.accountToken.create({ data: { ...token, createdAt: now } });
+    });
   }
 
   async consumeToken(

@@ -30,16 +30,17 @@ export class PrismaSessionRepository implements SessionRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
   async record(session: SessionRecord): Promise<void> {
-    await this.prisma.$transaction([
-      this.prisma.userSession.deleteMany({
+    // Interactive, not a batch: a batch $transaction through the pg adapter left its client checked out.
+    await this.prisma.$transaction(async (tx) => {
+      await tx.userSession.deleteMany({
         where: { userId: session.userId, expiresAt: { lte: session.issuedAt } },
-      }),
-      this.prisma.userSession.upsert({
+      });
+      await tx.userSession.upsert({
         where: { jti: session.jti },
         create: session,
         update: { lastSeenAt: session.lastSeenAt, addressHash: session.addressHash },
-      }),
-    ]);
+      });
+    });
   }
 
   async touch(jti: string, addressHash: string, now: Date): Promise<void> {
