@@ -12,7 +12,7 @@ import { compileValidator, type Validator } from '../core/validation.js';
 import { uniformMapFastPass } from './speed/uniform-map.js';
 import { getTool } from './registry.js';
 import { requestSha256 } from './speed/request-hash.js';
-import { runContext, type ToolDefinition } from './tool-definition.js';
+import type { ToolDefinition } from './tool-definition.js';
 import { emptyJsonBody, invalidJsonBody } from '../core/errors/http.js';
 import { bodyNotUtf8, nestedTooDeep } from './errors.js';
 
@@ -123,7 +123,7 @@ export function executeTool(toolId: string, bytes: Uint8Array | string): ToolOut
     const t1 = performance.now();
     const { value: request, mapKeys } = validatorFor(toolId).validate(parsed);
     const t2 = performance.now();
-    const body = tool.run(request, runContext(mapKeys));
+    const body = tool.run(request, mapKeys);
     const t3 = performance.now();
     const sealed = sealReceipt(tool.id, hashRequest(tool, bytes, request), body);
     const t4 = performance.now();

@@ -24,9 +24,10 @@ export interface ToolDefinition<Req = unknown> {
   /**
    * Pure: request (validated, defaults applied) -> receipt body. Throws `invalidInput(...)`
    * (core/errors) for semantic input errors the schema cannot express. A method, so a
-   * definition keeps its request type and still fits the registry's list.
+   * definition keeps its request type and still fits the registry's list. `listed` holds the
+   * key lists validation made, for a tool that would list the same keys again.
    */
-  run(request: Req, context?: RunContext): AnyReceiptBody;
+  run(request: Req, listed?: ListedKeys): AnyReceiptBody;
   /**
    * The tool's declared worst case: milliseconds of parsing, validation, running and sealing
    * per KiB of request body (how it is measured: docs/speed.md); null when the cost is not
@@ -36,19 +37,12 @@ export interface ToolDefinition<Req = unknown> {
   costMsPerKiB: number | null;
 }
 
-/** What validation learnt about a request that the tool may reuse. */
-export interface RunContext {
-  /** Own enumerable keys of `map`: the validator's list when its first pass made one. */
-  keysOf(map: object): readonly string[];
-}
-
-/** Keys listed afresh: for a request that did not come through a first-pass validator. */
-export const PLAIN_RUN_CONTEXT: RunContext = { keysOf: (map) => Object.keys(map) };
-
-/** A RunContext over the key lists a validator returned (core/validation.ts Validated). */
-export function runContext(mapKeys: ReadonlyMap<object, readonly string[]>): RunContext {
-  return mapKeys.size === 0 ? PLAIN_RUN_CONTEXT : { keysOf: (map) => mapKeys.get(map) ?? Object.keys(map) };
-}
+/**
+ * The own keys of the request's maps, as the validator listed them on its first pass
+ * (core/validation.ts `Validated.mapKeys`); a tool may take its maps' keys from here instead of
+ * listing them again. Empty when the validator made no lists.
+ */
+export type ListedKeys = ReadonlyMap<object, readonly string[]>;
 
 /** A tool definition, with its request type checked against its schema's example and runner. */
 export function defineTool<Req>(def: ToolDefinition<Req>): ToolDefinition<Req> {

@@ -9,7 +9,7 @@ import {
   withUniformMaps,
 } from './uniform-map.js';
 import { compileValidator } from '../../core/validation.js';
-import { runContext } from '../tool-definition.js';
+import { cohortKeys } from '../tools/gate/gate.js';
 
 const MAP = {
   type: 'object',
@@ -115,10 +115,11 @@ describe('uniform map rewrite', () => {
     expect(mapKeys.get(request.baseline)).toEqual(['b', 'a']);
     expect(mapKeys.get(request.candidate)).toEqual(['a', 'b']);
     expect(mapKeys.size).toBe(2); // the optional domains map was absent
-    const context = runContext(mapKeys);
-    expect(context.keysOf(request.baseline)).toBe(mapKeys.get(request.baseline)); // not listed again
-    const fresh = { x: 1, y: 2 };
-    expect(context.keysOf(fresh)).toEqual(['x', 'y']);
+    const keys = cohortKeys(request, mapKeys);
+    expect(keys.baseline).toBe(mapKeys.get(request.baseline)); // not listed again
+    expect(keys.candidate).toBe(mapKeys.get(request.candidate));
+    const fresh = { ...request, baseline: { x: true, y: false } };
+    expect(cohortKeys(fresh, mapKeys).baseline).toEqual(['x', 'y']); // another map: listed afresh
     // Each call has its own lists: nothing is kept between requests.
     const again = validate.validate({ baseline: { c: true }, candidate: { c: false } });
     expect(again.mapKeys.has(request.baseline)).toBe(false);

@@ -4,7 +4,6 @@
  */
 import { invalidInput, type FieldError } from '../../../core/errors.js';
 import type { DecisionStep, ItemDecision, ReceiptBody, Verdict } from '../../../core/receipt.js';
-import { PLAIN_RUN_CONTEXT, type RunContext } from '../../tool-definition.js';
 import { logUpperTail, signTest, upperTailExact } from '../../math/binomial.js';
 import { atMost, decimalValue, type Rational } from '../../math/exact.js';
 import { round12, wilson, type Proportion } from '../../math/wilson.js';
@@ -69,10 +68,30 @@ export interface DomainFigures {
   candidate_pass_rate: Proportion;
 }
 
-export function runGate(request: GateRequest, context: RunContext = PLAIN_RUN_CONTEXT): ReceiptBody {
+/** The item ids of a request's three maps, in their own order. */
+export interface CohortKeys {
+  baseline: readonly string[];
+  candidate: readonly string[];
+  domains: readonly string[] | undefined;
+}
+
+/** The request's cohort keys: from lists already made of these very maps (`listed`), else listed now. */
+export function cohortKeys(
+  request: GateRequest,
+  listed?: ReadonlyMap<object, readonly string[]>,
+): CohortKeys {
+  const keysOf = (map: object): readonly string[] => listed?.get(map) ?? Object.keys(map);
+  return {
+    baseline: keysOf(request.baseline),
+    candidate: keysOf(request.candidate),
+    domains: request.domains && keysOf(request.domains),
+  };
+}
+
+export function runGate(request: GateRequest, keys: CohortKeys = cohortKeys(request)): ReceiptBody {
   const { baseline, candidate, policy } = request;
-  // A copy: it is sorted below, and the validator's key list is shared.
-  const ids = [...context.keysOf(baseline)];
+  // A copy: it is sorted below, and the caller's list may be shared.
+  const ids = [...keys.baseline];
   assertSameCohort(
     baseline,
     candidate,
@@ -81,9 +100,9 @@ export function runGate(request: GateRequest, context: RunContext = PLAIN_RUN_CO
       candidate: request.candidate_name,
     },
     ids,
-    context.keysOf(candidate).length,
+    keys.candidate.length,
   );
-  if (request.domains) assertDomainsInCohort(request.domains, baseline, context.keysOf(request.domains));
+  if (request.domains) assertDomainsInCohort(request.domains, baseline, keys.domains);
   assertProbe(request.retained_probe);
 
   ids.sort();
