@@ -2,7 +2,7 @@
  * Every labelled graph on exactly n vertices (2^(n(n-1)/2) of them), in Gray-code order so
  * consecutive graphs differ by one edge and the callback's graph is updated in place.
  */
-import { FeatureCache } from './features.js';
+import { FEATURE_COUNT, FeatureCache } from './features.js';
 import { emptyGraph, type Graph } from './graph.js';
 
 /** Number of labelled graphs on exactly n vertices. */
@@ -74,4 +74,20 @@ export function tabulatedSmallGraphs(maxN: number): readonly TabulatedGraph[] {
   const frozen = Object.freeze(out);
   tables.set(maxN, frozen);
   return frozen;
+}
+
+const columnTables = new Map<number, readonly Float64Array[]>();
+
+/** tabulatedSmallGraphs(maxN) by column: one array per feature, one element per graph, cached alike. */
+export function tabulatedFeatureColumns(maxN: number): readonly Float64Array[] {
+  const hit = columnTables.get(maxN);
+  if (hit) return hit;
+  const graphs = tabulatedSmallGraphs(maxN);
+  const cols = Array.from({ length: FEATURE_COUNT }, () => new Float64Array(graphs.length));
+  for (let g = 0; g < graphs.length; g++) {
+    const v = graphs[g]!.values;
+    for (let f = 0; f < FEATURE_COUNT; f++) cols[f]![g] = v[f]!;
+  }
+  columnTables.set(maxN, cols);
+  return cols;
 }

@@ -6,31 +6,14 @@
  */
 import { compareNumbers } from '../../dsl/compile.js';
 import { typeOf, type CompareOp, type Expr } from '../../dsl/index.js';
-import { FEATURE_COUNT } from '../../graph/features.js';
-import { tabulatedSmallGraphs } from '../../graph/enumerate.js';
-
-/** Per max_n: one column of values per feature, graphs in tabulatedSmallGraphs order. */
-const columnsByMaxN = new Map<number, Float64Array[]>();
-
-function featureColumns(maxN: number): Float64Array[] {
-  const hit = columnsByMaxN.get(maxN);
-  if (hit) return hit;
-  const graphs = tabulatedSmallGraphs(maxN);
-  const cols = Array.from({ length: FEATURE_COUNT }, () => new Float64Array(graphs.length));
-  for (let g = 0; g < graphs.length; g++) {
-    const v = graphs[g]!.values;
-    for (let f = 0; f < FEATURE_COUNT; f++) cols[f]![g] = v[f]!;
-  }
-  columnsByMaxN.set(maxN, cols);
-  return cols;
-}
+import { tabulatedFeatureColumns } from '../../graph/enumerate.js';
 
 type Bools = Uint8Array;
 type Nums = Float64Array;
 
 class Evaluator {
   constructor(
-    private readonly cols: Float64Array[],
+    private readonly cols: readonly Float64Array[],
     private readonly size: number,
   ) {}
 
@@ -139,6 +122,6 @@ class Evaluator {
 
 /** One byte per graph (1 true, 0 false) on every labelled graph with 1..maxN vertices. */
 export function vectorTruthTable(expr: Expr, maxN: number): Uint8Array {
-  const cols = featureColumns(maxN);
+  const cols = tabulatedFeatureColumns(maxN);
   return new Evaluator(cols, cols[0]!.length).bool(expr);
 }
