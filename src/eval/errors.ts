@@ -93,6 +93,52 @@ export const batchRateLimited = (scope: string, seconds: number) =>
     { headers: { 'retry-after': String(seconds) }, extra: { retry_after_seconds: seconds } },
   );
 
+/** A batch line that cannot run: what the line still told of its id, to answer in its place. */
+export class LineError extends AppError {
+  constructor(
+    readonly id: string | null,
+    code: 'invalid_input' | 'invalid_json' | 'payload_too_large',
+    detail: string,
+  ) {
+    super(code, detail);
+  }
+}
+
+/** A batch may hold 10,000 bad lines: a stack says nothing of a client's line and was most of its cost. */
+function lineError(id: string | null, code: LineErrorCode, detail: string): LineError {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new LineError(id, code, detail);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+type LineErrorCode = ConstructorParameters<typeof LineError>[1];
+
+export const lineTooLong = (bytes: number, limit: number) =>
+  lineError(
+    null,
+    'payload_too_large',
+    `The line is ${bytes} bytes, above the batch line limit of ${limit} bytes; send this request to its tool's endpoint.`,
+  );
+export const lineUnknownMember = (id: string, key: string) =>
+  lineError(id, 'invalid_input', `Unknown member "${key}"; a line holds id, tool and request.`);
+export const lineWithoutRequest = (id: string) =>
+  lineError(id, 'invalid_input', 'The line has no "request" member: the tool request.');
+export const lineWithoutId = () =>
+  lineError(null, 'invalid_input', 'The line has no "id" member: a string naming it.');
+export const lineIdLength = (max: number) =>
+  lineError(null, 'invalid_input', `"id" must be a string of 1 to ${max} characters.`);
+export const lineIdRefusedCharacter = (character: string) =>
+  lineError(null, 'invalid_input', `"id" holds the refused character ${character}.`);
+export const lineUnknownTool = (id: string, tools: readonly string[]) =>
+  lineError(id, 'invalid_input', `"tool" must be one of ${tools.join(', ')} (GET /api/catalog).`);
+export const lineNotJson = (reason = '') =>
+  lineError(null, 'invalid_json', `The line is not valid JSON${reason}.`);
+export const lineNotObject = () =>
+  lineError(null, 'invalid_input', 'The line is not a JSON object {"id", "tool", "request"}.');
+
 // Harness-log uploads (POST /api/gate/logs) and the logs gate on a pool thread.
 export const gateLogsNotMultipart = (hint: string) =>
   new AppError('unsupported_media_type', `Send multipart/form-data. ${hint}.`);

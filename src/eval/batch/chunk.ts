@@ -1,8 +1,8 @@
 /**
- * A chunk: consecutive small batch lines run one after another in a pool thread, so the batch
- * uses every core while one hand-off is shared by many lines (a line of the gate example is
- * ~0.1 ms of work, less than a pool round trip). Each line runs through `executeTool`, as a
- * single call does, so its receipt is the same bytes. Pure: the task file only adapts it.
+ * A chunk: consecutive small batch lines run one after another (in slices on the event loop, or
+ * in a pool thread), so one hand-off is shared by many lines, each less work than a round trip
+ * (docs/speed.md#small-batch-lines-in-chunks). Each line runs through `executeTool`, as a single
+ * call does, so its receipt is the same bytes. Pure: the task file only adapts it.
  */
 import type { Verdict } from '../../core/receipt.js';
 import { executeTool } from '../execute.js';

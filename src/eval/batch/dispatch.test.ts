@@ -25,11 +25,11 @@ function countingUsage(): UsageCounters & { lines: number } {
   return usage;
 }
 
-function gateDispatcher(lines: number) {
-  const gate = JSON.stringify(getTool('gate').example);
-  const body = Buffer.from(
-    Array.from({ length: lines }, (_, i) => `{"id":"g${i}","tool":"gate","request":${gate}}`).join('\n'),
-  );
+const GATE = JSON.stringify(getTool('gate').example);
+const gateLine = (i: number) => `{"id":"g${i}","tool":"gate","request":${GATE}}`;
+
+function gateDispatcher(lines: number, line: (i: number) => string = gateLine) {
+  const body = Buffer.from(Array.from({ length: lines }, (_, i) => line(i)).join('\n'));
   const usage = countingUsage();
   const runsInline = inlinePlacement(16 * 1024);
   const dispatch = batchDispatcher(
@@ -82,5 +82,35 @@ describe('batchDispatcher', () => {
     );
     expect(answered.length).toBe(first.lines + second.lines);
     expect(answered[first.lines]).toMatch(new RegExp(`^\\{"id":"g${first.lines}","status":200,`));
+  });
+
+  it('answers a run of bad lines as one unit, within the lines granted, each line in its place', async () => {
+    // Lines 0-599 have no id, 600 is good, 601-609 name no tool.
+    const line = (i: number) =>
+      i < 600 ? `{"tool":"gate","request":${GATE}}` : i === 600 ? gateLine(i) : `{"id":"b${i}","request":{}}`;
+    const { dispatch, usage } = gateDispatcher(610, line);
+    const signal = new AbortController().signal;
+    const units = [dispatch(0, 100, signal)];
+    expect(units[0]!.lines).toBe(100); // the lines granted, no more
+    let from = 100;
+    while (from < 610) {
+      const unit = dispatch(from, 610 - from, signal);
+      units.push(unit);
+      from += unit.lines;
+    }
+    expect(units.map((u) => u.lines)).toEqual([100, 256, 244, 1, 9]);
+    const answered = (await Promise.all(units.map((u) => u.text)))
+      .map((t) => Buffer.from(t).toString('utf8'))
+      .join('')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as { id: string | null; status: number; problem?: { detail: string } });
+    expect(answered).toHaveLength(610);
+    expect(answered[0]).toMatchObject({ id: null, status: 400 });
+    expect(answered[0]!.problem!.detail).toMatch(/no "id" member/);
+    expect(answered[600]).toMatchObject({ id: 'g600', status: 200 });
+    expect(answered[609]).toMatchObject({ id: 'b609', status: 400 });
+    expect(answered[609]!.problem!.detail).toMatch(/"tool" must be one of/);
+    expect(usage.lines).toBe(1); // only the line that ran is a tool call
   });
 });

@@ -3,9 +3,9 @@
  * would each run inline (run-tool.ts) becomes one chunk (chunk.ts), sized so its lines' declared
  * worst case stays within CHUNK_BUDGET_MS and the batch spreads over the threads. Chunks run on
  * the event loop, one at a time, in slices of INLINE_BUDGET_MS with a turn of the loop between
- * them; with EVAL_BATCH_CHUNKS=pool they go to the pool threads, and only while every thread has
- * one does the next run on the event loop. A line bound for the pool anyway, a bad line, or a
- * lone small line is a unit of its own.
+ * them; with EVAL_BATCH_CHUNKS=pool they go to the pool threads only (the pool has a thread per
+ * core: a chunk on the event loop beside them took no more CPU, only the loop's time). A line bound for the pool anyway, or a lone small
+ * line, is a unit of its own; a run of bad lines is one unit.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
@@ -15,8 +15,9 @@ import type { RunTool, RunsInline } from '../speed/run-tool.js';
 import { failureProblem, problemLine } from './answer.js';
 import { INLINE_BUDGET_MS } from '../speed/placement.js';
 import { runChunk, type ChunkResult, type ChunkTask } from './chunk.js';
-import { LineError, parseLine, type ParsedLine } from './lines.js';
-import { lineRunner } from './run-line.js';
+import { LineError } from '../errors.js';
+import { parseLine, type ParsedLine } from './lines.js';
+import { badLineAnswer, lineRunner } from './run-line.js';
 import type { BatchUnit } from './stream.js';
 
 /** A chunk's lines may declare at most this much work: the time it holds a pool thread. */
@@ -29,7 +30,7 @@ export interface DispatchDeps {
   /** Runs a chunk on a pool thread (workers/batch-chunk.ts). */
   runChunk: (task: ChunkTask) => Promise<ChunkResult>;
   poolSize: number;
-  /** Chunks go to the pool threads too (EVAL_BATCH_CHUNKS=pool), not only the event loop. */
+  /** Chunks go to the pool threads (EVAL_BATCH_CHUNKS=pool), not the event loop. */
   poolChunks: boolean;
   usage: UsageCounters;
   lineLimit: number;
@@ -54,17 +55,33 @@ export function batchDispatcher(
   };
   const chunkable = (line: ParsedLine | LineError): line is ParsedLine =>
     !(line instanceof LineError) && deps.runsInline(line.tool, line.request.byteLength);
-  let pooled = 0;
   // Inline chunks run one after another (interleaved, each would add its slice to every turn of
   // the loop): how many are running or waiting, and the last one's end.
   let inline = 0;
   let inlineTail: Promise<unknown> = Promise.resolve();
 
+  // A run of unreadable lines is one unit: their answers cost microseconds, a unit each cost more.
+  const badLines = (first: LineError, from: number, most: number): BatchUnit => {
+    let text = badLineAnswer(first);
+    let count = 1;
+    while (count < most && from + count < lines.length) {
+      const next = parsed(from + count);
+      if (!(next instanceof LineError)) {
+        lookahead = { index: from + count, line: next };
+        break;
+      }
+      text += badLineAnswer(next);
+      count++;
+    }
+    return { lines: count, text: Promise.resolve(text) };
+  };
+
   return (from, most, stopped) => {
     const first = parsed(from);
-    // Enough chunks to keep every thread (the event loop's too) busy twice over, as the batch's remaining lines allow.
-    const threads = deps.poolChunks ? deps.poolSize + 1 : 1;
+    // Enough chunks to keep every thread busy twice over, as the batch's remaining lines allow.
+    const threads = deps.poolChunks ? deps.poolSize : 1;
     const spread = Math.ceil((lines.length - from) / (2 * threads));
+    if (first instanceof LineError) return badLines(first, from, Math.min(most, CHUNK_MAX_LINES));
     const target = Math.min(most, CHUNK_MAX_LINES, spread);
     if (!chunkable(first) || target < 2) return { lines: 1, text: runLine(first, from) };
     const chunk: ParsedLine[] = [first];
@@ -80,7 +97,7 @@ export function batchDispatcher(
       ms += declaredMs(next);
     }
     if (chunk.length === 1) return { lines: 1, text: runLine(first, from) };
-    if (!deps.poolChunks || (pooled >= deps.poolSize && inline === 0)) {
+    if (!deps.poolChunks) {
       const run = (): Promise<Uint8Array> => runInlineChunk(chunk, from, deps, log, stopped);
       const text = (inline > 0 ? inlineTail.then(run) : run()).finally(() => {
         inline--;
@@ -89,11 +106,7 @@ export function batchDispatcher(
       inlineTail = text.catch(() => undefined);
       return { lines: chunk.length, text };
     }
-    pooled++;
-    const text = runPooledChunk(chunk, from, deps, log).finally(() => {
-      pooled--;
-    });
-    return { lines: chunk.length, text };
+    return { lines: chunk.length, text: runPooledChunk(chunk, from, deps, log) };
   };
 }
 

@@ -4,11 +4,22 @@
  * own bytes go to the tool as a single call's body would, so its receipt (and any input error)
  * is the one the tool's endpoint gives for those bytes.
  */
-import { AppError } from '../../core/errors.js';
 import { refusedCharacter } from '../../core/text-safety.js';
 import { TOOLS } from '../registry.js';
 import type { ToolDefinition } from '../tool-definition.js';
-import { batchTooManyLines } from '../errors.js';
+import type { LineError } from '../errors.js';
+import {
+  batchTooManyLines,
+  lineIdLength,
+  lineIdRefusedCharacter,
+  lineNotJson,
+  lineNotObject,
+  lineTooLong,
+  lineUnknownMember,
+  lineUnknownTool,
+  lineWithoutId,
+  lineWithoutRequest,
+} from '../errors.js';
 
 export const MAX_BATCH_LINES = 10_000;
 export const MAX_ID_LENGTH = 200;
@@ -20,17 +31,6 @@ export interface ParsedLine {
   id: string;
   tool: ToolDefinition;
   request: Uint8Array;
-}
-
-/** What a bad line still tells: its id when that much was readable. */
-export class LineError extends AppError {
-  constructor(
-    readonly id: string | null,
-    code: 'invalid_input' | 'invalid_json' | 'payload_too_large',
-    detail: string,
-  ) {
-    super(code, detail);
-  }
 }
 
 /** Non-blank lines of an NDJSON body (LF or CRLF), as views into it; throws past MAX_BATCH_LINES. */
@@ -63,44 +63,32 @@ function isWs(c: number): boolean {
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 export function parseLine(line: Buffer, lineLimit: number): ParsedLine {
-  if (line.length > lineLimit)
-    throw new LineError(
-      null,
-      'payload_too_large',
-      `The line is ${line.length} bytes, above the batch line limit of ${lineLimit} bytes; send this request to its tool's endpoint.`,
-    );
+  if (line.length > lineLimit) throw lineTooLong(line.length, lineLimit);
   const members = topLevelMembers(line);
   const id = readId(line, members.get('id'));
-  for (const key of members.keys())
-    if (!MEMBERS.has(key))
-      throw new LineError(id, 'invalid_input', `Unknown member "${key}"; a line holds id, tool and request.`);
+  for (const key of members.keys()) if (!MEMBERS.has(key)) throw lineUnknownMember(id, key);
   const tool = readTool(line, id, members.get('tool'));
   const span = members.get('request');
-  if (!span) throw new LineError(id, 'invalid_input', 'The line has no "request" member: the tool request.');
+  if (!span) throw lineWithoutRequest(id);
   return { id, tool, request: line.subarray(span[0], span[1]) };
 }
 
 type Span = [number, number];
 
 function readId(line: Buffer, span: Span | undefined): string {
-  if (!span) throw new LineError(null, 'invalid_input', 'The line has no "id" member: a string naming it.');
+  if (!span) throw lineWithoutId();
   const id = spanValue(line, span);
   if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID_LENGTH)
-    throw new LineError(null, 'invalid_input', `"id" must be a string of 1 to ${MAX_ID_LENGTH} characters.`);
+    throw lineIdLength(MAX_ID_LENGTH);
   const bad = refusedCharacter(id);
-  if (bad) throw new LineError(null, 'invalid_input', `"id" holds the refused character ${bad}.`);
+  if (bad) throw lineIdRefusedCharacter(bad);
   return id;
 }
 
 function readTool(line: Buffer, id: string, span: Span | undefined): ToolDefinition {
   const name = span ? spanValue(line, span) : undefined;
   const tool = typeof name === 'string' ? toolsById.get(name) : undefined;
-  if (!tool)
-    throw new LineError(
-      id,
-      'invalid_input',
-      `"tool" must be one of ${[...toolsById.keys()].join(', ')} (GET /api/catalog).`,
-    );
+  if (!tool) throw lineUnknownTool(id, [...toolsById.keys()]);
   return tool;
 }
 
@@ -110,7 +98,7 @@ function spanValue(line: Buffer, [from, to]: Span): unknown {
   try {
     return JSON.parse(decoder.decode(line.subarray(from, to))) as unknown;
   } catch {
-    throw new LineError(null, 'invalid_json', 'The line is not valid JSON.');
+    throw lineNotJson();
   }
 }
 
@@ -166,9 +154,9 @@ function notAnObject(line: Buffer): LineError {
     JSON.parse(decoder.decode(line));
   } catch (err) {
     const reason = err instanceof SyntaxError ? `: ${err.message}` : ' UTF-8';
-    return new LineError(null, 'invalid_json', `The line is not valid JSON${reason}.`);
+    return lineNotJson(reason);
   }
-  return new LineError(null, 'invalid_input', 'The line is not a JSON object {"id", "tool", "request"}.');
+  return lineNotObject();
 }
 
 function skipWs(b: Buffer, i: number): number {

@@ -4,11 +4,17 @@ import { toProblem } from '../../core/errors.js';
 import type { UsageCounters } from '../repositories/usage-counters.js';
 import type { RunTool } from '../speed/run-tool.js';
 import { BATCH_HINT, failureProblem, problemLine, receiptLine } from './answer.js';
-import { LineError, type ParsedLine } from './lines.js';
+import { LineError } from '../errors.js';
+import type { ParsedLine } from './lines.js';
 
 export interface LineRunDeps {
   runTool: RunTool;
   usage: UsageCounters;
+}
+
+/** The answer line in place of a line that could not be read. */
+export function badLineAnswer(line: LineError): string {
+  return problemLine(line.id, { ...toProblem(line), hint: BATCH_HINT });
 }
 
 /** Runs a parsed line (or answers the error its parse gave) through run-tool.ts; never rejects. */
@@ -17,7 +23,7 @@ export function lineRunner(
   log: FastifyBaseLogger,
 ): (line: ParsedLine | LineError, index: number) => Promise<string> {
   return async (line, index) => {
-    if (line instanceof LineError) return problemLine(line.id, { ...toProblem(line), hint: BATCH_HINT });
+    if (line instanceof LineError) return badLineAnswer(line);
     try {
       const outcome = await deps.runTool(line.tool, line.request);
       if (!outcome.ok) {

@@ -28,7 +28,7 @@ export interface BatchRouteDeps {
   lineLimit: number;
   /** Units (a line, or a chunk of small lines) of one batch in flight at once. */
   concurrency: number;
-  /** Chunks of small lines go to the pool threads too, not only the event loop. */
+  /** Chunks of small lines go to the pool threads, not the event loop. */
   poolChunks: boolean;
   /** Absent when rate limits are off. */
   limiter?: BatchLimiter;
