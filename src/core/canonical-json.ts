@@ -3,10 +3,9 @@
  * (JavaScript's default string order); strings and numbers serialise exactly as ECMAScript's
  * JSON.stringify does, which is what the RFC specifies (section 3.2.2).
  *
- * Written here rather than taken from the `canonicalize` package because receipts of 5000
- * items are hashed on every request and that package is about twice as slow on such a receipt
- * (bench/canonical-json.ts: 2.1x); the unit tests check this serializer against it and
- * against the RFC's own examples.
+ * Written here rather than taken from the `canonicalize` package, which is slower on the large
+ * receipts hashed on every request (docs/speed.md#canonical-json-written-here); the unit tests
+ * check this serializer against it and against the RFC's own examples.
  */
 import { createHash } from 'node:crypto';
 

@@ -1,9 +1,8 @@
 /**
  * Compressed responses (@fastify/compress): br or gzip as the client's Accept-Encoding allows,
  * above a threshold, with `Vary: Accept-Encoding`; never for media that is already compressed
- * (audio, video, images, HLS segments) nor for ranges. Levels were chosen by measurement
- * (bench/compression.ts): the lowest total of server CPU plus transfer at 100 Mbit/s over the
- * eight tools' near-limit receipts.
+ * (audio, video, images, HLS segments) nor for ranges. Levels: the lowest server CPU plus
+ * transfer time (docs/eval-service.md, "Bodies on the wire").
  */
 import fastifyCompress, { type FastifyCompressOptions } from '@fastify/compress';
 import zlib from 'node:zlib';

@@ -47,9 +47,9 @@ function configs() {
 }
 
 /**
- * Prisma loads its query compiler (WebAssembly) on the first query: hundreds of ms of CPU that
- * would otherwise land inside the first job. A database that is down now is not fatal here:
- * jobs retry, and health reports the queues.
+ * Prisma loads its query compiler (WebAssembly) on the first query: CPU that would otherwise
+ * land inside the first job (docs/media-pipeline.md, "Process, health, metrics, shutdown"). A
+ * database that is down now is not fatal here: jobs retry, and health reports the queues.
  */
 async function warmUp(versions: PrismaVersionProcessingRepository, log: FastifyBaseLogger): Promise<void> {
   try {

@@ -9,8 +9,8 @@ import { open, rm, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 
 const BLOCK = 1024 * 1024;
-// Blocks outlive one spool: a fresh 1 MiB pair per request was external memory that made V8 run
-// a full mark-compact every few parts (most of a small part's CPU in the profile).
+// Blocks outlive one spool: fresh ones per request are external memory that sets off full
+// mark-compacts (docs/music-domain.md, "Upload throughput, second pass").
 const POOL_LIMIT = 8;
 const pool: Buffer[] = [];
 const takeBlock = (): Buffer => pool.pop() ?? Buffer.allocUnsafeSlow(BLOCK);

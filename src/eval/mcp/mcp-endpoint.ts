@@ -237,7 +237,7 @@ export class McpEndpoint {
     );
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.list }));
     // tools/call goes through the fallback handler: the SDK's registered one parses the request
-    // twice with zod and the result once more (~15% of a cheap call), for params this checks
+    // twice with zod and the result once more (docs/mcp.md, "Speed"), for params this checks
     // below and results this code builds typed.
     server.fallbackRequestHandler = (request, extra) => {
       if (request.method !== 'tools/call') return Promise.reject(methodNotFound());

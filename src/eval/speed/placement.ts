@@ -1,8 +1,8 @@
 /**
  * Where a tool request runs: on the event loop when it is small enough that its declared worst
  * case stays within INLINE_BUDGET_MS, in the verifier pool otherwise. A pool round trip costs
- * more than a small request's whole work (the gate example: ~0.2 ms of work, a pool round trip
- * several times that); a large one would stall every other request.
+ * more than a small request's whole work (docs/speed.md#small-requests-inline); a large one
+ * would stall every other request.
  */
 import type { ToolDefinition } from '../tool-definition.js';
 

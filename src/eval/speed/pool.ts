@@ -21,10 +21,9 @@ export interface VerifierTask {
 
 /**
  * A pooled tool's answer is executeTool's: the receipt crosses back as a string and is encoded
- * on the event loop. Not as UTF-8 bytes in an ArrayBuffer: an ArrayBuffer arriving by
- * postMessage (moved or cloned) counts as external memory in the event loop's heap and set
- * off a full mark-compact every ~15 gate requests (390 KB receipts). Measured with strings:
- * main-thread mark-compacts 64 -> 6 per 10 s, GC helper-thread CPU about 60% lower.
+ * on the event loop. Not as UTF-8 bytes in an ArrayBuffer: one arriving by postMessage counts
+ * as external memory in the event loop's heap and sets off full mark-compacts
+ * (docs/speed.md#pooled-receipts-cross-back-as-strings).
  */
 export type PooledOutcome = ToolOutcome;
 

@@ -2,10 +2,10 @@
  * `request_sha256`: SHA-256 of the canonical request after defaults. The native
  * canonicaliser works on the raw request bytes, inserting the schema's defaults itself
  * (src/eval/speed/defaults-plan.ts); it is several times faster than walking the parsed object,
- * whose large maps V8 keeps in dictionary mode. The TypeScript canonicaliser on the parsed
- * object is the reference, and the answer whenever the native one is not built, a schema's
- * defaults cannot be planned, or the native one declines an input (it returns null rather
- * than guess).
+ * whose large maps V8 keeps in dictionary mode (docs/eval-service.md, "Receipts"). The
+ * TypeScript canonicaliser on the parsed object is the reference, and the answer whenever the
+ * native one is not built, a schema's defaults cannot be planned, or the native one declines an
+ * input (it returns null rather than guess).
  */
 import { canonicalSha256, sha256Hex } from '../../core/canonical-json.js';
 import { nativeCanonicalizer, type CompiledPlan } from './canonical-native.js';

@@ -2,8 +2,8 @@
  * A faster accept/reject check for "maps": objects with arbitrary keys whose values all have
  * one primitive type, e.g. the gate's `{ item_id: boolean }` cohorts of up to 5000 entries.
  *
- * Why: JSON.parse turns an object of more than ~1000 keys into a V8 dictionary, and listing
- * its keys costs ~0.45 ms per 5000 entries. ajv's code for such a schema lists them three
+ * Why: listing the keys of a large parsed object is slow (V8 keeps it as a dictionary;
+ * docs/speed.md#map-keys-listed-once), and ajv's code for such a schema lists them three
  * times (`Object.keys(...).length` for minProperties, again for maxProperties, a `for-in` for
  * additionalProperties). The fast validator (compileValidator's first pass) replaces such a
  * node with one `uniformMap` keyword that lists the keys once. It accepts exactly the same
@@ -82,10 +82,9 @@ export function withUniformMaps<T>(schema: T): T {
 }
 
 /**
- * Records the key list in the call's context, so a tool can use it instead of listing a
- * 5000-key map again (~0.45 ms each). Sound because a validated request's maps are read-only
- * input: nothing between validation and the tool adds or removes their keys (ajv inserts no
- * defaults into a uniform map).
+ * Records the key list in the call's context, so a tool can use it instead of listing a large
+ * map again. Sound because a validated request's maps are read-only input: nothing between
+ * validation and the tool adds or removes their keys (ajv inserts no defaults into a uniform map).
  */
 function uniformMapValid(
   this: ValidationContext | undefined,

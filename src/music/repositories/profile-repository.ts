@@ -1,8 +1,7 @@
 /**
  * A public profile read in one SQL query: the user by handle joined laterally with one page of
- * their public tracks. The hottest public read: as two Prisma model queries it spent about
- * three times the CPU, nearly all of it in Prisma's per-query compilation (docs/music-edge.md,
- * "Profile read").
+ * their public tracks. One query, not two Prisma model queries, because this is the hottest
+ * public read and Prisma's per-query work dominated its CPU (docs/music-edge.md, "Profile read").
  */
 import { Prisma } from '../../../generated/prisma/client.js';
 import type { TrackCursor } from './track-repository.js';

@@ -18,7 +18,7 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 export class ClientKeyCrypto {
-  // KeyObjects, imported once: a raw Buffer key is imported again on every HMAC (~6x its cost).
+  // KeyObjects, imported once: a raw Buffer key is re-imported per HMAC (docs/subsonic.md, "Authentication").
   private readonly encryptionKey: KeyObject;
   private readonly hashKey: KeyObject;
 

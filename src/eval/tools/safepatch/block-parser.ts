@@ -3,11 +3,10 @@
  * `commonmark` preset, which follows the CommonMark spec; inline parsing is skipped because
  * it cannot create or hide a block-level heading).
  *
- * Why markdown-it and not mdast-util-from-markdown (micromark) for this pass: on 200,000
- * characters micromark takes ~130 ms for ordinary prose and superlinear time on nested lists
- * (78 s for 200 KB of `- a\n  - b\n    - c\n`), which would let one request occupy a worker for
- * a minute. markdown-it's block pass is linear and ~10x faster. The tests check its headings
- * against mdast-util-from-markdown on documents built to stress the block rules.
+ * Why markdown-it and not mdast-util-from-markdown (micromark) for this pass: micromark is
+ * superlinear on nested lists, markdown-it's block pass linear (docs/safepatch.md, "Sections").
+ * The tests check its headings against mdast-util-from-markdown on documents built to stress
+ * the block rules.
  */
 import MarkdownIt from 'markdown-it';
 

@@ -21,14 +21,14 @@ const PATTERNS: [TokenClass, RegExp][] = [
     /\b[vV]\d+(?:\.\d+)*(?:-[0-9A-Za-z.-]*[0-9A-Za-z])?\b|\b\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]*[0-9A-Za-z])?(?:\+[0-9A-Za-z.-]*[0-9A-Za-z])?\b/u,
   ],
   ['number', /(?<![\p{L}\p{N}_])\d+(?:[.,]\d+)*%?/u],
-  // A phrase starts at a word's start: starting inside one re-scanned the word's rest from every
-  // capital, quadratic on one long capitalised word (a 199 KB body held a pool thread 60 s).
+  // A phrase starts at a word's start: starting inside one re-scans the word's rest from every
+  // capital, quadratic on one long capitalised word (docs/safepatch.md, "Protected tokens").
   ['phrase', /(?<![\p{L}\p{N}'’&-])\p{Lu}[\p{L}\p{N}'’&-]*(?:[ \t]+\p{Lu}[\p{L}\p{N}'’&-]*)+/u],
 ];
 
 // One alternation, one named group per class. Code spans are found first by a linear scan
 // (codeSpans): as a regex with a back-reference they take quadratic time on lines of many
-// unmatched backtick runs (20 s for one 180,000-character line).
+// unmatched backtick runs (docs/safepatch.md, "Protected tokens").
 export const TOKEN_RE = new RegExp(PATTERNS.map(([cls, re]) => `(?<${cls}>${re.source})`).join('|'), 'gu');
 
 /** Leading words that start sentences and titles, not names: "The Acme Billing Service" protects "Acme Billing Service". */
