@@ -1,7 +1,10 @@
 /**
- * For bench/health-under-load.ts: a service's health route polled every POLL_MS while a few
- * requests of one route are in flight back to back, and the latency percentiles of the poll.
+ * For bench/health-under-load.ts: a service's health route polled every POLL_MS (from a thread
+ * of its own: health-poller.ts) while a few requests of one route are in flight back to back,
+ * and the latency percentiles of the poll.
  */
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 export const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 2);
@@ -29,19 +32,12 @@ export const pct = (sorted: number[], p: number) =>
 
 export async function measure(health: string, load: Load | undefined): Promise<Omit<Row, 'service'>> {
   const until = Date.now() + SECONDS * 1000;
-  const latencies: number[] = [];
   const statuses = new Map<number, number>();
   let requests = 0;
-  const poll = (async () => {
-    while (Date.now() < until) {
-      const t0 = performance.now();
-      const res = await fetch(health);
-      await res.arrayBuffer();
-      const ms = performance.now() - t0;
-      latencies.push(ms);
-      if (ms < POLL_MS) await new Promise((r) => setTimeout(r, POLL_MS - ms));
-    }
-  })();
+  const poller = new Worker(new URL('./health-poller.ts', import.meta.url), {
+    workerData: { url: health, until, every: POLL_MS },
+  });
+  const poll = once(poller, 'message') as Promise<[number[]]>;
   const drivers = load
     ? Array.from({ length: IN_FLIGHT }, async () => {
         while (Date.now() < until) {
@@ -51,7 +47,8 @@ export async function measure(health: string, load: Load | undefined): Promise<O
         }
       })
     : [];
-  await Promise.all([poll, ...drivers]);
+  const [[latencies]] = await Promise.all([poll, ...drivers]);
+  await poller.terminate();
   const sorted = latencies.sort((a, b) => a - b);
   return {
     route: load?.route ?? '(idle baseline)',
