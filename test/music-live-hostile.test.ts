@@ -108,6 +108,22 @@ describe('live updates: hostile clients', () => {
     await c.next((m) => m.type === 'pong');
   });
 
+  it('closes a client that floods messages with 4429, after a burst every client stays within', async () => {
+    const c = await LiveClient.connect(url, { token: user.token });
+    opened.push(c);
+    // The hello was one message of the burst: 19 pings more are answered.
+    for (let i = 0; i < 19; i++) c.send({ type: 'ping', v: 1 });
+    const pongs = () => c.messages.filter((m) => m.type === 'pong').length;
+    await c.next(() => pongs() === 19);
+    for (let i = 0; i < 50; i++) c.send({ type: 'ping', v: 1 });
+    expect(await c.closed).toMatchObject({ code: 4429, reason: expect.stringMatching(/too many messages/) });
+    // The instance serves the next client as before.
+    const next = await LiveClient.connect(url, { token: user.token });
+    opened.push(next);
+    next.send({ type: 'ping', v: 1 });
+    await next.next((m) => m.type === 'pong');
+  });
+
   it('takes the session cookie from this site only; never a token in the URL', async () => {
     const cookie = `__Host-music_session=${user.token}`;
     const foreign = await LiveClient.open(url, { cookie, origin: 'https://evil.example' });

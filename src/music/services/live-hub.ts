@@ -12,6 +12,8 @@ import {
   CLOSE,
   heartbeatMessage,
   helloAck,
+  MESSAGE_BURST,
+  MESSAGES_PER_SECOND,
   parseClientMessage,
   PONG,
   resyncMessage,
@@ -61,6 +63,9 @@ class LiveConnection {
   alive = true;
   held: FollowedEvent[] = [];
   private helloTimer: NodeJS.Timeout | undefined;
+  /** Messages the client may still send now (a token bucket refilled at MESSAGES_PER_SECOND). */
+  private allowance = MESSAGE_BURST;
+  private allowanceAt = performance.now();
 
   constructor(
     readonly hub: LiveHub,
@@ -98,6 +103,11 @@ class LiveConnection {
 
   onMessage(text: string): void {
     if (this.state === 'closed') return;
+    if (!this.mayReceive())
+      return this.end(
+        CLOSE.tooManyMessages,
+        `too many messages: at most ${MESSAGES_PER_SECOND} a second; ping once per heartbeat`,
+      );
     this.alive = true;
     const parsed = parseClientMessage(text);
     if (!parsed.ok) return this.end(CLOSE.badMessage, parsed.reason);
@@ -111,6 +121,18 @@ class LiveConnection {
     clearTimeout(this.helloTimer);
     this.state = 'starting';
     void this.hub.start(this, message.token ?? this.cookieToken, message.lastId);
+  }
+
+  private mayReceive(): boolean {
+    const now = performance.now();
+    this.allowance = Math.min(
+      MESSAGE_BURST,
+      this.allowance + ((now - this.allowanceAt) / 1000) * MESSAGES_PER_SECOND,
+    );
+    this.allowanceAt = now;
+    if (this.allowance < 1) return false;
+    this.allowance--;
+    return true;
   }
 
   /** Closes with a reason; a reader that does not take the close frame in time is cut off. */

@@ -17,12 +17,17 @@ export const CLOSE = {
   tooManyConnections: 4008,
   slowReader: 4009,
   badMessage: 4400,
+  tooManyMessages: 4429,
 } as const;
 
 const HELLO_KEYS = new Set(['type', 'v', 'token', 'last_id']);
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
 const CONTROL = /[\u0000-\u001f\u007f]/;
 export const MAX_TOKEN_LENGTH = 4096;
+
+/** A client sends a hello and a ping per heartbeat: a burst of MESSAGE_BURST, then MESSAGES_PER_SECOND. */
+export const MESSAGE_BURST = 20;
+export const MESSAGES_PER_SECOND = 2;
 
 export type ParseResult = { ok: true; message: ClientMessage } | { ok: false; reason: string };
 
