@@ -293,8 +293,21 @@ describe('OpenSubsonic API', () => {
     expect((await otherApi.getNowPlaying()).nowPlaying.entry).toEqual([
       expect.objectContaining({ id: songId, username: owner.handle }),
     ]);
-    expect((await api.getScanStatus()).scanStatus).toMatchObject({ scanning: false, count: 1 });
-    expect((await api.startScan()).scanStatus).toMatchObject({ count: 1 });
+    // The library is every public song of the run's shared database: other files add songs and
+    // versions in processing at any moment, so only this file's own song is certain.
+    const scan = (await api.getScanStatus()).scanStatus;
+    expect(scan).toMatchObject({ scanning: expect.any(Boolean), count: expect.any(Number) });
+    expect(scan.count).toBeGreaterThanOrEqual(1);
+    expect((await api.startScan()).scanStatus.count).toBeGreaterThanOrEqual(1);
+    // A version of the owner's in processing is a scan in progress, whatever the rest holds.
+    const { prisma } = t.connections;
+    const { currentVersionId } = await prisma.track.findUniqueOrThrow({ where: { id: songId } });
+    await prisma.trackVersion.update({ where: { id: currentVersionId! }, data: { status: 'processing' } });
+    try {
+      expect((await api.getScanStatus()).scanStatus.scanning).toBe(true);
+    } finally {
+      await prisma.trackVersion.update({ where: { id: currentVersionId! }, data: { status: 'ready' } });
+    }
     expect(await jsonOf(await api.custom('getLyricsBySongId', { id: songId }))).toMatchObject({
       status: 'ok',
       lyricsList: {},
