@@ -112,15 +112,21 @@ describe('eval process', () => {
 
   it('on SIGTERM finishes pooled work, running and queued, whose clients already left, logging no error', async () => {
     const port = await freePort();
-    // One thread and the TypeScript kernel: five searches of ~0.2 s each, one running and four
-    // queued when the signal arrives.
-    const { child, output } = startEval({ EVAL_PORT: String(port), LOG_LEVEL: 'info', GRAPH_KERNEL: 'ts' });
+    // One thread and the TypeScript kernel: five searches of ~0.5 s each (long enough that the
+    // first still runs when the fifth arrives on a loaded machine), one running and four queued
+    // when the signal arrives; shutdown may take as long as they need.
+    const { child, output } = startEval({
+      EVAL_PORT: String(port),
+      LOG_LEVEL: 'info',
+      GRAPH_KERNEL: 'ts',
+      SHUTDOWN_TIMEOUT_MS: '50000',
+    });
     await untilListening(port, output);
     const body = JSON.stringify({
       expression: 'is_tree => m == n - 1',
       ns: [12, 12, 12, 12, 12],
       restarts: 6,
-      steps: 1500,
+      steps: 4000,
       seed: 1,
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
