@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { loadEvalConfig } from '../src/eval/config.js';
 import { makeEvalApp, postJson } from './helpers/eval-app.js';
 import { bigCohort, useToolApp } from './helpers/tool-http.js';
 
@@ -83,6 +84,28 @@ describe('errors and metrics', () => {
     expect(promtool, 'promtool is installed by make setup (Debian package prometheus)').toBeDefined();
     const out = execFileSync(promtool!, ['check', 'metrics'], { input: text, encoding: 'utf8' });
     expect(out).not.toMatch(/error/i);
+  });
+
+  it('serves /metrics to the configured scrapers only (loopback by default), as the music services do', async () => {
+    const metrics = (remoteAddress: string, headers: Record<string, string> = {}) =>
+      t.app.inject({ url: '/metrics', remoteAddress, headers });
+    expect((await metrics('127.0.0.1')).statusCode).toBe(200);
+    expect((await metrics('::1')).statusCode).toBe(200);
+    const outsider = await metrics('203.0.113.9');
+    expect(outsider.statusCode).toBe(403);
+    expect(outsider.json().detail).toMatch(/METRICS_SCRAPERS/);
+    expect(outsider.body).not.toContain('http_requests_total');
+    expect((await metrics('127.0.0.1', { 'x-forwarded-for': '203.0.113.9' })).statusCode).toBe(403);
+    const scrapeNet = await makeEvalApp({ METRICS_SCRAPERS: '10.9.0.0/16' });
+    try {
+      expect((await scrapeNet.inject({ url: '/metrics', remoteAddress: '10.9.1.1' })).statusCode).toBe(200);
+      expect((await scrapeNet.inject({ url: '/metrics', remoteAddress: '127.0.0.1' })).statusCode).toBe(403);
+    } finally {
+      await scrapeNet.close();
+    }
+    expect(() => loadEvalConfig({ METRICS_SCRAPERS: '10.0.0.0/99' })).toThrow(
+      /METRICS_SCRAPERS: "10\.0\.0\.0\/99"/,
+    );
   });
 });
 

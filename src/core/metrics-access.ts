@@ -7,10 +7,18 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { parseProxyEntry } from './trusted-proxies.js';
 import { metricsForbidden } from './errors/http.js';
 
 export const DEFAULT_METRICS_SCRAPERS = '127.0.0.0/8,::1';
+
+/** The METRICS_SCRAPERS setting, the same in every service's schema. */
+export const METRICS_SCRAPERS_SETTING = Type.String({
+  default: DEFAULT_METRICS_SCRAPERS,
+  description:
+    'comma-separated addresses, CIDR ranges or host names (resolved at start-up) allowed to read GET /metrics; loopback by default',
+});
 
 /** Splits and checks a METRICS_SCRAPERS value; the problems name each bad entry. */
 export function parseScrapers(text: string): { entries: string[]; problems: string[] } {

@@ -7,6 +7,7 @@ import { buildBaseApp } from '../core/app.js';
 import { clientAddress } from '../core/client-address.js';
 import { loggerOptions } from '../core/logger.js';
 import { createHttpMetrics, registerMetricsRoute } from '../core/metrics.js';
+import { MetricsScrapers } from '../core/metrics-access.js';
 import { MemoryRateLimitStore } from '../core/rate-limit/memory-store.js';
 import { registerRateLimits } from '../core/rate-limit/plugin.js';
 import { RedisRateLimitStore } from '../core/repositories/redis-rate-limit-store.js';
@@ -208,7 +209,7 @@ export async function buildEvalApp(
     clientAddress: (request) => clientAddress(request, proxies),
     hostCheck: new McpHostCheck(config.domain),
   });
-  registerMetricsRoute(app, metrics.registry);
+  registerMetricsRoute(app, metrics.registry, new MetricsScrapers(config.metricsScrapers));
   registerWorkbench(app, overrides.webRoot ?? resolveWebDist('workbench'));
   await app.ready();
   return app;

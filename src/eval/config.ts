@@ -2,6 +2,7 @@
 import os from 'node:os';
 import { Type } from 'typebox';
 import { ConfigError, parseByteSize, parseEnv } from '../core/env.js';
+import { METRICS_SCRAPERS_SETTING, parseScrapers } from '../core/metrics-access.js';
 import { HttpLimitsEnv, httpLimitsFromEnv, type HttpLimits } from '../core/http-limits.js';
 import { parseProxyEntry } from '../core/trusted-proxies.js';
 
@@ -74,6 +75,7 @@ export const EvalEnv = Type.Object({
     description:
       'comma-separated proxies whose X-Forwarded-For is trusted: addresses, CIDR ranges, host names (resolved at start-up and every 30 s)',
   }),
+  METRICS_SCRAPERS: METRICS_SCRAPERS_SETTING,
   CACHE_URL: Type.Optional(
     Type.String({ pattern: '^rediss?://', description: 'Redis URL (redis://host:port)' }),
   ),
@@ -138,6 +140,8 @@ export interface EvalConfig {
   batchLineLimit: number;
   rateLimits: { enabled: boolean; perMinute: number; burst: number };
   trustedProxies: string[];
+  /** METRICS_SCRAPERS: who may read /metrics. */
+  metricsScrapers: string[];
   httpLimits: HttpLimits;
   cacheUrl: string | undefined;
   cacheKeyPrefix: string;
@@ -188,7 +192,9 @@ export function loadEvalConfig(env: NodeJS.ProcessEnv = process.env): Readonly<E
     const parsed = parseProxyEntry(entry);
     return 'error' in parsed ? [`TRUSTED_PROXIES: ${parsed.error}`] : [];
   });
-  if (proxyProblems.length > 0) throw new ConfigError(proxyProblems);
+  const scrapers = parseScrapers(e.METRICS_SCRAPERS);
+  const listProblems = [...proxyProblems, ...scrapers.problems];
+  if (listProblems.length > 0) throw new ConfigError(listProblems);
   const poolSize = e.EVAL_POOL_SIZE ?? Math.max(1, os.availableParallelism());
   return Object.freeze({
     production: e.NODE_ENV === 'production',
@@ -210,6 +216,7 @@ export function loadEvalConfig(env: NodeJS.ProcessEnv = process.env): Readonly<E
       burst: e.EVAL_RATE_LIMIT_BURST,
     },
     trustedProxies,
+    metricsScrapers: scrapers.entries,
     httpLimits: httpLimitsFromEnv(e),
     cacheUrl: e.CACHE_URL,
     cacheKeyPrefix: e.CACHE_KEY_PREFIX,

@@ -12,7 +12,7 @@ import { Type } from 'typebox';
 import { ConfigError, parseByteSize, parseEnv, secretOrDev } from '../core/env.js';
 import { HttpLimitsEnv, httpLimitsFromEnv, type HttpLimits } from '../core/http-limits.js';
 import { parseProxyEntry } from '../core/trusted-proxies.js';
-import { DEFAULT_METRICS_SCRAPERS, parseScrapers } from '../core/metrics-access.js';
+import { METRICS_SCRAPERS_SETTING, parseScrapers } from '../core/metrics-access.js';
 
 const MB = 1024 * 1024;
 
@@ -119,11 +119,7 @@ export const EnvSchema = Type.Object({
     description:
       'comma-separated addresses, CIDR ranges or host names (resolved at start-up) of reverse proxies whose X-Forwarded-For is believed',
   }),
-  METRICS_SCRAPERS: Type.String({
-    default: DEFAULT_METRICS_SCRAPERS,
-    description:
-      'comma-separated addresses, CIDR ranges or host names (resolved at start-up) allowed to read GET /metrics of the api and the worker; loopback by default',
-  }),
+  METRICS_SCRAPERS: METRICS_SCRAPERS_SETTING,
   MUSIC_JSON_BODY_LIMIT: Type.String({
     default: '1mb',
     description: 'largest JSON request body, e.g. 1mb (uploads have their own 500 MB bound)',
