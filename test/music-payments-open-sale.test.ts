@@ -121,6 +121,14 @@ describe('one open sale per buyer and track', () => {
       [second.purchaseId, 'pending', null],
     ]);
 
+    // An expired checkout is not a purchase in the buyer's library.
+    const library = await f.t.app.inject({
+      method: 'GET',
+      url: '/api/v1/payments/library',
+      headers: buyer.headers,
+    });
+    expect(library.json()).toEqual({ items: [] });
+
     await expire(second.purchaseId, second.session);
     f.provider.failWith = 500;
     try {
@@ -235,6 +243,25 @@ describe('a sale paid twice', () => {
     );
     expect(f.provider.refunds.filter((r) => r.payment_intent === oldPaid.payment_intent)).toHaveLength(1);
     expect((await ledger(fresh.purchaseId)).map((r) => [r.kind, r.amountMinor])).toEqual([['sale', 700]]);
+  });
+
+  it('two sales of one track to one buyer paid at the same instant: one is granted, the other refunded', async () => {
+    const buyer = await signupUser(f.t.app, 'paidatonce');
+    const old = await bought(buyer);
+    await expire(old.purchaseId, old.session, false);
+    const fresh = await bought(buyer);
+    const events = [old, fresh].map((p) =>
+      providerEvent('checkout.session.completed', f.provider.complete(p.session)),
+    );
+    const outcomes = await Promise.all(events.map((e) => deliverProcessed(e)));
+    expect(outcomes.filter((o) => o === 'paid')).toHaveLength(1);
+    expect(outcomes.filter((o) => o?.startsWith('refunded: paid twice'))).toHaveLength(1);
+    const rows = await purchasesOf(buyer);
+    expect(rows.map((p) => p.status).sort()).toEqual(['failed', 'paid']);
+    const sales = await f.t.connections.prisma.ledgerEntry.count({
+      where: { purchaseId: { in: rows.map((p) => p.id) } },
+    });
+    expect(sales).toBe(1);
   });
 
   it('a session paid just before it expired is honoured when nothing else was paid: granted, and the track counts as bought', async () => {

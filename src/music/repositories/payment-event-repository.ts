@@ -69,6 +69,10 @@ class PrismaPaymentEventTx implements PaymentEventTx {
 
   async otherPaidSale(p: PurchaseRow): Promise<string | undefined> {
     if (p.buyerUserId === null || p.trackId === null) return undefined;
+    // Two sales of one track to one buyer paid at once: the second waits here, then sees the first.
+    await this.tx.$executeRaw(
+      Prisma.sql`SELECT pg_advisory_xact_lock(hashtextextended(${`paid-sale:${p.buyerUserId}:${p.trackId}`}, 0))`,
+    );
     const other = await this.tx.purchase.findFirst({
       where: {
         buyerUserId: p.buyerUserId,

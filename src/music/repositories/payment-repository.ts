@@ -77,6 +77,8 @@ interface OpenSqlRow {
 
 const OPEN_COLUMNS = Prisma.sql`id::text, status::text AS status, currency, amount_minor, checkout_url, checkout_expires_at`;
 
+const UNPAID_CHECKOUTS = [CLOSED_LOCALLY.expired, CLOSED_LOCALLY.superseded];
+
 const toOpen = (r: OpenSqlRow, created: boolean): OpenPurchase => ({
   id: r.id,
   status: r.status,
@@ -245,7 +247,14 @@ export class PrismaPaymentRepository {
 
   async purchasesOf(buyerUserId: string, limit: number): Promise<PurchaseRecord[]> {
     const rows = await this.prisma.purchase.findMany({
-      where: { buyerUserId, status: { not: 'pending' } },
+      // Checkouts left unpaid (pending, or closed by us once expired) are not purchases to list.
+      where: {
+        buyerUserId,
+        OR: [
+          { status: { notIn: ['pending', 'failed'] } },
+          { status: 'failed', OR: [{ failure: null }, { failure: { notIn: UNPAID_CHECKOUTS } }] },
+        ],
+      },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       take: limit,
       select: purchaseSelect,
