@@ -5,6 +5,7 @@
  * the provider (the official library against the local stand-in, on a real BullMQ worker).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PrismaPaymentRepository } from '../src/music/repositories/payment-repository.js';
 import { signupUser, type TestUser } from './helpers/music-domain.js';
 import { chargeObject, providerEvent, type SessionObject } from './helpers/payment-provider.js';
 import {
@@ -104,6 +105,24 @@ describe('one open sale per buyer and track', () => {
     const third = await buy(buyer);
     expect(third.json()).toEqual({ purchase_id: purchaseId, url });
     expect(f.provider.requests.length).toBe(before + asked.length);
+  });
+
+  it('eight checkouts racing in PostgreSQL: one insert wins, the other seven answer its purchase', async () => {
+    const buyer = await signupUser(f.t.app, 'race');
+    const repo = new PrismaPaymentRepository(f.t.connections.prisma);
+    const fresh = {
+      kind: 'sale',
+      buyerUserId: buyer.id,
+      trackId: seller.trackId,
+      artistUserId: seller.user.id,
+      currency: 'eur',
+      amountMinor: 700,
+    } as const;
+    const opened = await Promise.all(Array.from({ length: 8 }, () => repo.openSale(fresh, 2400)));
+    expect(new Set(opened.map((o) => o.id)).size).toBe(1);
+    expect(opened.filter((o) => o.created)).toHaveLength(1);
+    expect(new Set(opened.map((o) => o.checkoutExpiresAt.getTime())).size).toBe(1);
+    expect(await purchasesOf(buyer)).toHaveLength(1);
   });
 
   it('an expired session or a failed checkout no longer blocks: the next checkout makes a new purchase', async () => {
