@@ -165,6 +165,23 @@ describe('one open sale per buyer and track', () => {
     expect((await purchasesOf(buyer)).at(-1)?.id).toBe(third.purchaseId);
   });
 
+  it("the provider's checkout.session.expired closes the sale at once; the next checkout makes a new purchase", async () => {
+    const buyer = await signupUser(f.t.app, 'expiredevent');
+    const first = await bought(buyer);
+    const expired = f.provider.expire(first.session.id);
+    expect(await deliverProcessed(providerEvent('checkout.session.expired', expired))).toBe('expired');
+    const second = await bought(buyer);
+    expect(second.purchaseId).not.toBe(first.purchaseId);
+    expect((await purchasesOf(buyer)).map((p) => [p.id, p.status, p.failure])).toEqual([
+      [first.purchaseId, 'failed', 'the checkout session expired'],
+      [second.purchaseId, 'pending', null],
+    ]);
+    // A late or repeated expiry changes nothing once a purchase moved on.
+    expect(await deliverProcessed(providerEvent('checkout.session.expired', expired))).toBe(
+      'no change: already failed',
+    );
+  });
+
   it('tips are not limited: two tips at once are two purchases and two sessions, beside one sale', async () => {
     const buyer = await signupUser(f.t.app, 'tipper');
     const tip = { track_id: seller.trackId, kind: 'tip', amount: 300 };

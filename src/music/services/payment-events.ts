@@ -6,6 +6,7 @@
  */
 import { publishQuietly, type EventPublisher, type LiveEvent } from './live-events.js';
 import {
+  CLOSED_LOCALLY,
   closedLocally,
   type PaymentEventRepository,
   type PaymentEventTx,
@@ -98,6 +99,8 @@ export class PaymentEventProcessor {
         return this.sessionSettled(event.id, object, tx, 'paid');
       case 'checkout.session.async_payment_failed':
         return this.sessionSettled(event.id, object, tx, 'failed');
+      case 'checkout.session.expired':
+        return this.sessionExpired(object, tx);
       case 'charge.refunded':
         return this.chargeRefunded(event.id, object, tx);
       case 'charge.dispute.created':
@@ -137,6 +140,15 @@ export class PaymentEventProcessor {
       ...(paymentIntentId ? { paymentIntentId } : {}),
     });
     return done('awaiting_payment');
+  }
+
+  /** The provider expired the session unpaid: the sale stops blocking a new checkout now. */
+  private async sessionExpired(session: Obj, tx: PaymentEventTx): Promise<Applied> {
+    const purchase = await this.sessionPurchase(session, tx);
+    if (typeof purchase === 'string') return done(purchase);
+    if (purchase.status !== 'pending') return done(`no change: already ${purchase.status}`);
+    await tx.updatePurchase(purchase.id, { status: 'failed', failure: CLOSED_LOCALLY.expired });
+    return done('expired');
   }
 
   private async sessionSettled(
