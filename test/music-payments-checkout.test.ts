@@ -120,15 +120,22 @@ describe('checkout through the library', () => {
       'line_items[0][price_data][product_data][name]': 'Priced',
       success_url: `http://music.test:8081/purchases/${purchaseId}?outcome=success`,
       cancel_url: `http://music.test:8081/purchases/${purchaseId}?outcome=cancel`,
+      expires_at: expect.stringMatching(/^\d+$/),
     });
+    // Payable for 40 minutes (the API takes 30 minutes to 24 hours), and the purchase knows when.
+    const expiresAt = Number(r.form.get('expires_at'));
+    expect(expiresAt - Date.now() / 1000).toBeGreaterThan(39 * 60);
+    expect(expiresAt - Date.now() / 1000).toBeLessThanOrEqual(40 * 60);
     expect(url).toMatch(new RegExp(`^${f.provider.origin}/pay/cs_test_`));
     const row = await f.t.connections.prisma.purchase.findUniqueOrThrow({ where: { id: purchaseId } });
-    expect([row.status, row.amountMinor, row.currency, row.checkoutSessionId]).toEqual([
+    expect([row.status, row.amountMinor, row.currency, row.checkoutSessionId, row.checkoutUrl]).toEqual([
       'pending',
       500,
       'usd',
       [...f.provider.sessions.keys()].at(-1),
+      url,
     ]);
+    expect(row.checkoutExpiresAt?.getTime()).toBe(expiresAt * 1000);
     const outcome = await inject('GET', `/api/v1/payments/purchases/${purchaseId}`, buyer);
     expect(outcome.json()).toMatchObject({
       status: 'pending',

@@ -20,6 +20,7 @@ import { ensureObjectStores } from '../music/repositories/object-store/index.js'
 import { PrismaVersionProcessingRepository } from '../music/repositories/version-processing-repository.js';
 import { PrismaPaymentEventRepository } from '../music/repositories/payment-event-repository.js';
 import { PaymentEventProcessor } from '../music/services/payment-events.js';
+import { StripeGateway } from '../music/repositories/stripe-gateway.js';
 import { SmtpMailTransport } from '../music/repositories/smtp-transport.js';
 import { createMusicConnections } from '../music/repositories/connections.js';
 import { buildWorkerApp } from '../music/worker-app.js';
@@ -111,11 +112,18 @@ async function main(): Promise<void> {
         maxBytes: worker.originalCacheBytes,
       }),
       maintenance: housekeepingTasks(music, resources),
-      payments: new PaymentEventProcessor(
-        new PrismaPaymentEventRepository(resources.prisma),
-        liveFeed,
-        (err) => app.log.warn({ err: err.message }, 'live event not published'),
-      ),
+      payments: new PaymentEventProcessor(new PrismaPaymentEventRepository(resources.prisma), liveFeed, {
+        onPublishError: (err) => app.log.warn({ err: err.message }, 'live event not published'),
+        // A sale paid twice is refunded through the provider (docs/payments.md).
+        ...(music.payment
+          ? {
+              refunds: new StripeGateway({
+                secretKey: music.payment.secretKey,
+                webhookSecret: music.payment.webhookSecret,
+              }),
+            }
+          : {}),
+      }),
       mail: { transport: mailTransport, from: music.mail.from, publicUrl: music.mail.publicUrl },
       tmpDir,
       log: app.log,

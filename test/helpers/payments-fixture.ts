@@ -7,13 +7,19 @@ import { Worker } from 'bullmq';
 import { paymentJobId } from '../../src/music/jobs/queues.js';
 import { PrismaPaymentEventRepository } from '../../src/music/repositories/payment-event-repository.js';
 import type { EventPublisher, LiveEvent } from '../../src/music/services/live-events.js';
+import { StripeGateway } from '../../src/music/repositories/stripe-gateway.js';
 import { PaymentEventProcessor } from '../../src/music/services/payment-events.js';
 import { paymentsProcessor } from '../../workers/music/payments.js';
 import { openFlowEvents, type FlowEvents } from './flow-events.js';
 import { addReadyVersion } from './library-rows.js';
 import { createMusicTestApp, type MusicTestApp } from './music-app.js';
 import { signupUser, type TestUser } from './music-domain.js';
-import { PAYMENT_ENV, PaymentProviderStandIn } from './payment-provider.js';
+import {
+  PAYMENT_ENV,
+  PaymentProviderStandIn,
+  TEST_PAYMENT_SECRET_KEY,
+  TEST_PAYMENT_WEBHOOK_SECRET,
+} from './payment-provider.js';
 
 export interface PaymentsFixture {
   t: MusicTestApp;
@@ -45,7 +51,13 @@ export async function openPaymentsFixture(
   const publisher = new RecordingPublisher();
   const log = t.app.log;
   const processor = paymentsProcessor({
-    payments: new PaymentEventProcessor(new PrismaPaymentEventRepository(t.connections.prisma), publisher),
+    payments: new PaymentEventProcessor(new PrismaPaymentEventRepository(t.connections.prisma), publisher, {
+      refunds: new StripeGateway({
+        secretKey: TEST_PAYMENT_SECRET_KEY,
+        webhookSecret: TEST_PAYMENT_WEBHOOK_SECRET,
+        api: paymentApi,
+      }),
+    }),
     log,
   });
   const worker = new Worker('payments', (job, token, signal) => processor(job as never, token, signal), {

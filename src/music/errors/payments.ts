@@ -57,6 +57,17 @@ export const noOriginal = () =>
 export const alreadyBought = () =>
   new AppError('conflict', 'You already bought this track; download it from your library.');
 
+export const paymentUnderWay = () =>
+  new AppError(
+    'conflict',
+    'Your payment for this track is under way (a bank payment can take a few days); it will be in your library once it clears.',
+  );
+
+export const openSaleContended = () =>
+  new AppError('unavailable', 'Your checkout for this track changed while it was being opened; try again.', {
+    headers: { 'retry-after': '1' },
+  });
+
 export const purchaseNotFound = () =>
   new AppError('not_found', 'No purchase with this id (or it is not yours).');
 

@@ -26,6 +26,7 @@ interface PurchaseSqlRow {
   amount_minor: number;
   checkout_session_id: string | null;
   payment_intent_id: string | null;
+  failure: string | null;
 }
 
 const toPurchase = (r: PurchaseSqlRow): PurchaseRow => ({
@@ -39,10 +40,11 @@ const toPurchase = (r: PurchaseSqlRow): PurchaseRow => ({
   amountMinor: r.amount_minor,
   checkoutSessionId: r.checkout_session_id,
   paymentIntentId: r.payment_intent_id,
+  failure: r.failure,
 });
 
 const PURCHASE_COLUMNS = Prisma.sql`id::text, kind::text AS kind, status::text AS status, buyer_user_id::text,
-  track_id::text, artist_user_id::text, currency, amount_minor, checkout_session_id, payment_intent_id`;
+  track_id::text, artist_user_id::text, currency, amount_minor, checkout_session_id, payment_intent_id, failure`;
 
 class PrismaPaymentEventTx implements PaymentEventTx {
   constructor(private readonly tx: Tx) {}
@@ -63,6 +65,25 @@ class PrismaPaymentEventTx implements PaymentEventTx {
 
   purchaseByPaymentIntent(paymentIntentId: string): Promise<PurchaseRow | undefined> {
     return this.one(Prisma.sql`payment_intent_id = ${paymentIntentId}`);
+  }
+
+  async otherPaidSale(p: PurchaseRow): Promise<string | undefined> {
+    if (p.buyerUserId === null || p.trackId === null) return undefined;
+    // Two sales of one track to one buyer paid at once: the second waits here, then sees the first.
+    await this.tx.$executeRaw(
+      Prisma.sql`SELECT pg_advisory_xact_lock(hashtextextended(${`paid-sale:${p.buyerUserId}:${p.trackId}`}, 0))`,
+    );
+    const other = await this.tx.purchase.findFirst({
+      where: {
+        buyerUserId: p.buyerUserId,
+        trackId: p.trackId,
+        kind: 'sale',
+        status: 'paid',
+        id: { not: p.id },
+      },
+      select: { id: true },
+    });
+    return other?.id;
   }
 
   async updatePurchase(id: string, patch: PurchasePatch): Promise<void> {
@@ -117,22 +138,26 @@ export class PrismaPaymentEventRepository implements PaymentEventRepository {
     eventId: string,
     work: (event: StoredEvent, tx: PaymentEventTx) => Promise<{ outcome: string; value: T }>,
   ): Promise<ProcessOnceResult<T>> {
-    return this.prisma.$transaction(async (tx) => {
-      const rows = await tx.$queryRaw<{ type: string; payload: unknown; processed: boolean }[]>(
-        Prisma.sql`SELECT type, payload, processed_at IS NOT NULL AS processed FROM payment_events WHERE id = ${eventId} FOR UPDATE`,
-      );
-      const row = rows[0];
-      if (!row) return { state: 'unknown' } as const;
-      if (row.processed) return { state: 'already' } as const;
-      const { outcome, value } = await work(
-        { id: eventId, type: row.type, payload: row.payload },
-        new PrismaPaymentEventTx(tx),
-      );
-      await tx.paymentEvent.update({
-        where: { id: eventId },
-        data: { processedAt: new Date(), outcome: outcome.slice(0, 500) },
-      });
-      return { state: 'processed', value } as const;
-    });
+    return this.prisma.$transaction(
+      async (tx) => {
+        const rows = await tx.$queryRaw<{ type: string; payload: unknown; processed: boolean }[]>(
+          Prisma.sql`SELECT type, payload, processed_at IS NOT NULL AS processed FROM payment_events WHERE id = ${eventId} FOR UPDATE`,
+        );
+        const row = rows[0];
+        if (!row) return { state: 'unknown' } as const;
+        if (row.processed) return { state: 'already' } as const;
+        const { outcome, value } = await work(
+          { id: eventId, type: row.type, payload: row.payload },
+          new PrismaPaymentEventTx(tx),
+        );
+        await tx.paymentEvent.update({
+          where: { id: eventId },
+          data: { processedAt: new Date(), outcome: outcome.slice(0, 500) },
+        });
+        return { state: 'processed', value } as const;
+        // Room for one provider call (a refund of a sale paid twice, 15 s and a retry) inside.
+      },
+      { timeout: 45_000 },
+    );
   }
 }

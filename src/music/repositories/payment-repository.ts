@@ -1,8 +1,17 @@
 /** Prices, purchases and ledger totals in PostgreSQL, as the payment routes read and write them. */
 import { Prisma } from '../../../generated/prisma/client.js';
 import type { Visibility } from '../services/visibility-policy.js';
-import type { LedgerKind, PurchaseKind, PurchaseStatus } from '../services/payment-types.js';
+import { randomUUID } from 'node:crypto';
+import { openSaleContended } from '../errors/payments.js';
+import {
+  CLOSED_LOCALLY,
+  type LedgerKind,
+  type PurchaseKind,
+  type PurchaseStatus,
+} from '../services/payment-types.js';
 import type { PrismaClient } from './prisma.js';
+
+type Tx = Prisma.TransactionClient;
 
 export interface PaymentTrack {
   id: string;
@@ -32,6 +41,67 @@ export interface PurchaseRecord {
   amountMinor: number;
   createdAt: Date;
   paidAt: Date | null;
+}
+
+export interface NewPurchase {
+  kind: PurchaseKind;
+  buyerUserId: string;
+  trackId: string;
+  artistUserId: string;
+  currency: string;
+  amountMinor: number;
+}
+
+/** A purchase whose checkout is open (pending) or whose payment is under way (awaiting_payment). */
+export interface OpenPurchase {
+  id: string;
+  status: PurchaseStatus;
+  currency: string;
+  amountMinor: number;
+  /** Null until the session is stored (its maker may still be asking the provider). */
+  checkoutUrl: string | null;
+  checkoutExpiresAt: Date;
+  /** True when this call made it: nobody else had an open sale of the track. */
+  created: boolean;
+}
+
+interface OpenSqlRow {
+  id: string;
+  status: PurchaseStatus;
+  currency: string;
+  amount_minor: number;
+  checkout_url: string | null;
+  checkout_expires_at: Date | null;
+  live?: boolean | null;
+}
+
+const OPEN_COLUMNS = Prisma.sql`id::text, status::text AS status, currency, amount_minor, checkout_url, checkout_expires_at`;
+
+const UNPAID_CHECKOUTS = [CLOSED_LOCALLY.expired, CLOSED_LOCALLY.superseded];
+
+const toOpen = (r: OpenSqlRow, created: boolean): OpenPurchase => ({
+  id: r.id,
+  status: r.status,
+  currency: r.currency,
+  amountMinor: r.amount_minor,
+  checkoutUrl: r.checkout_url,
+  checkoutExpiresAt: r.checkout_expires_at ?? new Date(0),
+  created,
+});
+
+/** Inserts a pending purchase; undefined when the buyer's open sale of the track is there already. */
+async function insertOpen(tx: Tx, p: NewPurchase, ttlSeconds: number): Promise<OpenPurchase | undefined> {
+  // Whole seconds: the provider's expires_at is in seconds, and every caller must send the same one.
+  const rows = await tx.$queryRaw<OpenSqlRow[]>(Prisma.sql`
+    INSERT INTO purchases (id, kind, status, buyer_user_id, track_id, artist_user_id, currency, amount_minor,
+                           checkout_expires_at, updated_at)
+    VALUES (${randomUUID()}::uuid, ${p.kind}::"PurchaseKind", 'pending', ${p.buyerUserId}::uuid, ${p.trackId}::uuid,
+            ${p.artistUserId}::uuid, ${p.currency}, ${p.amountMinor},
+            date_trunc('second', now()) + make_interval(secs => ${ttlSeconds}::int), now())
+    ON CONFLICT (buyer_user_id, track_id) WHERE kind = 'sale' AND status IN ('pending', 'awaiting_payment')
+    DO NOTHING
+    RETURNING ${OPEN_COLUMNS}`);
+  return rows[0] ? toOpen(rows[0], true) : undefined;
 }
 
 export interface TotalRow {
@@ -106,27 +176,59 @@ export class PrismaPaymentRepository {
     await this.prisma.trackPrice.upsert({ where: { trackId }, create: { trackId, ...price }, update: price });
   }
 
-  async createPurchase(p: {
-    kind: PurchaseKind;
-    buyerUserId: string;
-    trackId: string;
-    artistUserId: string;
-    currency: string;
-    amountMinor: number;
-  }): Promise<string> {
-    const row = await this.prisma.purchase.create({ data: p, select: { id: true } });
-    return row.id;
+  /** A tip (any number may be open): a new pending purchase whose session expires in `ttlSeconds`. */
+  createPurchase(p: NewPurchase, ttlSeconds: number): Promise<OpenPurchase> {
+    return this.prisma.$transaction(async (tx) => {
+      const made = await insertOpen(tx, p, ttlSeconds);
+      if (!made) throw new Error('a tip is never an open sale');
+      return made;
+    });
   }
 
-  async setCheckoutSession(purchaseId: string, sessionId: string): Promise<void> {
-    await this.prisma.purchase.update({ where: { id: purchaseId }, data: { checkoutSessionId: sessionId } });
+  /**
+   * The buyer's one open sale of the track: the one there is (its session still payable, or its
+   * payment under way), else a new one. An expired one is closed first. Two calls at the same
+   * instant meet in the partial unique index purchases_one_open_sale: the second insert does
+   * nothing and reads the first's row.
+   */
+  openSale(p: NewPurchase, ttlSeconds: number): Promise<OpenPurchase> {
+    return this.prisma.$transaction(async (tx) => {
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        const open = await tx.$queryRaw<OpenSqlRow[]>(Prisma.sql`
+          SELECT ${OPEN_COLUMNS}, checkout_expires_at > now() AS live FROM purchases
+          WHERE buyer_user_id = ${p.buyerUserId}::uuid AND track_id = ${p.trackId}::uuid
+            AND kind = 'sale' AND status IN ('pending', 'awaiting_payment')
+          FOR UPDATE`);
+        const row = open[0];
+        if (row && (row.status === 'awaiting_payment' || row.live === true)) return toOpen(row, false);
+        if (row)
+          await tx.purchase.update({
+            where: { id: row.id },
+            data: {
+              status: 'failed',
+              // Without an expiry it was made before sessions were reused: its URL is not stored.
+              failure: row.checkout_expires_at ? CLOSED_LOCALLY.expired : CLOSED_LOCALLY.superseded,
+            },
+          });
+        const made = await insertOpen(tx, p, ttlSeconds);
+        if (made) return made;
+      }
+      throw openSaleContended();
+    });
+  }
+
+  async setCheckoutSession(purchaseId: string, session: { id: string; url: string }): Promise<void> {
+    await this.prisma.purchase.updateMany({
+      where: { id: purchaseId, OR: [{ checkoutSessionId: null }, { checkoutSessionId: session.id }] },
+      data: { checkoutSessionId: session.id, checkoutUrl: session.url },
+    });
   }
 
   /** A checkout the provider never opened: nothing was charged. */
   async markCheckoutFailed(purchaseId: string): Promise<void> {
     await this.prisma.purchase.updateMany({
       where: { id: purchaseId, status: 'pending' },
-      data: { status: 'failed', failure: 'the checkout could not be created' },
+      data: { status: 'failed', failure: CLOSED_LOCALLY.notCreated },
     });
   }
 
@@ -145,7 +247,14 @@ export class PrismaPaymentRepository {
 
   async purchasesOf(buyerUserId: string, limit: number): Promise<PurchaseRecord[]> {
     const rows = await this.prisma.purchase.findMany({
-      where: { buyerUserId, status: { not: 'pending' } },
+      // Checkouts left unpaid (pending, or closed by us once expired) are not purchases to list.
+      where: {
+        buyerUserId,
+        OR: [
+          { status: { notIn: ['pending', 'failed'] } },
+          { status: 'failed', OR: [{ failure: null }, { failure: { notIn: UNPAID_CHECKOUTS } }] },
+        ],
+      },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       take: limit,
       select: purchaseSelect,

@@ -67,6 +67,7 @@ export class StripeGateway implements PaymentGateway {
           ],
           success_url: request.successUrl,
           cancel_url: request.cancelUrl,
+          expires_at: Math.floor(request.expiresAt.getTime() / 1000),
           ...(request.customerEmail ? { customer_email: request.customerEmail } : {}),
         },
         // One session per purchase, even when the request is retried.
@@ -77,6 +78,19 @@ export class StripeGateway implements PaymentGateway {
     }
     if (typeof session.url !== 'string' || session.url === '') throw paymentProviderUnavailable();
     return { id: session.id, url: session.url };
+  }
+
+  async refundInFull(paymentIntentId: string, purchaseId: string): Promise<string> {
+    try {
+      const refund = await this.stripe.refunds.create(
+        { payment_intent: paymentIntentId, reason: 'duplicate', metadata: { purchase_id: purchaseId } },
+        // One refund per purchase, however often the event is retried.
+        { idempotencyKey: `refund-${purchaseId}` },
+      );
+      return refund.id;
+    } catch {
+      throw paymentProviderUnavailable();
+    }
   }
 
   verifyEvent(rawBody: Buffer, signature: string | undefined): VerifiedEvent {

@@ -5,12 +5,15 @@
  * delivery changes nothing; money rows carry unique references, so none is written twice.
  */
 import { publishQuietly, type EventPublisher, type LiveEvent } from './live-events.js';
-import type {
-  PaymentEventRepository,
-  PaymentEventTx,
-  PurchaseRow,
-  PurchaseStatus,
-  StoredEvent,
+import {
+  CLOSED_LOCALLY,
+  closedLocally,
+  type PaymentEventRepository,
+  type PaymentEventTx,
+  type PaymentRefunds,
+  type PurchaseRow,
+  type PurchaseStatus,
+  type StoredEvent,
 } from './payment-types.js';
 
 /** Thrown when an event refers to what an earlier event (not yet here) creates: the job retries. */
@@ -54,13 +57,25 @@ export interface PaymentEventResult {
   outcome?: string;
 }
 
+export interface PaymentEventOptions {
+  onPublishError?: (err: Error) => void;
+  now?: () => Date;
+  /** Without it a sale paid twice is recorded for an admin to refund by hand. */
+  refunds?: PaymentRefunds;
+}
+
 export class PaymentEventProcessor {
+  private readonly onPublishError: (err: Error) => void;
+  private readonly now: () => Date;
+
   constructor(
     private readonly events: PaymentEventRepository,
     private readonly publisher: EventPublisher,
-    private readonly onPublishError: (err: Error) => void = () => undefined,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+    private readonly options: PaymentEventOptions = {},
+  ) {
+    this.onPublishError = options.onPublishError ?? (() => undefined);
+    this.now = options.now ?? (() => new Date());
+  }
 
   async process(eventId: string): Promise<PaymentEventResult> {
     const result = await this.events.processOnce(eventId, async (event, tx) => {
@@ -84,6 +99,8 @@ export class PaymentEventProcessor {
         return this.sessionSettled(event.id, object, tx, 'paid');
       case 'checkout.session.async_payment_failed':
         return this.sessionSettled(event.id, object, tx, 'failed');
+      case 'checkout.session.expired':
+        return this.sessionExpired(object, tx);
       case 'charge.refunded':
         return this.chargeRefunded(event.id, object, tx);
       case 'charge.dispute.created':
@@ -125,6 +142,15 @@ export class PaymentEventProcessor {
     return done('awaiting_payment');
   }
 
+  /** The provider expired the session unpaid: the sale stops blocking a new checkout now. */
+  private async sessionExpired(session: Obj, tx: PaymentEventTx): Promise<Applied> {
+    const purchase = await this.sessionPurchase(session, tx);
+    if (typeof purchase === 'string') return done(purchase);
+    if (purchase.status !== 'pending') return done(`no change: already ${purchase.status}`);
+    await tx.updatePurchase(purchase.id, { status: 'failed', failure: CLOSED_LOCALLY.expired });
+    return done('expired');
+  }
+
   private async sessionSettled(
     eventId: string,
     session: Obj,
@@ -133,7 +159,9 @@ export class PaymentEventProcessor {
   ): Promise<Applied> {
     const purchase = await this.sessionPurchase(session, tx);
     if (typeof purchase === 'string') return done(purchase);
-    if (RANK[purchase.status] >= RANK.paid) return done(`no change: already ${purchase.status}`);
+    // A purchase we closed (expired, superseded) whose session was paid after all: the money came.
+    const late = to === 'paid' && closedLocally(purchase);
+    if (RANK[purchase.status] >= RANK.paid && !late) return done(`no change: already ${purchase.status}`);
     const paymentIntentId = str(session, 'payment_intent');
     const intent = paymentIntentId ? { paymentIntentId } : {};
     if (to === 'failed') {
@@ -149,6 +177,8 @@ export class PaymentEventProcessor {
       });
       return done(`failed: amount mismatch: ${wrong}`);
     }
+    const owned = purchase.kind === 'sale' ? await tx.otherPaidSale(purchase) : undefined;
+    if (owned !== undefined) return this.paidTwice(purchase, owned, paymentIntentId, tx);
     await tx.updatePurchase(purchase.id, { status: 'paid', ...intent, paidAt: this.now() });
     await tx.appendLedger({
       purchaseId: purchase.id,
@@ -160,6 +190,35 @@ export class PaymentEventProcessor {
       eventId,
     });
     return done('paid', await this.paidNotices(purchase, tx));
+  }
+
+  /**
+   * A sale whose buyer owns the track through another paid sale (an old session paid after all):
+   * never granted twice; given back in full, or left for an admin when no refund is possible.
+   */
+  private async paidTwice(
+    p: PurchaseRow,
+    ownedBy: string,
+    paymentIntentId: string | undefined,
+    tx: PaymentEventTx,
+  ): Promise<Applied> {
+    const why = `paid twice: the buyer owns the track through purchase ${ownedBy}`;
+    const refunds = this.options.refunds;
+    if (!refunds || paymentIntentId === undefined) {
+      const failure = `${why}; not refunded: refund it by hand`;
+      await tx.updatePurchase(p.id, {
+        status: 'failed',
+        ...(paymentIntentId ? { paymentIntentId } : {}),
+        failure,
+      });
+      return done(`failed: ${failure}`);
+    }
+    // Inside the transaction: a refund that fails rolls the event back and the job retries it
+    // (the refund's idempotency key makes a repeat the same refund).
+    const refundId = await refunds.refundInFull(paymentIntentId, p.id);
+    const failure = `${why}; refunded in full (${refundId})`;
+    await tx.updatePurchase(p.id, { status: 'failed', paymentIntentId, failure });
+    return done(`refunded: ${why} (${refundId})`);
   }
 
   /** The artist hears of a sale or a tip (docs/live-updates.md); the buyer sees the outcome page. */

@@ -1,5 +1,5 @@
 /** What the payment services need from the provider (implemented in repositories/stripe-gateway.ts). */
-import type { PurchaseKind } from './payment-types.js';
+import type { PaymentRefunds, PurchaseKind } from './payment-types.js';
 
 export interface CheckoutRequest {
   purchaseId: string;
@@ -9,6 +9,8 @@ export interface CheckoutRequest {
   amountMinor: number;
   successUrl: string;
   cancelUrl: string;
+  /** The session's expires_at (whole seconds, 30 minutes to 24 hours ahead at the provider). */
+  expiresAt: Date;
   customerEmail?: string;
 }
 
@@ -18,7 +20,7 @@ export interface VerifiedEvent {
   payload: unknown;
 }
 
-export interface PaymentGateway {
+export interface PaymentGateway extends PaymentRefunds {
   createCheckout(request: CheckoutRequest): Promise<{ id: string; url: string }>;
   /** The event of a webhook body whose signature holds, else a 400 saying why. */
   verifyEvent(rawBody: Buffer, signature: string | undefined): VerifiedEvent;

@@ -14,6 +14,7 @@ import {
   PAYMENT_SETTING_NAMES,
   paymentsNotConfigured,
   paymentTrackNotFound,
+  paymentUnderWay,
   purchaseNotFound,
   tipsOff,
 } from '../errors/payments.js';
@@ -44,6 +45,12 @@ export interface CheckoutBody {
 }
 
 const LIBRARY_LIMIT = 200;
+/**
+ * How long a Checkout Session stays payable. The provider wants 30 minutes to 24 hours from the
+ * session's creation; the expiry is fixed when the purchase is made, and 40 minutes leaves room
+ * for the provider call (a second checkout may replay it later with the same expires_at).
+ */
+export const CHECKOUT_TTL_SECONDS = 40 * 60;
 const LEDGER_LIMIT = 100;
 
 export function priceView(trackId: string, price: PriceRecord | undefined) {
@@ -151,7 +158,10 @@ export class PaymentService {
     return { currency: price.currency, amountMinor: amount };
   }
 
-  /** Creates the purchase and its Checkout Session; the player redirects to `url`. */
+  /**
+   * The purchase and its Checkout Session; the player redirects to `url`. A sale the buyer has
+   * open already (two tabs, a double click) answers that purchase and its session, never a second.
+   */
   async checkout(caller: AuthContext, body: CheckoutBody, returnOrigin: string) {
     const gateway = this.on();
     const track = await this.readable(caller, body.track_id);
@@ -162,30 +172,41 @@ export class PaymentService {
       if (await this.repo.hasBought(caller.userId, track.id)) throw alreadyBought();
     }
     const money = this.amountFor(body, await this.repo.price(track.id));
-    const purchaseId = await this.repo.createPurchase({
+    const fresh = {
       kind: body.kind,
       buyerUserId: caller.userId,
       trackId: track.id,
       artistUserId: track.ownerUserId,
       ...money,
-    });
-    const back = `${returnOrigin}/purchases/${purchaseId}`;
+    };
+    const purchase =
+      body.kind === 'sale'
+        ? await this.repo.openSale(fresh, CHECKOUT_TTL_SECONDS)
+        : await this.repo.createPurchase(fresh, CHECKOUT_TTL_SECONDS);
+    if (purchase.status === 'awaiting_payment') throw paymentUnderWay();
+    if (purchase.checkoutUrl !== null) return { purchase_id: purchase.id, url: purchase.checkoutUrl };
+    // Made here, or made a moment ago by a request still asking the provider: the same request
+    // (the purchase's own amount and expiry) under the same idempotency key is the same session.
+    const back = `${returnOrigin}/purchases/${purchase.id}`;
     let session: { id: string; url: string };
     try {
       session = await gateway.createCheckout({
-        purchaseId,
+        purchaseId: purchase.id,
         kind: body.kind,
         productName: body.kind === 'tip' ? `Tip for "${track.title}"` : track.title,
-        ...money,
+        currency: purchase.currency,
+        amountMinor: purchase.amountMinor,
         successUrl: `${back}?outcome=success`,
         cancelUrl: `${back}?outcome=cancel`,
+        expiresAt: purchase.checkoutExpiresAt,
       });
     } catch (err) {
-      await this.repo.markCheckoutFailed(purchaseId);
+      // Only the request that made the purchase gives it up: another may have its session.
+      if (purchase.created) await this.repo.markCheckoutFailed(purchase.id);
       throw err;
     }
-    await this.repo.setCheckoutSession(purchaseId, session.id);
-    return { purchase_id: purchaseId, url: session.url };
+    await this.repo.setCheckoutSession(purchase.id, session);
+    return { purchase_id: purchase.id, url: session.url };
   }
 
   /** One purchase: for its buyer and admins. */

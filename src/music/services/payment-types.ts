@@ -14,6 +14,26 @@ export interface PurchaseRow extends Money {
   artistUserId: string;
   checkoutSessionId: string | null;
   paymentIntentId: string | null;
+  failure: string | null;
+}
+
+/**
+ * Why we closed a purchase ourselves while its session may still have been paid (a timeout at
+ * creation, an expiry racing the payment): a payment that arrives anyway is honoured, not ignored.
+ */
+export const CLOSED_LOCALLY = {
+  notCreated: 'the checkout could not be created',
+  expired: 'the checkout session expired',
+  superseded: 'superseded by a newer checkout for the same track',
+} as const;
+
+export const closedLocally = (p: Pick<PurchaseRow, 'status' | 'failure'>): boolean =>
+  p.status === 'failed' && (Object.values(CLOSED_LOCALLY) as string[]).includes(p.failure ?? '');
+
+/** Gives a payment back through the provider (a sale paid twice); idempotent per purchase. */
+export interface PaymentRefunds {
+  /** The provider's refund id. */
+  refundInFull(paymentIntentId: string, purchaseId: string): Promise<string>;
 }
 
 export interface LedgerInsert extends Money {
@@ -36,6 +56,8 @@ export interface PurchasePatch {
 export interface PaymentEventTx {
   purchase(id: string): Promise<PurchaseRow | undefined>;
   purchaseByPaymentIntent(paymentIntentId: string): Promise<PurchaseRow | undefined>;
+  /** Another sale of this track to this buyer that is paid (and not reversed), if any. */
+  otherPaidSale(p: PurchaseRow): Promise<string | undefined>;
   updatePurchase(id: string, patch: PurchasePatch): Promise<void>;
   /** false when a row with this reference exists already. */
   appendLedger(entry: LedgerInsert): Promise<boolean>;
