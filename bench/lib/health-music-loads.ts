@@ -5,7 +5,6 @@
  * Accounts are in health-music-account-loads.ts; media, Subsonic and the rest in
  * health-music-media-loads.ts.
  */
-import { randomUUID } from 'node:crypto';
 import type { Load } from './health-poll.js';
 import { bearer, call, send } from './health-music-http.js';
 import type { MusicServed } from './health-music-serve.js';
@@ -234,7 +233,7 @@ export async function musicApiLoads(s: MusicServed): Promise<Load[]> {
       send: send(`${u}/api/v1/upload/multipart/complete`, {
         method: 'POST',
         headers: auth,
-        body: { upload_id: s.uploadId, asset_id: randomUUID(), parts },
+        body: { upload_id: s.uploadId, asset_id: s.uploadAssetId, parts },
       }),
     },
     // Admin.

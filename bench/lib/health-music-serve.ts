@@ -41,6 +41,7 @@ export interface MusicServed {
   commentId: string;
   /** A 500 MB upload at the largest part size, for the part PUT and status rows. */
   uploadId: string;
+  uploadAssetId: string;
   partSize: number;
 }
 
@@ -206,6 +207,11 @@ export async function serveMusic(): Promise<void> {
       async ({ app, config, connections }) => {
         const url = await listenLocal(app);
         const owner = await signup(app, 'benchuser');
+        // As the mailed link leaves it: only a verified address may publish (mail is configured).
+        await connections.prisma.user.update({
+          where: { id: owner.id },
+          data: { emailVerifiedAt: new Date() },
+        });
         const admin = await signup(app, 'benchadmin');
         await connections.prisma.user.update({ where: { id: admin.id }, data: { role: 'admin' } });
         const adminLogin = await injectJson<{ token: string }>(app, 'POST', '/api/v1/auth/login', {
@@ -249,7 +255,7 @@ export async function serveMusic(): Promise<void> {
           );
           commentId ||= c.id;
         }
-        const upload = await injectJson<{ upload_id: string; part_size: number }>(
+        const upload = await injectJson<{ upload_id: string; asset_id: string; part_size: number }>(
           app,
           'POST',
           '/api/v1/upload/multipart/init',
@@ -266,6 +272,7 @@ export async function serveMusic(): Promise<void> {
           ...pipeline,
           commentId,
           uploadId: upload.upload_id,
+          uploadAssetId: upload.asset_id,
           partSize: upload.part_size,
         } satisfies MusicServed);
       },
