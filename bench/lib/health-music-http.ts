@@ -1,4 +1,6 @@
 /** For the music rows of bench/health-under-load.ts: one request read to its end, its status. */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 
 export interface Call {
   method?: string;
@@ -33,4 +35,17 @@ export function serialised(fn: () => Promise<number>): () => Promise<number> {
     chain = next.catch(() => undefined);
     return next;
   };
+}
+
+/**
+ * A PUT of a file by curl: a 100 MiB body written by fetch stalls the sending process's own
+ * event loop, which is the poller's, and would be counted against the service.
+ */
+export async function curlPut(url: string, file: string, headers: Record<string, string>): Promise<number> {
+  const { stdout } = await promisify(execFile)('curl', [
+    ...['-s', '-o', '/dev/null', '-w', '%{http_code}', '-X', 'PUT', '--data-binary', `@${file}`],
+    ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]),
+    url,
+  ]);
+  return Number(stdout);
 }

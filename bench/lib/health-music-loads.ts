@@ -6,7 +6,7 @@
  * health-music-media-loads.ts.
  */
 import type { Load } from './health-poll.js';
-import { bearer, call, send } from './health-music-http.js';
+import { bearer, call, curlPut, send } from './health-music-http.js';
 import type { MusicServed } from './health-music-serve.js';
 
 const long = (n: number, c = 'x') => c.repeat(n);
@@ -50,7 +50,6 @@ export async function musicApiLoads(s: MusicServed): Promise<Load[]> {
     sha256: long(64, 'a'),
     part_size: 5 * 1024 * 1024,
   });
-  const part = Buffer.alloc(s.partSize, 1);
   const fivePart = Buffer.alloc(5 * 1024 * 1024, 2);
   const open = async () => {
     const init = await call(`${u}/api/v1/upload/multipart/init`, {
@@ -202,12 +201,12 @@ export async function musicApiLoads(s: MusicServed): Promise<Load[]> {
     },
     {
       route: 'PUT /api/v1/upload/multipart/:upload_id/parts/:n',
-      input: `a ${(s.partSize / 2 ** 20).toFixed(0)} MiB part (the largest part size)`,
-      send: send(`${u}/api/v1/upload/multipart/${s.uploadId}/parts/1`, {
-        method: 'PUT',
-        headers: { ...auth, 'content-type': 'application/octet-stream' },
-        body: part,
-      }),
+      input: `a ${(s.partSize / 2 ** 20).toFixed(0)} MiB part (the largest part size), sent by curl`,
+      send: () =>
+        curlPut(`${u}/api/v1/upload/multipart/${s.uploadId}/parts/1`, s.partFile, {
+          ...auth,
+          'content-type': 'application/octet-stream',
+        }),
     },
     {
       route: 'GET /api/v1/upload/multipart/:upload_id',

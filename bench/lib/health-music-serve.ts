@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -43,6 +43,8 @@ export interface MusicServed {
   uploadId: string;
   uploadAssetId: string;
   partSize: number;
+  /** A file of one whole part (removed with the child), for a sender outside the polling process. */
+  partFile: string;
 }
 
 /** Parses printRoutes' radix tree (prefixes joined from the root down) into `METHOD path` lines. */
@@ -262,6 +264,8 @@ export async function serveMusic(): Promise<void> {
           { filename: 'big.flac', content_type: 'audio/flac', size: 500 * 1000 * 1000, part_size: 100 * MiB },
           owner.token,
         );
+        const partFile = join(dir, 'part.bin');
+        await writeFile(partFile, Buffer.alloc(upload.part_size, 1));
         await serveUntilParentEnds({
           url,
           routes: routesOf(app),
@@ -274,6 +278,7 @@ export async function serveMusic(): Promise<void> {
           uploadId: upload.upload_id,
           uploadAssetId: upload.asset_id,
           partSize: upload.part_size,
+          partFile,
         } satisfies MusicServed);
       },
       { env },
