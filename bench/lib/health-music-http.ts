@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
-export interface Call {
+interface Call {
   method?: string;
   headers?: Record<string, string>;
   /** An object is sent as JSON; a Buffer or string as it is. */

@@ -14,7 +14,7 @@ function reasonWithoutRow(route: string, all: Set<string>, driven: Set<string>):
   return undefined;
 }
 
-export interface Coverage {
+interface Coverage {
   /** One line per route with no row but a reason (HEAD twins of driven GETs: one line for all). */
   explained: string[];
   /** Routes with no row and no reason. */

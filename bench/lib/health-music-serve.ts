@@ -48,7 +48,7 @@ export interface MusicServed {
 }
 
 /** Parses printRoutes' radix tree (prefixes joined from the root down) into `METHOD path` lines. */
-export function routesOf(app: FastifyInstance): string[] {
+function routesOf(app: FastifyInstance): string[] {
   const stack: string[] = [];
   const routes: string[] = [];
   for (const line of app.printRoutes().split('\n')) {
