@@ -44,6 +44,20 @@ describe('tracks and versions', () => {
     return res.json().id as string;
   };
 
+  it('versions added at the same instant are all accepted, numbered one after another', async () => {
+    const trackId = await createTrack(owner);
+    const assetId = await uploadViaApi(t.app, owner, await makeTestFlac(work, 2, 44100));
+    const added = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        call('POST', `/api/v1/tracks/${trackId}/versions`, owner, { asset_id: assetId }),
+      ),
+    );
+    expect(added.map((r) => r.statusCode)).toEqual(Array(8).fill(202));
+    expect(added.map((r) => r.json().number as number).sort((a, b) => a - b)).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8,
+    ]);
+  });
+
   it('upload -> track -> version: pending, its flow in Redis with the right payload, tags shown and editable', async () => {
     const assetId = await uploadViaApi(t.app, owner, await makeTestFlac(work, 30, 48000));
     const trackId = await createTrack(owner, { description: 'line one\nline two' });

@@ -259,6 +259,8 @@ export class PrismaTrackRepository implements TrackRepository {
   async createVersion(version: NewVersion): Promise<VersionRecord> {
     return retryConflicts(() =>
       this.prisma.$transaction(async (tx) => {
+        // Versions of one track are numbered one at a time: two added at once would read the same last number.
+        await tx.$queryRaw`SELECT 1 FROM tracks WHERE id = ${version.trackId}::uuid FOR NO KEY UPDATE`;
         const last = await tx.trackVersion.aggregate({
           where: { trackId: version.trackId },
           _max: { number: true },
