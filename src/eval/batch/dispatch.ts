@@ -17,12 +17,14 @@ import { INLINE_BUDGET_MS } from '../speed/placement.js';
 import { runChunk, type ChunkResult, type ChunkTask } from './chunk.js';
 import { LineError } from '../errors.js';
 import { parseLine, type ParsedLine } from './lines.js';
-import { badLineAnswer, lineRunner } from './run-line.js';
+import { badLineAnswers, lineRunner } from './run-line.js';
 import type { BatchUnit } from './stream.js';
 
 /** A chunk's lines may declare at most this much work: the time it holds a pool thread. */
 export const CHUNK_BUDGET_MS = 100;
 export const CHUNK_MAX_LINES = 256;
+/** Bad lines answered in one unit: a few µs each, so one unit stays well under a slice of the loop. */
+const BAD_LINES_MAX = 64;
 
 export interface DispatchDeps {
   runTool: RunTool;
@@ -60,6 +62,7 @@ export function batchDispatcher(
   let inline = 0;
   let inlineTail: Promise<unknown> = Promise.resolve();
 
+  const badLineAnswer = badLineAnswers();
   // A run of unreadable lines is one unit: their answers cost microseconds, a unit each cost more.
   const badLines = (first: LineError, from: number, most: number): BatchUnit => {
     let text = badLineAnswer(first);
@@ -81,7 +84,7 @@ export function batchDispatcher(
     // Enough chunks to keep every thread busy twice over, as the batch's remaining lines allow.
     const threads = deps.poolChunks ? deps.poolSize : 1;
     const spread = Math.ceil((lines.length - from) / (2 * threads));
-    if (first instanceof LineError) return badLines(first, from, Math.min(most, CHUNK_MAX_LINES));
+    if (first instanceof LineError) return badLines(first, from, Math.min(most, BAD_LINES_MAX));
     const target = Math.min(most, CHUNK_MAX_LINES, spread);
     if (!chunkable(first) || target < 2) return { lines: 1, text: runLine(first, from) };
     const chunk: ParsedLine[] = [first];

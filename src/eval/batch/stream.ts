@@ -32,7 +32,7 @@ export interface BatchStreamOptions {
 }
 
 /** Longest run of answer lines produced without letting the event loop serve other requests. */
-const YIELD_AFTER_MS = 5;
+const YIELD_AFTER_MS = 2;
 
 export class BatchStream extends Readable {
   /** Dispatched units not yet pushed, in input order. */
