@@ -221,6 +221,48 @@ describe('one open sale per buyer and track', () => {
   });
 });
 
+describe('an open sale that cannot be answered as it is', () => {
+  it('a second tab that chose another amount is told so (409), never charged the first; the same amount returns to it', async () => {
+    const buyer = await signupUser(f.t.app, 'otheramount');
+    const first = await checkout(buyer, { track_id: seller.trackId, kind: 'sale', amount: 900 });
+    expect(first.statusCode, first.body).toBe(201);
+    const other = await checkout(buyer, { track_id: seller.trackId, kind: 'sale', amount: 1200 });
+    expect(other.statusCode, other.body).toBe(409);
+    expect(other.json().detail).toMatch(/open at 900 \(EUR, minor units\) until .*buy again at that amount/);
+    const same = await checkout(buyer, { track_id: seller.trackId, kind: 'sale', amount: 900 });
+    expect(same.json()).toEqual(first.json());
+    expect((await purchasesOf(buyer)).map((p) => [p.amountMinor, p.status])).toEqual([[900, 'pending']]);
+  });
+
+  it('an open sale whose maker never stored its session is closed after the grace and made again', async () => {
+    const buyer = await signupUser(f.t.app, 'orphan');
+    const repo = new PrismaPaymentRepository(f.t.connections.prisma);
+    const orphan = await repo.openSale(
+      {
+        kind: 'sale',
+        buyerUserId: buyer.id,
+        trackId: seller.trackId,
+        artistUserId: seller.user.id,
+        currency: 'eur',
+        amountMinor: 700,
+      },
+      2400,
+    );
+    expect(orphan).toMatchObject({ created: true, checkoutUrl: null });
+    // Its maker died three minutes ago, before asking the provider.
+    await f.t.connections.prisma.purchase.update({
+      where: { id: orphan.id },
+      data: { createdAt: new Date(Date.now() - 180_000) },
+    });
+    const fresh = await bought(buyer);
+    expect(fresh.purchaseId).not.toBe(orphan.id);
+    expect((await purchasesOf(buyer)).map((p) => [p.id, p.status, p.failure])).toEqual([
+      [orphan.id, 'failed', 'the checkout could not be created'],
+      [fresh.purchaseId, 'pending', null],
+    ]);
+  });
+});
+
 describe('a sale paid twice', () => {
   it('an old session paid after a newer one: recorded, never granted twice, refunded in full through the provider', async () => {
     const buyer = await signupUser(f.t.app, 'paidtwice');
@@ -314,5 +356,42 @@ describe('a sale paid twice', () => {
     ]);
     expect((await ledger(old.purchaseId)).map((r) => [r.kind, r.amountMinor])).toEqual([['sale', 700]]);
     expect((await buy(buyer)).statusCode).toBe(409);
+  });
+});
+
+describe('a refund the provider refuses', () => {
+  it('a sale paid twice and refunded by hand already: recorded as such, not retried, never granted', async () => {
+    const buyer = await signupUser(f.t.app, 'byhand');
+    const old = await bought(buyer);
+    await expire(old.purchaseId, old.session, false);
+    const fresh = await bought(buyer);
+    expect(
+      await deliverProcessed(providerEvent('checkout.session.completed', f.provider.complete(fresh.session))),
+    ).toBe('paid');
+    const oldPaid = f.provider.complete(old.session);
+    // The artist refunded the old payment in the dashboard before its webhook came.
+    f.provider.refunds.push({
+      id: 're_by_hand',
+      object: 'refund',
+      amount: oldPaid.amount_total,
+      currency: oldPaid.currency,
+      payment_intent: oldPaid.payment_intent as string,
+      charge: `ch_for_${String(oldPaid.payment_intent)}`,
+      reason: 'requested_by_customer',
+      metadata: {},
+      status: 'succeeded',
+      created: Math.floor(Date.now() / 1000),
+    });
+    const outcome = await deliverProcessed(providerEvent('checkout.session.completed', oldPaid));
+    expect(outcome).toMatch(
+      /^failed: paid twice: .*; refunded already \(the provider says charge_already_refunded\)$/,
+    );
+    const rows = await purchasesOf(buyer);
+    expect(rows.map((p) => [p.id, p.status])).toEqual([
+      [old.purchaseId, 'failed'],
+      [fresh.purchaseId, 'paid'],
+    ]);
+    expect(await ledger(old.purchaseId)).toEqual([]);
+    expect(f.provider.refunds.filter((r) => r.payment_intent === oldPaid.payment_intent)).toHaveLength(1);
   });
 });

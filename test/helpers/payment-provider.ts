@@ -7,11 +7,27 @@
  * hosted page (GET /pay/<session>) for browser tests: "Pay" delivers the signed webhook, then
  * redirects to the session's success_url. Webhook signatures come from the library's own helper.
  */
-import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
+import {
+  id,
+  now,
+  paidSession,
+  providerEvent,
+  type RefundObject,
+  type SessionObject,
+} from './payment-objects.js';
+
+export {
+  chargeObject,
+  disputeObject,
+  paidSession,
+  providerEvent,
+  type RefundObject,
+  type SessionObject,
+} from './payment-objects.js';
 
 export const TEST_PAYMENT_SECRET_KEY = 'sk_test_payments0123456789abcdef';
 export const TEST_PAYMENT_PUBLISHABLE_KEY = 'pk_test_payments0123456789abcdef';
@@ -33,39 +49,6 @@ export interface RecordedRequest {
   form: URLSearchParams;
 }
 
-export interface SessionObject {
-  id: string;
-  object: 'checkout.session';
-  mode: 'payment';
-  status: 'open' | 'complete' | 'expired';
-  payment_status: 'unpaid' | 'paid';
-  amount_total: number;
-  currency: string;
-  client_reference_id: string | null;
-  metadata: Record<string, string>;
-  success_url: string;
-  cancel_url: string | null;
-  payment_intent: string | null;
-  /** Present only while the session is open. */
-  url: string | null;
-  livemode: false;
-  created: number;
-  expires_at: number;
-}
-
-export interface RefundObject {
-  id: string;
-  object: 'refund';
-  amount: number;
-  currency: string;
-  payment_intent: string;
-  charge: string;
-  reason: string | null;
-  metadata: Record<string, string>;
-  status: 'succeeded';
-  created: number;
-}
-
 /** The API's bounds on a session's expires_at, from its creation. */
 const EXPIRES_MIN_SECONDS = 30 * 60;
 const EXPIRES_MAX_SECONDS = 24 * 60 * 60;
@@ -80,9 +63,6 @@ function metadataOf(form: URLSearchParams): Record<string, string> {
   return metadata;
 }
 
-const id = (prefix: string): string => `${prefix}_test_${randomBytes(12).toString('hex')}`;
-const now = (): number => Math.floor(Date.now() / 1000);
-
 /** A signed delivery of `event`: the body and the Stripe-Signature header. */
 export function signedDelivery(
   event: object,
@@ -95,64 +75,6 @@ export function signedDelivery(
     ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
   });
   return { payload, headers: { 'content-type': 'application/json', 'stripe-signature': header } };
-}
-
-/** An Event object (API reference: /api/events/object) carrying `object`. */
-export function providerEvent(type: string, object: object): Record<string, unknown> {
-  return {
-    id: id('evt'),
-    object: 'event',
-    api_version: '2026-10-28.endive',
-    created: now(),
-    data: { object },
-    livemode: false,
-    pending_webhooks: 1,
-    request: { id: null, idempotency_key: null },
-    type,
-  };
-}
-
-export function chargeObject(session: SessionObject, amountRefunded: number): Record<string, unknown> {
-  return {
-    id: `ch_for_${session.payment_intent ?? 'none'}`,
-    object: 'charge',
-    amount: session.amount_total,
-    amount_captured: session.amount_total,
-    amount_refunded: amountRefunded,
-    currency: session.currency,
-    paid: true,
-    payment_intent: session.payment_intent,
-    refunded: amountRefunded === session.amount_total,
-    status: 'succeeded',
-    livemode: false,
-  };
-}
-
-export function disputeObject(session: SessionObject): Record<string, unknown> {
-  return {
-    id: id('dp'),
-    object: 'dispute',
-    amount: session.amount_total,
-    charge: `ch_for_${session.payment_intent ?? 'none'}`,
-    currency: session.currency,
-    payment_intent: session.payment_intent,
-    reason: 'fraudulent',
-    status: 'needs_response',
-    livemode: false,
-  };
-}
-
-/** The session as the provider reports it once paid (or, asynchronously, still unpaid). */
-export function paidSession(
-  session: SessionObject,
-  paymentStatus: 'paid' | 'unpaid' = 'paid',
-): SessionObject {
-  return {
-    ...session,
-    status: 'complete',
-    payment_status: paymentStatus,
-    payment_intent: session.payment_intent ?? id('pi'),
-  };
 }
 
 export class PaymentProviderStandIn {
@@ -249,9 +171,18 @@ export class PaymentProviderStandIn {
     return expired;
   }
 
-  private error(res: ServerResponse, status: number, type: string, message: string, param?: string): void {
+  private error(
+    res: ServerResponse,
+    status: number,
+    type: string,
+    message: string,
+    param?: string,
+    code?: string,
+  ): void {
     res.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req') });
-    res.end(JSON.stringify({ error: { type, message, ...(param ? { param } : {}) } }));
+    res.end(
+      JSON.stringify({ error: { type, message, ...(param ? { param } : {}), ...(code ? { code } : {}) } }),
+    );
   }
 
   /** The session (also what a replay of its idempotency key answers), or undefined after an error. */
@@ -343,6 +274,15 @@ export class PaymentProviderStandIn {
     const refunded = this.refunds
       .filter((r) => r.payment_intent === intent)
       .reduce((n, r) => n + r.amount, 0);
+    if (refunded >= session.amount_total)
+      return void this.error(
+        res,
+        400,
+        'invalid_request_error',
+        `Charge ch_for_${intent} has already been refunded.`,
+        undefined,
+        'charge_already_refunded',
+      );
     const amount = form.get('amount') === null ? session.amount_total - refunded : Number(form.get('amount'));
     if (amount <= 0 || refunded + amount > session.amount_total)
       return void this.error(

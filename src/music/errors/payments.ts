@@ -63,6 +63,11 @@ export const paymentUnderWay = () =>
     'Your payment for this track is under way (a bank payment can take a few days); it will be in your library once it clears.',
   );
 
+export const checkoutOpenAtOtherAmount = (amountMinor: number, currency: string, until: Date) =>
+  new AppError(
+    'conflict',
+    `Your checkout for this track is open at ${amountMinor} (${currency.toUpperCase()}, minor units) until ${until.toISOString()}; buy again at that amount to return to it, or choose another amount once it has expired.`,
+  );
 export const openSaleContended = () =>
   new AppError('unavailable', 'Your checkout for this track changed while it was being opened; try again.', {
     headers: { 'retry-after': '1' },

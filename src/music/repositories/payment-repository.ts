@@ -78,6 +78,12 @@ interface OpenSqlRow {
 const OPEN_COLUMNS = Prisma.sql`id::text, status::text AS status, currency, amount_minor, checkout_url, checkout_expires_at`;
 
 const UNPAID_CHECKOUTS = [CLOSED_LOCALLY.expired, CLOSED_LOCALLY.superseded];
+/**
+ * An open sale whose session was never stored this long after it was made lost its maker (a
+ * crash, a failed write): it is closed and made again rather than replayed, since the provider
+ * refuses an expiry under 30 minutes ahead.
+ */
+const MAKER_GRACE_SECONDS = 120;
 
 const toOpen = (r: OpenSqlRow, created: boolean): OpenPurchase => ({
   id: r.id,
@@ -194,8 +200,11 @@ export class PrismaPaymentRepository {
   openSale(p: NewPurchase, ttlSeconds: number): Promise<OpenPurchase> {
     return this.prisma.$transaction(async (tx) => {
       for (let attempt = 0; attempt < 3; attempt += 1) {
+        // Live: payable until its expiry, and its session stored, or its maker still asking the provider.
         const open = await tx.$queryRaw<OpenSqlRow[]>(Prisma.sql`
-          SELECT ${OPEN_COLUMNS}, checkout_expires_at > now() AS live FROM purchases
+          SELECT ${OPEN_COLUMNS}, checkout_expires_at > now()
+                   AND (checkout_url IS NOT NULL OR created_at > now() - make_interval(secs => ${MAKER_GRACE_SECONDS}::int)) AS live
+          FROM purchases
           WHERE buyer_user_id = ${p.buyerUserId}::uuid AND track_id = ${p.trackId}::uuid
             AND kind = 'sale' AND status IN ('pending', 'awaiting_payment')
           FOR UPDATE`);
@@ -207,7 +216,11 @@ export class PrismaPaymentRepository {
             data: {
               status: 'failed',
               // Without an expiry it was made before sessions were reused: its URL is not stored.
-              failure: row.checkout_expires_at ? CLOSED_LOCALLY.expired : CLOSED_LOCALLY.superseded,
+              failure: !row.checkout_expires_at
+                ? CLOSED_LOCALLY.superseded
+                : row.checkout_url === null
+                  ? CLOSED_LOCALLY.notCreated
+                  : CLOSED_LOCALLY.expired,
             },
           });
         const made = await insertOpen(tx, p, ttlSeconds);

@@ -7,6 +7,7 @@
 import Stripe from 'stripe';
 import { badWebhookEvent, badWebhookSignature, paymentProviderUnavailable } from '../errors/payments.js';
 import type { CheckoutRequest, PaymentGateway, VerifiedEvent } from '../services/payment-gateway.js';
+import type { RefundOutcome } from '../services/payment-types.js';
 
 export interface PaymentApiEndpoint {
   host: string;
@@ -80,15 +81,18 @@ export class StripeGateway implements PaymentGateway {
     return { id: session.id, url: session.url };
   }
 
-  async refundInFull(paymentIntentId: string, purchaseId: string): Promise<string> {
+  async refundInFull(paymentIntentId: string, purchaseId: string): Promise<RefundOutcome> {
     try {
       const refund = await this.stripe.refunds.create(
         { payment_intent: paymentIntentId, reason: 'duplicate', metadata: { purchase_id: purchaseId } },
         // One refund per purchase, however often the event is retried.
         { idempotencyKey: `refund-${purchaseId}` },
       );
-      return refund.id;
-    } catch {
+      return { refunded: true, id: refund.id };
+    } catch (err) {
+      // A refusal (already refunded by hand, disputed, …) is final: asking again changes nothing.
+      if (err instanceof Stripe.errors.StripeInvalidRequestError)
+        return { refunded: false, code: (err.code ?? 'invalid_request').slice(0, 60) };
       throw paymentProviderUnavailable();
     }
   }

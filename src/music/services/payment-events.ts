@@ -179,7 +179,7 @@ export class PaymentEventProcessor {
     }
     const owned = purchase.kind === 'sale' ? await tx.otherPaidSale(purchase) : undefined;
     if (owned !== undefined) return this.paidTwice(purchase, owned, paymentIntentId, tx);
-    await tx.updatePurchase(purchase.id, { status: 'paid', ...intent, paidAt: this.now() });
+    await tx.updatePurchase(purchase.id, { status: 'paid', ...intent, failure: null, paidAt: this.now() });
     await tx.appendLedger({
       purchaseId: purchase.id,
       artistUserId: purchase.artistUserId,
@@ -213,12 +213,20 @@ export class PaymentEventProcessor {
       });
       return done(`failed: ${failure}`);
     }
-    // Inside the transaction: a refund that fails rolls the event back and the job retries it
-    // (the refund's idempotency key makes a repeat the same refund).
-    const refundId = await refunds.refundInFull(paymentIntentId, p.id);
-    const failure = `${why}; refunded in full (${refundId})`;
+    // Inside the transaction: a provider that cannot be reached rolls the event back and the job
+    // retries it (the refund's idempotency key makes a repeat the same refund).
+    const refund = await refunds.refundInFull(paymentIntentId, p.id);
+    if (!refund.refunded) {
+      const failure =
+        refund.code === 'charge_already_refunded'
+          ? `${why}; refunded already (the provider says ${refund.code})`
+          : `${why}; not refunded (the provider refused: ${refund.code}): refund it by hand`;
+      await tx.updatePurchase(p.id, { status: 'failed', paymentIntentId, failure });
+      return done(`failed: ${failure}`);
+    }
+    const failure = `${why}; refunded in full (${refund.id})`;
     await tx.updatePurchase(p.id, { status: 'failed', paymentIntentId, failure });
-    return done(`refunded: ${why} (${refundId})`);
+    return done(`refunded: ${why} (${refund.id})`);
   }
 
   /** The artist hears of a sale or a tip (docs/live-updates.md); the buyer sees the outcome page. */

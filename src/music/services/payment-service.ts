@@ -6,6 +6,7 @@
 import type { AuthContext } from '../auth-context.js';
 import {
   alreadyBought,
+  checkoutOpenAtOtherAmount,
   invalidMoney,
   noOriginal,
   notForSale,
@@ -184,6 +185,9 @@ export class PaymentService {
         ? await this.repo.openSale(fresh, CHECKOUT_TTL_SECONDS)
         : await this.repo.createPurchase(fresh, CHECKOUT_TTL_SECONDS);
     if (purchase.status === 'awaiting_payment') throw paymentUnderWay();
+    // Another tab chose another amount: never charge one the buyer did not choose now.
+    if (body.amount !== undefined && purchase.amountMinor !== money.amountMinor)
+      throw checkoutOpenAtOtherAmount(purchase.amountMinor, purchase.currency, purchase.checkoutExpiresAt);
     if (purchase.checkoutUrl !== null) return { purchase_id: purchase.id, url: purchase.checkoutUrl };
     // Made here, or made a moment ago by a request still asking the provider: the same request
     // (the purchase's own amount and expiry) under the same idempotency key is the same session.

@@ -30,10 +30,13 @@ export const CLOSED_LOCALLY = {
 export const closedLocally = (p: Pick<PurchaseRow, 'status' | 'failure'>): boolean =>
   p.status === 'failed' && (Object.values(CLOSED_LOCALLY) as string[]).includes(p.failure ?? '');
 
+/** A refund's outcome: made (its id), or refused by the provider for good (its error code). */
+export type RefundOutcome = { refunded: true; id: string } | { refunded: false; code: string };
+
 /** Gives a payment back through the provider (a sale paid twice); idempotent per purchase. */
 export interface PaymentRefunds {
-  /** The provider's refund id. */
-  refundInFull(paymentIntentId: string, purchaseId: string): Promise<string>;
+  /** Throws (provider unavailable) only when asking again later may succeed. */
+  refundInFull(paymentIntentId: string, purchaseId: string): Promise<RefundOutcome>;
 }
 
 export interface LedgerInsert extends Money {
@@ -48,7 +51,8 @@ export interface LedgerInsert extends Money {
 export interface PurchasePatch {
   status?: PurchaseStatus;
   paymentIntentId?: string;
-  failure?: string;
+  /** null clears it (a purchase we had closed, paid after all). */
+  failure?: string | null;
   paidAt?: Date;
 }
 
