@@ -2,8 +2,10 @@
  * Nothing a client sends stalls a service (issue 32): each service's health route, polled every
  * 50 ms, while one route at a time is driven with the worst valid input found for it (a few
  * requests in flight, back to back), beside the same poll on an idle service. Both services
- * run in child processes (eval: dist/src/main/eval.js; music: this file with --serve), so the
- * poller's latency is the service's. Goal: p99 <= 50 ms under any single route's worst input.
+ * run in child processes (eval: dist/src/main/eval.js, its open-bench ledger on a throw-away
+ * database; music: this file with --serve), so the poller's latency is the service's. Goal:
+ * p99 <= 50 ms under any single route's worst input. Under the table, each service's routes
+ * (app.printRoutes) with no row and why.
  *
  *   npx tsx bench/health-under-load.ts        (BENCH_SECONDS per route, default 3)
  *   BENCH_ONLY=music|eval                     one service only
@@ -15,11 +17,14 @@ import { evalLoads } from './lib/health-eval-loads.js';
 import { musicAccountLoads } from './lib/health-music-account-loads.js';
 import { musicApiLoads } from './lib/health-music-loads.js';
 import { musicMediaLoads } from './lib/health-music-media-loads.js';
-import { coverage, SUBSONIC_NOTE } from './lib/health-music-routes.js';
+import { musicReason, SUBSONIC_NOTE } from './lib/health-music-routes.js';
+import { coverage, coverageNotes, routesOf } from './lib/health-routes.js';
 import { serveMusic, type MusicServed } from './lib/health-music-serve.js';
 import { IN_FLIGHT, measure, POLL_MS, SECONDS, type Load, type Row } from './lib/health-poll.js';
 import { startServeChild, writeBenchResult } from './lib/music-app.js';
+import { withBenchDatabase } from './lib/music-database.js';
 import { startEval } from './lib/server.js';
+import { makeEvalApp } from '../test/helpers/eval-app.js';
 import { startSmtpSink } from '../test/helpers/smtp-sink.js';
 
 const ONLY = process.env.BENCH_ONLY?.split(',').map((x) => x.trim());
@@ -33,27 +38,49 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(', ');
 
-async function evalRows(rows: Row[]): Promise<void> {
-  const evalChild = await startEval({ EVAL_POOL_SIZE: '2' });
+/** The eval app's routes (built in this process, never listening), as `METHOD path` lines. */
+async function evalRoutes(): Promise<string[]> {
+  const app = await makeEvalApp();
   try {
-    const health = `${evalChild.url}/api/health`;
-    rows.push({ service: 'eval', ...(await measure(health, undefined)) });
-    for (const l of picked(await evalLoads(evalChild.url)))
-      rows.push({ service: 'eval', ...(await measure(health, l)) });
+    await app.ready();
+    return routesOf(app);
   } finally {
-    await evalChild.stop();
+    await app.close();
   }
-  // The same batch with EVAL_BATCH_CHUNKS=pool (chunks of small lines on the pool threads).
-  const pooled = await startEval({ EVAL_POOL_SIZE: '2', EVAL_BATCH_CHUNKS: 'pool' });
-  try {
-    const batch = picked(await evalLoads(pooled.url)).find((l) => l.input === '5,000 gate lines');
-    if (batch) {
-      const row = await measure(`${pooled.url}/api/health`, batch);
-      rows.push({ service: 'eval', ...row, input: `${row.input}, EVAL_BATCH_CHUNKS=pool` });
+}
+
+const evalReason = (_method: string, path: string): string | undefined =>
+  path === '/api/health' ? 'the polled route itself (each row measures it)' : undefined;
+
+/** The eval rows (with a throw-away database for the open-bench ledger); its routes with no row. */
+async function evalRows(rows: Row[]): Promise<string[]> {
+  return withBenchDatabase(async (databaseUrl) => {
+    const env = { EVAL_POOL_SIZE: '2', DATABASE_URL: databaseUrl };
+    const evalChild = await startEval(env);
+    const driven: string[] = [];
+    try {
+      const health = `${evalChild.url}/api/health`;
+      rows.push({ service: 'eval', ...(await measure(health, undefined)) });
+      const all = await evalLoads(evalChild.url);
+      driven.push(...all.map((l) => l.route));
+      for (const l of picked(all)) rows.push({ service: 'eval', ...(await measure(health, l)) });
+    } finally {
+      await evalChild.stop();
     }
-  } finally {
-    await pooled.stop();
-  }
+    // The same batch with EVAL_BATCH_CHUNKS=pool (chunks of small lines on the pool threads).
+    const pooled = await startEval({ ...env, EVAL_BATCH_CHUNKS: 'pool' });
+    try {
+      const batch = picked(await evalLoads(pooled.url)).find((l) => l.input === '5,000 gate lines');
+      if (batch) {
+        const row = await measure(`${pooled.url}/api/health`, batch);
+        rows.push({ service: 'eval', ...row, input: `${row.input}, EVAL_BATCH_CHUNKS=pool` });
+      }
+    } finally {
+      await pooled.stop();
+    }
+    const routes = await evalRoutes();
+    return coverageNotes('Eval', routes, coverage(routes, driven, evalReason));
+  });
 }
 
 /** The music rows; the app's routes with no row, explained or not. */
@@ -69,24 +96,13 @@ async function musicRows(rows: Row[]): Promise<string[]> {
     rows.push({ service: 'music', ...(await measure(health, undefined)) });
     const all = [...(await musicAccountLoads(s)), ...(await musicApiLoads(s)), ...(await musicMediaLoads(s))];
     for (const l of picked(all)) rows.push({ service: 'music', ...(await measure(health, l)) });
-    const { explained, missing, driven } = coverage(
-      s.routes,
+    const routes = s.routes;
+    const c = coverage(
+      routes,
       all.map((l) => l.route),
+      musicReason,
     );
-    return [
-      `Music routes registered (app.printRoutes): ${s.routes.length}; with a row: ${driven}.`,
-      '',
-      missing.length
-        ? `Music routes with no row: ${missing.join(', ')}.`
-        : 'Every music route has a row or a reason.',
-      '',
-      'Routes without a row of their own, and why:',
-      '',
-      ...explained.map((e) => `- ${e}`),
-      '',
-      SUBSONIC_NOTE,
-      '',
-    ];
+    return [...coverageNotes('Music', routes, c), SUBSONIC_NOTE, ''];
   } finally {
     await music.stop();
     await smtp.close();
@@ -96,8 +112,10 @@ async function musicRows(rows: Row[]): Promise<string[]> {
 async function main(): Promise<void> {
   const rows: Row[] = [];
   const loadBefore = load();
-  if (runs('eval')) await evalRows(rows);
-  const notes = runs('music') ? await musicRows(rows) : [];
+  const notes = [
+    ...(runs('eval') ? await evalRows(rows) : []),
+    ...(runs('music') ? await musicRows(rows) : []),
+  ];
   const loadAfter = load();
   const table = [
     '| service | route driven | worst valid input | requests (status×n) | health p50 ms | p99 ms | max ms |',

@@ -1,9 +1,11 @@
 /**
  * For bench/health-under-load.ts: every eval route driven with the worst valid input found
- * for it (bench/lib/worst-inputs.ts, the largest batch, logs, MCP calls), or its example.
+ * for it (bench/lib/worst-inputs.ts, the largest batch, logs, MCP calls), or its example; the
+ * submits, ledger pages and static GETs in health-eval-more-loads.ts.
  */
 import * as fx from '../../src/eval/harness-logs/fixtures.testing.js';
 import { gateCohortBody } from './gate-cohort.js';
+import { evalPageLoads, evalSubmitLoads } from './health-eval-more-loads.js';
 import { json, type Load } from './health-poll.js';
 import { memoryBody, replayBody } from './memory-replay-safepatch-workloads.js';
 import { counterexampleWorst, healthWorst, inspectorWorst, leakageWorst } from './worst-inputs.js';
@@ -135,6 +137,7 @@ export async function evalLoads(base: string): Promise<Load[]> {
       mcp,
     ),
   });
+  loads.push(...evalSubmitLoads(base));
   loads.push({
     route: 'POST /api/report-card/start',
     input: 'a fresh session',
@@ -156,5 +159,6 @@ export async function evalLoads(base: string): Promise<Load[]> {
       },
     });
   }
+  loads.push(...(await evalPageLoads(base)));
   return loads;
 }

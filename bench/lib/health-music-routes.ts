@@ -1,50 +1,10 @@
-/**
- * For bench/health-under-load.ts: which of the music app's routes (as the serve child lists
- * them) have a row, and for each that has none, why — in one line (HEAD twins in one line).
- */
+/** For bench/health-under-load.ts: the music routes without a row of their own by design, and why. */
 
-/** Routes without a row of their own, by design: the reason. */
-function reasonWithoutRow(route: string, all: Set<string>, driven: Set<string>): string | undefined {
-  const [method, path] = route.split(' ') as [string, string];
+export function musicReason(method: string, path: string): string | undefined {
   if (path === '/api/v1/health') return 'the polled route itself (each row measures it)';
-  if (method === 'HEAD' && all.has(`GET ${path}`) && !driven.has(`GET ${path}`))
-    return `HEAD twin of GET ${path}, which has no row either`;
   if (method === 'POST' && path.startsWith('/rest/'))
     return `the GET ${path} handler with the parameters in a form body`;
   return undefined;
-}
-
-interface Coverage {
-  /** One line per route with no row but a reason (HEAD twins of driven GETs: one line for all). */
-  explained: string[];
-  /** Routes with no row and no reason. */
-  missing: string[];
-  /** Routes with a row. */
-  driven: number;
-}
-
-export function coverage(routes: string[], driven: Iterable<string>): Coverage {
-  const all = new Set(routes);
-  const rows = new Set(driven);
-  const explained: string[] = [];
-  const missing: string[] = [];
-  const twins: string[] = [];
-  let covered = 0;
-  for (const route of routes) {
-    const [method, path] = route.split(' ') as [string, string];
-    if (rows.has(route)) covered++;
-    else if (method === 'HEAD' && rows.has(`GET ${path}`)) twins.push(`\`${path}\``);
-    else {
-      const why = reasonWithoutRow(route, all, rows);
-      if (why) explained.push(`\`${route}\`: ${why}`);
-      else missing.push(`\`${route}\``);
-    }
-  }
-  if (twins.length)
-    explained.unshift(
-      `HEAD of ${twins.length} paths whose GET has a row (the GET's handler, the body not sent): ${twins.join(', ')}`,
-    );
-  return { explained, missing, driven: covered };
 }
 
 export const SUBSONIC_NOTE =

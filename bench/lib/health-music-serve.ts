@@ -15,6 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import type { MusicConfig } from '../../src/music/config.js';
 import { openFlowEvents } from '../../test/helpers/flow-events.js';
 import { generateAudio } from '../../test/helpers/generated-audio.js';
+import { routesOf } from './health-routes.js';
 import { listenLocal, serveUntilParentEnds, withBenchMusic } from './music-app.js';
 import { seedPlays, seedReadyTrack } from './music-seed.js';
 
@@ -45,21 +46,6 @@ export interface MusicServed {
   partSize: number;
   /** A file of one whole part (removed with the child), for a sender outside the polling process. */
   partFile: string;
-}
-
-/** Parses printRoutes' radix tree (prefixes joined from the root down) into `METHOD path` lines. */
-function routesOf(app: FastifyInstance): string[] {
-  const stack: string[] = [];
-  const routes: string[] = [];
-  for (const line of app.printRoutes().split('\n')) {
-    const m = /^([│ ]*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
-    if (!m) continue;
-    const depth = m[1]!.length / 4;
-    stack.length = depth;
-    stack.push(m[2]!);
-    for (const method of m[3]?.split(', ') ?? []) routes.push(`${method} ${stack.join('')}`);
-  }
-  return routes;
 }
 
 async function injectJson<T>(

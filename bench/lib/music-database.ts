@@ -1,6 +1,7 @@
 /**
- * A throw-away PostgreSQL database for a music benchmark: created from DATABASE_ADMIN_URL
- * (default: the local trust account), migrated with `prisma migrate deploy`, dropped afterwards.
+ * A throw-away PostgreSQL database for a benchmark (music; the eval's open-bench ledger): created
+ * from DATABASE_ADMIN_URL (default: the local trust account), migrated with `prisma migrate
+ * deploy`, dropped afterwards.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
