@@ -10,6 +10,8 @@ import type { Load } from './health-poll.js';
 const OPEN_BENCH_BODY_LIMIT = 1024 * 1024;
 const REPORT_CARD_ANSWER_CHARS = 500;
 const TASKS = 6;
+/** The leaderboard's largest page (LeaderboardQuery per_page). */
+const PAGE = 100;
 
 async function call(url: string, method = 'GET', body?: string): Promise<{ status: number; text: string }> {
   const res = await fetch(url, {
@@ -134,6 +136,23 @@ export async function evalPageLoads(base: string): Promise<Load[]> {
       ? (JSON.parse(published.text) as { result: { publication: { public_id: string } } }).result.publication
           .public_id
       : 'ob_AAAAAAAAAAAAAAAAAAAAAA';
+  // A full largest page: small published submits until the ledger holds PAGE receipts.
+  const total = async () =>
+    (JSON.parse((await call(`${base}/api/open-bench/leaderboard?per_page=1`)).text) as { total?: number })
+      .total ?? 0;
+  let filled = await total();
+  while (published.status === 200 && filled < PAGE) {
+    const start = await call(`${base}/api/open-bench/start`, 'POST', '{}');
+    const sessionId = (JSON.parse(start.text) as { session_id: string }).session_id;
+    const submit = {
+      session_id: sessionId,
+      baseline: {},
+      candidate: {},
+      publish: { display_name: 'filler', attestation: true },
+    };
+    if ((await call(`${base}/api/open-bench/submit`, 'POST', JSON.stringify(submit))).status !== 200) break;
+    filled = await total();
+  }
   const index = (await call(`${base}/`)).text;
   const asset = /\/assets\/[^"]+\.js/.exec(index)?.[0];
   const tool = (JSON.parse((await call(`${base}/api/catalog`)).text) as { tools: { id: string }[] }).tools[0]!
@@ -141,8 +160,8 @@ export async function evalPageLoads(base: string): Promise<Load[]> {
   const loads: Load[] = [
     {
       route: 'GET /api/open-bench/leaderboard',
-      input: 'order=best, per_page=100 (the largest page), page 1',
-      send: send(`${base}/api/open-bench/leaderboard?order=best&per_page=100&page=1`),
+      input: `order=best, per_page=${PAGE} (the largest page), page 1, of ${filled} or more published receipts`,
+      send: send(`${base}/api/open-bench/leaderboard?order=best&per_page=${PAGE}&page=1`),
     },
     {
       route: 'GET /api/open-bench/receipt/:public_id',
