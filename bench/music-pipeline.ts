@@ -19,11 +19,9 @@
  *
  *   npx tsx bench/music-pipeline.ts
  */
-import { execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -38,7 +36,7 @@ import { transcodeArgs } from '../src/music/ffmpeg-commands/transcode-args.js';
 import { waveformDecodeArgs } from '../src/music/ffmpeg-commands/waveform.js';
 import { FfmpegRunner } from '../src/music/repositories/ffmpeg-runner.js';
 import { computeWaveform } from '../workers/music/waveform.js';
-import { benchMusicConfig, benchMusicConnections } from './lib/music-app.js';
+import { benchMusicConfig, benchMusicConnections, startBenchWorker } from './lib/music-app.js';
 import { withBenchDatabase } from './lib/music-database.js';
 import { openFlowEvents } from '../test/helpers/flow-events.js';
 
@@ -140,36 +138,9 @@ async function main(): Promise<void> {
     // Rate limits and key prefixes as the other music benches; the worker below gets the queue prefix.
     const config = benchMusicConfig(databaseUrl, join(work, 'data'));
     const resources = await benchMusicConnections(config);
-    // The built worker, as `make start-worker` runs it (`make bench` builds first).
-    const entry = join(ROOT, 'dist', 'src', 'main', 'music-worker.js');
-    if (!existsSync(entry)) throw new Error(`${entry} is missing: run node scripts/build.mjs first`);
-    const worker = spawn(process.execPath, [entry], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        LOG_LEVEL: 'info',
-        NODE_ENV: 'production',
-        DATABASE_URL: databaseUrl,
-        QUEUE_PREFIX: config.queuePrefix,
-        DATA_DIR: config.dataDir,
-        JWT_SECRET: config.jwt.secret,
-        SECURE_LINK_SECRET: config.secureLink.secret,
-        IP_HASH_SALT: config.ipHashSalt,
-        CLIENT_KEY_SECRET: config.clientKeySecret,
-        WORKER_PORT: '0',
-        WORKER_SCHEDULES: 'off',
-        // Like the bare commands: niceness 0 and the default concurrency (one job per media queue).
-        FFMPEG_NICENESS: '0',
-        WORKER_CONCURRENCY: '',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    await new Promise<void>((resolve) =>
-      createInterface({ input: worker.stdout }).on(
-        'line',
-        (l) => l.includes('music-worker listening') && resolve(),
-      ),
-    );
+    // The built worker (`make bench` builds first); like the bare commands: niceness 0 and the
+    // default concurrency (one job per media queue).
+    const { process: worker } = await startBenchWorker(config, { WORKER_CONCURRENCY: '' });
     const flow = await openFlowEvents(config);
     const user = await resources.prisma.user.create({
       data: {

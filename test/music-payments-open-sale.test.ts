@@ -70,6 +70,13 @@ async function expire(purchaseId: string, session: SessionObject, atProvider = t
   });
 }
 
+/** A checkout left past its expiry (its session still payable at the provider), then a newer one of the same track. */
+async function staleAndNewer(who: TestUser) {
+  const old = await bought(who);
+  await expire(old.purchaseId, old.session, false);
+  return { old, fresh: await bought(who) };
+}
+
 async function deliverProcessed(event: Record<string, unknown>): Promise<string | null> {
   const done = processed(f, event.id as string);
   const res = await f.provider.deliverVia(f.t.app, event);
@@ -266,10 +273,8 @@ describe('an open sale that cannot be answered as it is', () => {
 describe('a sale paid twice', () => {
   it('an old session paid after a newer one: recorded, never granted twice, refunded in full through the provider', async () => {
     const buyer = await signupUser(f.t.app, 'paidtwice');
-    const old = await bought(buyer);
     // Paid at the last second; its webhook comes after the buyer started and paid a new checkout.
-    await expire(old.purchaseId, old.session, false);
-    const fresh = await bought(buyer);
+    const { old, fresh } = await staleAndNewer(buyer);
     expect(fresh.purchaseId).not.toBe(old.purchaseId);
     expect(
       await deliverProcessed(providerEvent('checkout.session.completed', f.provider.complete(fresh.session))),
@@ -325,9 +330,7 @@ describe('a sale paid twice', () => {
 
   it('two sales of one track to one buyer paid at the same instant: one is granted, the other refunded', async () => {
     const buyer = await signupUser(f.t.app, 'paidatonce');
-    const old = await bought(buyer);
-    await expire(old.purchaseId, old.session, false);
-    const fresh = await bought(buyer);
+    const { old, fresh } = await staleAndNewer(buyer);
     const events = [old, fresh].map((p) =>
       providerEvent('checkout.session.completed', f.provider.complete(p.session)),
     );
@@ -344,9 +347,7 @@ describe('a sale paid twice', () => {
 
   it('a session paid just before it expired is honoured when nothing else was paid: granted, and the track counts as bought', async () => {
     const buyer = await signupUser(f.t.app, 'lastsecond');
-    const old = await bought(buyer);
-    await expire(old.purchaseId, old.session, false);
-    const fresh = await bought(buyer);
+    const { old, fresh } = await staleAndNewer(buyer);
     expect(
       await deliverProcessed(providerEvent('checkout.session.completed', f.provider.complete(old.session))),
     ).toBe('paid');
@@ -362,9 +363,7 @@ describe('a sale paid twice', () => {
 describe('a refund the provider refuses', () => {
   it('a sale paid twice and refunded by hand already: recorded as such, not retried, never granted', async () => {
     const buyer = await signupUser(f.t.app, 'byhand');
-    const old = await bought(buyer);
-    await expire(old.purchaseId, old.session, false);
-    const fresh = await bought(buyer);
+    const { old, fresh } = await staleAndNewer(buyer);
     expect(
       await deliverProcessed(providerEvent('checkout.session.completed', f.provider.complete(fresh.session))),
     ).toBe('paid');

@@ -5,21 +5,18 @@
  * with distinct albums, plays and a rollup (trending), 100 comments, a 500 MB upload — and the
  * list of every route the app registers (app.printRoutes), handed to the parent.
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { FastifyInstance } from 'fastify';
 import type { MusicConfig } from '../../src/music/config.js';
 import { openFlowEvents } from '../../test/helpers/flow-events.js';
 import { generateAudio } from '../../test/helpers/generated-audio.js';
 import { routesOf } from './health-routes.js';
-import { listenLocal, serveUntilParentEnds, withBenchMusic } from './music-app.js';
+import { listenLocal, serveUntilParentEnds, startBenchWorker, withBenchMusic } from './music-app.js';
 import { seedPlays, seedReadyTrack } from './music-seed.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const MiB = 1024 * 1024;
 export const PASSWORD = 'a long enough passphrase';
 /** Tracks beside the pipeline's: Subsonic's and the API's largest pages (500, 100) fill up. */
@@ -74,43 +71,6 @@ const signup = async (app: FastifyInstance, handle: string): Promise<{ token: st
   return { token: r.token, id: r.user.id };
 };
 
-/** The built music-worker (as `make start-worker` runs it) on this config; resolves once it listens. */
-async function startWorker(config: Readonly<MusicConfig>) {
-  const worker = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'main', 'music-worker.js')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      LOG_LEVEL: 'info',
-      NODE_ENV: 'production',
-      DATABASE_URL: config.databaseUrl,
-      CACHE_URL: config.cacheUrl,
-      QUEUE_PREFIX: config.queuePrefix,
-      MUSIC_CACHE_KEY_PREFIX: config.cacheKeyPrefix,
-      DATA_DIR: config.dataDir,
-      JWT_SECRET: config.jwt.secret,
-      SECURE_LINK_SECRET: config.secureLink.secret,
-      IP_HASH_SALT: config.ipHashSalt,
-      CLIENT_KEY_SECRET: config.clientKeySecret,
-      WORKER_PORT: '0',
-      WORKER_SCHEDULES: 'off',
-      FFMPEG_NICENESS: '0',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    worker.once('exit', (code) => reject(new Error(`music-worker exited (${String(code)})`)));
-    createInterface({ input: worker.stdout }).on(
-      'line',
-      (l) => l.includes('music-worker listening') && resolve(),
-    );
-  });
-  return async () => {
-    const exited = new Promise((resolve) => worker.once('exit', resolve));
-    worker.kill('SIGTERM');
-    await exited;
-  };
-}
-
 /** A generated track with a cover, uploaded through the API, through the real pipeline to ready. */
 async function pipelineTrack(
   app: FastifyInstance,
@@ -164,7 +124,7 @@ async function pipelineTrack(
     { title: 'Bench pipeline' },
     token,
   );
-  const stopWorker = await startWorker(config);
+  const { stop: stopWorker } = await startBenchWorker(config);
   const flow = await openFlowEvents(config);
   try {
     const version = await app.inject({

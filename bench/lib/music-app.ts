@@ -5,6 +5,7 @@
  * line, serves until its stdin ends) so autocannon never shares the server's event loop.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -129,4 +130,53 @@ export async function writeBenchResult(name: string, markdown: string): Promise<
   await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
   await writeFile(join(ROOT, 'bench', 'results', `${name}.md`), markdown);
   process.stdout.write(markdown);
+}
+
+/**
+ * The built music-worker (as `make start-worker` runs it) on `config`'s database, Redis, prefixes,
+ * secrets and data dir, niceness 0; resolves once it listens. `env` adds to or overrides that.
+ */
+export async function startBenchWorker(
+  config: Readonly<MusicConfig>,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ process: ChildProcess; stop: () => Promise<void> }> {
+  const entry = join(ROOT, 'dist', 'src', 'main', 'music-worker.js');
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run node scripts/build.mjs first`);
+  const worker = spawn(process.execPath, [entry], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'info',
+      NODE_ENV: 'production',
+      DATABASE_URL: config.databaseUrl,
+      CACHE_URL: config.cacheUrl,
+      QUEUE_PREFIX: config.queuePrefix,
+      MUSIC_CACHE_KEY_PREFIX: config.cacheKeyPrefix,
+      DATA_DIR: config.dataDir,
+      JWT_SECRET: config.jwt.secret,
+      SECURE_LINK_SECRET: config.secureLink.secret,
+      IP_HASH_SALT: config.ipHashSalt,
+      CLIENT_KEY_SECRET: config.clientKeySecret,
+      WORKER_PORT: '0',
+      WORKER_SCHEDULES: 'off',
+      FFMPEG_NICENESS: '0',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    worker.once('exit', (code) => reject(new Error(`music-worker exited (${String(code)})`)));
+    createInterface({ input: worker.stdout }).on(
+      'line',
+      (l) => l.includes('music-worker listening') && resolve(),
+    );
+  });
+  return {
+    process: worker,
+    stop: async () => {
+      const exited = once(worker, 'exit');
+      worker.kill('SIGTERM');
+      await exited;
+    },
+  };
 }

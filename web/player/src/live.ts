@@ -207,7 +207,12 @@ export function startNotifications(): void {
         d.message ? `: ${str(d.message)}` : '',
       ];
     else return;
-    const note = h('div', { class: 'notice live-note', 'data-type': e.type, role: 'status' }, ...text);
+    // The words in one box: each piece a flex item of its own would be a column of its own.
+    const note = h(
+      'div',
+      { class: 'notice live-note', 'data-type': e.type, role: 'status' },
+      h('span', {}, ...text),
+    );
     note.append(
       h(
         'button',
