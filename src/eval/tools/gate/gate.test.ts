@@ -36,6 +36,29 @@ describe('gate verdicts', () => {
     ]);
   });
 
+  it('lists every rule on every verdict: after the deciding one each is a skip, promote included', () => {
+    const rules = ['regressions_within_limit', 'retained_probe', 'min_gains', 'sign_test', 'promote'];
+    const block = runGate(cohort(10, 2, 0));
+    const hold = runGate(cohort(2, 0, 3));
+    expect(block.decision_path.map((s) => [s.rule, s.outcome])).toEqual([
+      [rules[0], 'fail'],
+      [rules[1], 'skip'],
+      [rules[2], 'skip'],
+      [rules[3], 'skip'],
+      [rules[4], 'skip'],
+    ]);
+    expect(hold.decision_path.map((s) => [s.rule, s.outcome])).toEqual([
+      [rules[0], 'pass'],
+      [rules[1], 'pass'],
+      [rules[2], 'pass'],
+      [rules[3], 'fail'],
+      [rules[4], 'skip'],
+    ]);
+    expect(hold.decision_path.at(-1)!.detail).toBe(
+      'not reached (verdict already HOLD); PASS needs every rule above to hold',
+    );
+  });
+
   it('blocks when regressions exceed the limit', () => {
     const body = runGate(cohort(10, 2, 0, { policy: { max_regressions: 1 } as GateRequest['policy'] }));
     expect(body.verdict).toBe('BLOCK');

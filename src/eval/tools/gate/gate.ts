@@ -294,9 +294,16 @@ export function decide(
       : `one-sided p = ${p.shown} ${significant ? '<=' : '>'} alpha ${alpha}${exactNote}`,
     'HOLD',
   );
+  // Listed on every verdict, as every rule is: skipped on HOLD and BLOCK.
   if (verdict === undefined) {
     path.push({ rule: 'promote', outcome: 'pass', detail: 'every rule held' });
     verdict = 'PASS';
+  } else {
+    path.push({
+      rule: 'promote',
+      outcome: 'skip',
+      detail: `not reached (verdict already ${verdict}); PASS needs every rule above to hold`,
+    });
   }
   return { path, verdict };
 }
