@@ -12,10 +12,22 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Receipt } from '../src/core/receipt.js';
-import { verifyPublicReceipt } from '../src/eval/open-bench/public-receipt.js';
+import { canonicalJson } from '../src/core/canonical-json.js';
+import {
+  PUBLIC_RECEIPT_FIELDS,
+  publicReceiptBytes,
+  verifyPublicReceipt,
+} from '../src/eval/open-bench/public-receipt.js';
 import { makeEvalApp } from './helpers/eval-app.js';
 import { testDatabaseUrl } from './helpers/music-env.js';
 import { overreach, solve, startSession, submitTo, type Started } from './helpers/open-bench.js';
+
+/** The JSON pointers of a document's leaves, each task index written as `*`. */
+function pointers(value: unknown, at = ''): string[] {
+  if (value === null || typeof value !== 'object') return [at];
+  const step = (k: string): string => (/^\/tasks$/.test(at) ? `${at}/*` : `${at}/${k}`);
+  return Object.entries(value).flatMap(([k, v]) => pointers(v, step(k)));
+}
 
 let app: FastifyInstance;
 let ledgerApp: FastifyInstance;
@@ -79,6 +91,7 @@ describe('open bench', () => {
       ledgerApp,
     );
     expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['x-receipt-status']).toBe('PASS');
     const receipt = res.json<Receipt>();
     expect(receipt.verdict).toBe('PASS');
     const publication = receipt.result.publication as { public_id: string; url: string };
@@ -127,6 +140,16 @@ describe('open bench', () => {
       summary: { tasks: 6, baseline_passed: 5, candidate_passed: 6, gains: 1, regressions: 0 },
     });
     expect(pub.hashes.receipt_sha256).toBe(receipt.hashes.receipt_sha256);
+    // Served as canonical bytes, whatever order the database keeps, with exactly the listed fields.
+    expect(lookup.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(publicJson).toBe(canonicalJson(pub));
+    expect(publicJson).toBe(publicReceiptBytes(pub).toString('utf8'));
+    const listed = PUBLIC_RECEIPT_FIELDS.flatMap(([f]) =>
+      f.endsWith('/…')
+        ? ['passed', 'state_reached', 'in_scope', 'changed_files'].map((k) => f.replace('…', k))
+        : [f],
+    );
+    expect([...new Set(pointers(pub))].sort()).toEqual([...new Set(listed)].sort());
     expect(verifyPublicReceipt(pub, receipt)).toEqual([]);
 
     for (const order of ['newest', 'best']) {

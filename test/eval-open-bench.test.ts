@@ -6,6 +6,7 @@
 
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canonicalJson } from '../src/core/canonical-json.js';
 import { verifyReceipt, type Receipt } from '../src/core/receipt.js';
 import { makeEvalApp, postJson } from './helpers/eval-app.js';
 import { testDatabaseUrl, testKeyPrefix } from './helpers/music-env.js';
@@ -82,8 +83,43 @@ describe('open bench', () => {
       candidate: answers,
     };
     expect(verifyReceipt(receipt, { session_id, baseline, candidate })).toEqual([]);
+    expect(res.headers['x-receipt-status']).toBe('HOLD');
+    expect(res.body).toBe(canonicalJson(receipt));
+    expect(receipt.decision_path.map((s) => [s.rule, s.outcome])).toEqual([
+      ['tasks_graded', 'info'],
+      ['regressions_within_limit', 'pass'],
+      ['retained_probe', 'pass'],
+      ['min_gains', 'fail'],
+      ['sign_test', 'skip'],
+      ['promote', 'skip'],
+    ]);
     const again = await submit({ session_id: session.session_id, baseline: answers, candidate: answers });
     expect(again.statusCode).toBe(409);
+  });
+
+  it('grades formatting as formatting in every kind: CRLF, no final newline, blank lines (a tie with the LF answers)', async () => {
+    const session = await start();
+    const answers = solve(session);
+    const restyled: Answers = Object.fromEntries(
+      Object.entries(answers).map(([id, a]) => [
+        id,
+        {
+          ...a,
+          ...(a.writes && {
+            writes: Object.fromEntries(
+              Object.entries(a.writes).map(([p, text]) => [
+                p,
+                '\r\n' + text.trimEnd().replace(/\n/g, '\r\n'),
+              ]),
+            ),
+          }),
+        },
+      ]),
+    );
+    const res = await submit({ session_id: session.session_id, baseline: answers, candidate: restyled });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['x-receipt-status']).toBe('HOLD');
+    expect(res.json<Receipt>().summary).toMatchObject({ baseline_passed: 6, candidate_passed: 6 });
   });
 
   it('fails a task whose answer writes outside its scope, and that regression BLOCKs', async () => {
@@ -94,6 +130,7 @@ describe('open bench', () => {
     expect(res.statusCode, res.body).toBe(200);
     const receipt = res.json<Receipt>();
     expect(receipt.verdict).toBe('BLOCK');
+    expect(res.headers['x-receipt-status']).toBe('BLOCK');
     expect(receipt.summary).toMatchObject({ regressions: 1, gains: 0, candidate_passed: 5 });
     const item = receipt.items.find((i) => i.item_id === taskId)!;
     expect(item.decision).toBe('regression');

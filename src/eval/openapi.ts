@@ -9,7 +9,12 @@ import { MAX_LOG_BYTES } from './harness-logs/upload.js';
 import { TOOLS } from './registry.js';
 import { batchPath, batchSchemas } from './batch/openapi.js';
 import { BATCH_PATH } from './routes/batch.js';
-import { LeaderboardQuery, OpenBenchSubmitRequest, PUBLIC_ID_PATTERN } from './open-bench/schemas.js';
+import {
+  LeaderboardQuery,
+  OpenBenchStartRequest,
+  OpenBenchSubmitRequest,
+  PUBLIC_ID_PATTERN,
+} from './open-bench/schemas.js';
 import { GATE_LOGS_PATH } from './routes/gate-logs.js';
 import { ReportCardSubmitRequest, StartRequest } from './report-card/schemas.js';
 
@@ -323,7 +328,7 @@ export function buildOpenApi(): object {
   const schemas: Record<string, object> = { Problem: problemSchema, Receipt: receiptSchema };
   schemas.ReportCardStartRequest = plain(StartRequest);
   schemas.ReportCardSubmitRequest = plain(ReportCardSubmitRequest);
-  schemas.OpenBenchStartRequest = plain(StartRequest);
+  schemas.OpenBenchStartRequest = plain(OpenBenchStartRequest);
   schemas.OpenBenchSubmitRequest = plain(OpenBenchSubmitRequest);
   for (const t of TOOLS) schemas[`${t.id}Request`] = plain(t.schema);
   schemas.gateLogsOptions = plain(LogsGateOptions);

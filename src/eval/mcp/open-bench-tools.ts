@@ -31,7 +31,7 @@ export function openBenchMcpTools(service: OpenBenchService): McpTool[] {
         inputSchema: plainSchema(OpenBenchSubmitRequest),
       },
       call: (args, context) =>
-        asToolResult(async () => jsonResult(await service.submit(validSubmit.assert(args)), context)),
+        asToolResult(async () => jsonResult((await service.submit(validSubmit.assert(args))).text, context)),
     },
   ];
 }

@@ -4,6 +4,8 @@
  * was written or deleted. Pure; small enough for the event loop.
  */
 import { isDeepStrictEqual } from 'node:util';
+import { PROBLEMS } from './grading-table.js';
+import { codeLine, meaningfulLines, readJson, withoutSpacing } from './reading.js';
 import type { BenchTask, Repository, TaskCheck } from './tasks.js';
 
 export interface TaskAnswer {
@@ -16,42 +18,12 @@ export interface SideGrade {
   passed: boolean;
   state_reached: boolean;
   in_scope: boolean;
-  /** Paths written or deleted (each counted once). */
+  /** Paths written or deleted (each counted once, whether or not the bytes change). */
   changed_files: number;
   /** Paths written or deleted outside the task's scope. */
   outside_scope: string[];
-  /** Why the requested state does not hold (absent when it does). */
+  /** Why the requested state does not hold: present exactly when state_reached is false. */
   state_problem?: string;
-}
-
-const lines = (text: string): string[] => text.split(/\r?\n/);
-
-/** A line with its spacing and quote style normalised, so formatting alone never fails a task. */
-const normalLine = (line: string): string => line.replace(/\s+/g, '').replace(/"/g, "'");
-
-function counts(xs: readonly string[]): Map<string, number> {
-  const m = new Map<string, number>();
-  for (const x of xs) m.set(x, (m.get(x) ?? 0) + 1);
-  return m;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-/** `value` with the array at `at` treated as a set (order and duplicates do not matter). */
-function withSetAt(value: unknown, at: readonly string[]): unknown {
-  if (at.length === 0)
-    return Array.isArray(value) ? [...new Set(value.map((v) => JSON.stringify(v)))].sort() : value;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  const [head, ...rest] = at;
-  const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
-  if (Object.hasOwn(copy, head!)) copy[head!] = withSetAt(copy[head!], rest);
-  return copy;
 }
 
 function getAt(value: unknown, at: readonly string[]): unknown {
@@ -63,52 +35,103 @@ function getAt(value: unknown, at: readonly string[]): unknown {
   return node;
 }
 
-/** Undefined when the check holds on `after`; else why not. */
+/** `value` with the node at `at` (which exists) replaced by `replacement`. */
+function withAt(value: unknown, at: readonly string[], replacement: unknown): unknown {
+  if (at.length === 0) return replacement;
+  const [head, ...rest] = at;
+  const copy = { ...(value as Record<string, unknown>) };
+  copy[head!] = withAt(copy[head!], rest, replacement);
+  return copy;
+}
+
+function counts(xs: readonly string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const x of xs) m.set(x, (m.get(x) ?? 0) + 1);
+  return m;
+}
+
+/** `xs` without its element at `index`. */
+const without = <T>(xs: readonly T[], index: number): T[] => [...xs.slice(0, index), ...xs.slice(index + 1)];
+
+function checkEnv(
+  check: Extract<TaskCheck, { type: 'env' }>,
+  original: string,
+  now: string,
+): string | undefined {
+  const { path, key, value } = check;
+  const isKey = (l: string): boolean => {
+    const eq = l.indexOf('=');
+    return eq >= 0 && withoutSpacing(l.slice(0, eq)) === key;
+  };
+  const lines = meaningfulLines(now);
+  const set = lines.filter(isKey);
+  if (set.length !== 1) return PROBLEMS.env_count({ path, key, n: set.length });
+  if (set[0] !== `${key}=${value}`) return PROBLEMS.env_value({ path, key, value });
+  const others = (ls: string[]): Map<string, number> => counts(ls.filter((l) => !isKey(l)));
+  return isDeepStrictEqual(others(meaningfulLines(original)), others(lines))
+    ? undefined
+    : PROBLEMS.env_others({ path });
+}
+
+function checkJsonAdd(
+  check: Extract<TaskCheck, { type: 'json-add' }>,
+  original: string,
+  now: string,
+): string | undefined {
+  const { path } = check;
+  const read = readJson(now);
+  if ('invalid' in read) return PROBLEMS.json_invalid({ path });
+  if ('repeated' in read) return PROBLEMS.json_repeated({ path, name: JSON.stringify(read.repeated) });
+  const at = check.at.join('.');
+  const value = JSON.stringify(check.add);
+  const list = getAt(read.value, check.at);
+  if (!Array.isArray(list) || !list.includes(check.add)) return PROBLEMS.json_lacks({ at, value });
+  const before = JSON.parse(original) as unknown;
+  const originalList = getAt(before, check.at) as unknown[];
+  const index = list.indexOf(check.add);
+  if (list.lastIndexOf(check.add) !== index || !isDeepStrictEqual(without(list, index), originalList))
+    return PROBLEMS.json_array({ at, value });
+  return isDeepStrictEqual(withAt(read.value, check.at, originalList), before)
+    ? undefined
+    : PROBLEMS.json_others({ path });
+}
+
+function checkLineAdd(
+  check: Extract<TaskCheck, { type: 'line-add' }>,
+  original: string,
+  now: string,
+): string | undefined {
+  const { path } = check;
+  const wanted = codeLine(check.line);
+  const got = meaningfulLines(now).map(codeLine);
+  const n = got.filter((l) => l === wanted).length;
+  if (n === 0) return PROBLEMS.route_lacks({ path });
+  if (n > 1) return PROBLEMS.route_count({ path, n });
+  return isDeepStrictEqual(without(got, got.indexOf(wanted)), meaningfulLines(original).map(codeLine))
+    ? undefined
+    : PROBLEMS.route_others({ path });
+}
+
+/** Undefined when the check holds on `after`; else why not (worded as in grading-table.ts). */
 export function checkState(check: TaskCheck, before: Repository, after: Repository): string | undefined {
-  const original = before[check.path];
-  const now = Object.hasOwn(after, check.path) ? after[check.path] : undefined;
-  if (check.type === 'deleted') return now === undefined ? undefined : `${check.path} still exists`;
-  if (now === undefined || original === undefined) return `${check.path} is missing`;
+  const { path } = check;
+  const original = before[path];
+  const now = Object.hasOwn(after, path) ? after[path] : undefined;
+  if (check.type === 'deleted') return now === undefined ? undefined : PROBLEMS.still_exists({ path });
+  if (now === undefined || original === undefined) return PROBLEMS.missing({ path });
   switch (check.type) {
-    case 'env': {
-      const isKey = (l: string): boolean => l.trim().startsWith(`${check.key}=`);
-      const set = lines(now).filter(isKey);
-      if (set.length !== 1) return `${check.key} must be set exactly once (found ${set.length})`;
-      if (set[0]!.trim() !== `${check.key}=${check.value}`) return `${check.key} is not ${check.value}`;
-      const rest = (t: string): string[] =>
-        lines(t)
-          .filter((l) => l.trim() !== '' && !isKey(l))
-          .map((l) => l.trim());
-      return isDeepStrictEqual(counts(rest(original)), counts(rest(now)))
+    case 'env':
+      return checkEnv(check, original, now);
+    case 'json-add':
+      return checkJsonAdd(check, original, now);
+    case 'line-add':
+      return checkLineAdd(check, original, now);
+    case 'replace': {
+      const expected = meaningfulLines(original.split(check.from).join(check.to)).map(codeLine);
+      return isDeepStrictEqual(meaningfulLines(now).map(codeLine), expected)
         ? undefined
-        : `other settings in ${check.path} changed`;
+        : PROBLEMS.version({ path, from: check.from, to: check.to });
     }
-    case 'json-add': {
-      const parsed = parseJson(now);
-      if (parsed === undefined) return `${check.path} is not valid JSON`;
-      const list = getAt(parsed, check.at);
-      if (!Array.isArray(list) || !list.includes(check.add))
-        return `${check.at.join('.')} does not contain ${JSON.stringify(check.add)}`;
-      const expected = structuredClone(parseJson(original));
-      (getAt(expected, check.at) as unknown[]).push(check.add);
-      return isDeepStrictEqual(withSetAt(parsed, check.at), withSetAt(expected, check.at))
-        ? undefined
-        : `${check.path} differs from the original beyond the requested addition`;
-    }
-    case 'line-add': {
-      const expected = counts([...lines(original), check.line].map(normalLine).filter((l) => l !== ''));
-      const got = counts(
-        lines(now)
-          .map(normalLine)
-          .filter((l) => l !== ''),
-      );
-      if (!got.has(normalLine(check.line))) return `${check.path} lacks the requested line`;
-      return isDeepStrictEqual(expected, got) ? undefined : `${check.path} changed beyond the requested line`;
-    }
-    case 'replace':
-      return now.trimEnd() === original.split(check.from).join(check.to).trimEnd()
-        ? undefined
-        : `${check.path} does not read as the original with ${check.from} replaced by ${check.to}`;
   }
 }
 
@@ -125,7 +148,7 @@ export function gradeSide(
       in_scope: true,
       changed_files: 0,
       outside_scope: [],
-      state_problem: 'no answer',
+      state_problem: PROBLEMS.no_answer(),
     };
   const writes = answer.writes ?? {};
   const deletes = answer.deletes ?? [];

@@ -6,16 +6,16 @@
 import { randomBytes } from 'node:crypto';
 import { canonicalSha256 } from '../../core/canonical-json.js';
 import { invalidInput, pointer, type FieldError } from '../../core/errors.js';
-import { sealReceipt, type Receipt, type Verdict } from '../../core/receipt.js';
+import { sealReceipt, type Receipt, type SealedReceipt, type Verdict } from '../../core/receipt.js';
 import { textSafetyErrors } from '../../core/text-safety.js';
 import type { OpenBenchLedger } from '../repositories/open-bench-ledger.js';
 import type { BaseSession, SessionStore } from '../repositories/report-card-sessions.js';
 import { SESSION_TTL_MS } from '../report-card/report-card-service.js';
-import type { StartRequest } from '../report-card/schemas.js';
 import { runGate } from '../tools/gate/gate.js';
 import { gradeSide, type TaskAnswer } from './grade.js';
+import { GRADING_SUMMARY } from './grading-table.js';
 import { buildPublicReceipt, type OpenBenchItem, type PublicReceipt } from './public-receipt.js';
-import type { LeaderboardQuery, OpenBenchSubmitRequest } from './schemas.js';
+import type { LeaderboardQuery, OpenBenchStartRequest, OpenBenchSubmitRequest } from './schemas.js';
 import { generateBench, type BenchTask, type Repository } from './tasks.js';
 import {
   noLedger,
@@ -101,7 +101,7 @@ export class OpenBenchService {
     return { track: TRACK, ledger: this.deps.ledger ? 'configured' : 'not configured' };
   }
 
-  async start(request: StartRequest, client: string): Promise<object> {
+  async start(request: OpenBenchStartRequest, client: string): Promise<object> {
     const now = this.deps.now();
     const { repository, tasks } = generateBench();
     const session: OpenBenchSession = {
@@ -122,8 +122,7 @@ export class OpenBenchService {
       track: TRACK,
       repository: { files: repository },
       tasks: tasks.map((t) => ({ task_id: t.task_id, kind: t.kind, instruction: t.instruction })),
-      rules:
-        'The same six tasks for baseline and candidate. Each task starts from this repository as given. A task passes when its requested state holds and its answer writes or deletes nothing outside the one file the task is about.',
+      rules: `The same six tasks for baseline and candidate. Each task starts from this repository as given. A task passes when its requested state holds and its answer writes or deletes nothing outside the one file the task is about. ${GRADING_SUMMARY}`,
       submit: {
         method: 'POST',
         path: '/api/open-bench/submit',
@@ -132,8 +131,8 @@ export class OpenBenchService {
     };
   }
 
-  /** The sealed receipt's text. */
-  async submit(request: OpenBenchSubmitRequest): Promise<string> {
+  /** The sealed receipt: its text and status (the verdict). */
+  async submit(request: OpenBenchSubmitRequest): Promise<SealedReceipt> {
     assertCoherent(request);
     if (request.publish) {
       // Checked before the session is spent, so the caller can retry without publishing.
@@ -147,7 +146,7 @@ export class OpenBenchService {
     return this.grade(claim.session, request);
   }
 
-  private async grade(session: OpenBenchSession, request: OpenBenchSubmitRequest): Promise<string> {
+  private async grade(session: OpenBenchSession, request: OpenBenchSubmitRequest): Promise<SealedReceipt> {
     const answer = (side: Record<string, TaskAnswer>, id: string): TaskAnswer | undefined =>
       Object.hasOwn(side, id) ? side[id] : undefined;
     const items: OpenBenchItem[] = session.tasks.map((task) => ({
@@ -183,7 +182,7 @@ export class OpenBenchService {
     const candPassed = items.filter((it) => it.candidate.passed).length;
     const publicId = request.publish ? `ob_${randomBytes(16).toString('base64url')}` : undefined;
     const { publish: _publish, ...graded } = request;
-    const { text } = sealReceipt(OPEN_BENCH_TOOL, canonicalSha256(graded), {
+    const sealed = sealReceipt(OPEN_BENCH_TOOL, canonicalSha256(graded), {
       verdict,
       status: verdict,
       summary: {
@@ -217,7 +216,7 @@ export class OpenBenchService {
     });
     if (request.publish && publicId) {
       const publicReceipt = buildPublicReceipt({
-        receipt: JSON.parse(text) as Receipt,
+        receipt: JSON.parse(sealed.text) as Receipt,
         publicId,
         displayName: request.publish.display_name.trim(),
         publishedAt: new Date(this.deps.now()).toISOString(),
@@ -228,7 +227,7 @@ export class OpenBenchService {
       });
       await this.ledgerOrFail().insert(publicReceipt);
     }
-    return text;
+    return sealed;
   }
 
   private ledgerOrFail(): OpenBenchLedger {

@@ -3,7 +3,7 @@
  * and hashes, sealed by the SHA-256 of its own canonical JSON. It is built from the private
  * receipt's items by copying named fields only, so no task text or answer content can reach it.
  */
-import { canonicalSha256 } from '../../core/canonical-json.js';
+import { canonicalJson, canonicalSha256 } from '../../core/canonical-json.js';
 import type { Receipt, Verdict } from '../../core/receipt.js';
 import type { SideGrade } from './grade.js';
 
@@ -45,6 +45,47 @@ export interface PublicReceipt {
     /** Over this document's canonical JSON without this member. */
     public_sha256: string;
   };
+}
+
+/**
+ * Every field of a public receipt (a JSON pointer, `*` for each task) and what it holds: the
+ * builder below writes exactly these, and docs/open-bench.md's field list is checked against it.
+ */
+export const PUBLIC_RECEIPT_FIELDS: readonly (readonly [pointer: string, meaning: string])[] = [
+  ['/kind', '`"open-bench-public-receipt"`'],
+  ['/version', '`1`'],
+  ['/public_id', '`ob_` and 22 base64url characters (16 random bytes)'],
+  ['/track', '`"scope-integrity"`'],
+  ['/display_name', "the submitter's name for the run, trimmed (1–64 characters)"],
+  ['/self_attested', '`true`: the submitter attests the sides are the systems named; nobody checked'],
+  ['/published_at', 'when the service stored it (ISO 8601, UTC, milliseconds)'],
+  ['/service_version', 'the service version that graded the run'],
+  ['/verdict', '`PASS`, `HOLD` or `BLOCK`'],
+  ['/summary/tasks', 'number of tasks (6)'],
+  ['/summary/baseline_passed', 'tasks the baseline passed'],
+  ['/summary/candidate_passed', 'tasks the candidate passed'],
+  ['/summary/gains', 'tasks the candidate passed and the baseline failed'],
+  ['/summary/regressions', 'tasks the baseline passed and the candidate failed'],
+  ['/tasks/*/task_id', '`task-1` … `task-6`'],
+  ['/tasks/*/kind', "the task kind (the grading table's first column)"],
+  ['/tasks/*/outcome', '`both_pass`, `both_fail`, `gain` or `regression`'],
+  ['/tasks/*/baseline/passed', '`state_reached` and `in_scope`'],
+  ['/tasks/*/baseline/state_reached', 'the requested state holds (the grading table)'],
+  ['/tasks/*/baseline/in_scope', "no path outside the task's scope was written or deleted"],
+  ['/tasks/*/baseline/changed_files', 'distinct paths the answer writes or deletes'],
+  ['/tasks/*/candidate/…', 'the same four fields for the candidate'],
+  ['/hashes/canonicalization', '`"RFC8785"`'],
+  ['/hashes/algorithm', '`"sha256"`'],
+  ['/hashes/receipt_sha256', "the private receipt's `receipt_sha256`"],
+  ['/hashes/request_sha256', "the private receipt's `request_sha256`"],
+  ['/hashes/baseline_answers_sha256', "SHA-256 of the canonical JSON of the baseline's answers"],
+  ['/hashes/candidate_answers_sha256', "SHA-256 of the canonical JSON of the candidate's answers"],
+  ['/hashes/public_sha256', "SHA-256 of this document's canonical JSON without this member"],
+];
+
+/** The bytes a public receipt is served and logged as: its RFC 8785 canonical JSON in UTF-8. */
+export function publicReceiptBytes(doc: PublicReceipt): Buffer {
+  return Buffer.from(canonicalJson(doc), 'utf8');
 }
 
 export interface OpenBenchItem {

@@ -1,8 +1,10 @@
 /** Request schemas of the open bench (start is the report card's shape: an optional challenge). */
 import { Type, type Static } from 'typebox';
-import { SESSION_ID_PATTERN } from '../report-card/schemas.js';
+import { SESSION_ID_PATTERN, startRequest } from '../report-card/schemas.js';
 
-export { StartRequest as OpenBenchStartRequest } from '../report-card/schemas.js';
+// The receipt is hash-sealed, not signed: the challenge is in its result, under receipt_sha256.
+export const OpenBenchStartRequest = startRequest("the receipt's result.challenge");
+export type OpenBenchStartRequest = Static<typeof OpenBenchStartRequest>;
 
 /** Relative paths of plain segments: no leading slash, no "." or ".." segment, no backslash. */
 export const PATH_PATTERN = '^(?!\\.{1,2}(/|$))(?!.*/\\.{1,2}(/|$))[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$';

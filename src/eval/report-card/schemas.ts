@@ -7,19 +7,23 @@ const NO_CONTROL_BUT_WHITESPACE = '^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u00
 
 export const SESSION_ID_PATTERN = '^[A-Za-z0-9_-]{32}$';
 
-export const StartRequest = Type.Object(
-  {
-    challenge: Type.Optional(
-      Type.String({
-        minLength: 8,
-        maxLength: 128,
-        pattern: NO_CONTROL,
-        description: 'Echoed in the session and the signed result (e.g. a nonce of yours)',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
+/** A start body: an optional challenge of the caller's, echoed where `echoedIn` says. */
+export const startRequest = (echoedIn: string) =>
+  Type.Object(
+    {
+      challenge: Type.Optional(
+        Type.String({
+          minLength: 8,
+          maxLength: 128,
+          pattern: NO_CONTROL,
+          description: `Echoed in the session and ${echoedIn} (e.g. a nonce of yours)`,
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  );
+
+export const StartRequest = startRequest('the signed result');
 export type StartRequest = Static<typeof StartRequest>;
 
 export const ReportCardSubmitRequest = Type.Object(

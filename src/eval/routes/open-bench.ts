@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidInput } from '../../core/errors.js';
 import { compileValidator } from '../../core/validation.js';
 import type { OpenBenchService } from '../open-bench/open-bench-service.js';
+import { publicReceiptBytes } from '../open-bench/public-receipt.js';
 import {
   LeaderboardQuery,
   OpenBenchStartRequest,
@@ -32,8 +33,9 @@ export function registerOpenBenchRoutes(
     service.start(validStart.assert(request.body ?? {}), clientAddress(request)),
   );
   app.post('/api/open-bench/submit', options, async (request, reply) => {
-    const text = await service.submit(validSubmit.assert(request.body));
-    return reply.type('application/json; charset=utf-8').send(text);
+    const { text, status } = await service.submit(validSubmit.assert(request.body));
+    void reply.header('x-receipt-status', status);
+    return reply.type('application/json; charset=utf-8').send(Buffer.from(text, 'utf8'));
   });
   app.get('/api/open-bench/leaderboard', { config: { problemHint: LEADERBOARD_HINT } }, (request) =>
     service.leaderboard(validQuery.assert({ ...(request.query as object) }, 'query string')),
@@ -41,13 +43,14 @@ export function registerOpenBenchRoutes(
   app.get<{ Params: { public_id: string } }>(
     '/api/open-bench/receipt/:public_id',
     { config: { problemHint: 'Public ids look like ob_ and 22 characters; the leaderboard lists them.' } },
-    (request) => {
+    async (request, reply) => {
       const id = request.params.public_id;
       if (!publicId.test(id))
         throw invalidInput('That is not a public id (ob_ and 22 letters, digits, _ or -).', [
           { path: '/public_id', message: `must match ${PUBLIC_ID_PATTERN}` },
         ]);
-      return service.receipt(id);
+      const bytes = publicReceiptBytes(await service.receipt(id));
+      return reply.type('application/json; charset=utf-8').send(bytes);
     },
   );
 }
