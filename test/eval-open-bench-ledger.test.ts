@@ -86,7 +86,7 @@ describe('open bench', () => {
         session_id: session.session_id,
         baseline: bad,
         candidate: good,
-        publish: { display_name: 'Scope team 🚀', attestation: true },
+        publish: { display_name: '  Scope team 🚀 ', attestation: true },
       },
       ledgerApp,
     );

@@ -188,6 +188,8 @@ describe('open bench', () => {
       [{ ...ok, publish: { display_name: 'x', attestation: false } }, '/publish/attestation'],
       [{ ...ok, publish: { display_name: 'evil\u202ename', attestation: true } }, '/publish/display_name'],
       [{ ...ok, publish: { display_name: 'tab\tname', attestation: true } }, '/publish/display_name'],
+      // A tab at the edge is refused too, not trimmed: control characters are never silently dropped.
+      [{ ...ok, publish: { display_name: '\tpadded', attestation: true } }, '/publish/display_name'],
       [{ ...ok, publish: { display_name: '   ', attestation: true } }, '/publish/display_name'],
       [{ ...ok, publish: { display_name: 'x'.repeat(65), attestation: true } }, '/publish/display_name'],
     ];

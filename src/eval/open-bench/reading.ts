@@ -5,7 +5,8 @@
  */
 
 const isSpacing = (c: string | undefined): boolean => c === ' ' || c === '\t';
-const isWord = (c: string | undefined): boolean => c !== undefined && /^[A-Za-z0-9_$]$/.test(c);
+const isWord = (c: string): boolean =>
+  (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c === '_' || c === '$';
 
 /** `line` without spaces and tabs at either end. */
 function stripEdges(line: string): string {
@@ -21,10 +22,12 @@ function stripEdges(line: string): string {
  * of a line are dropped, and so are the lines left empty (blank lines, a final line end).
  */
 export function meaningfulLines(text: string): string[] {
-  return text
-    .split(/\r\n|\r|\n/)
-    .map(stripEdges)
-    .filter((l) => l !== '');
+  const out: string[] = [];
+  for (const raw of text.replace(/\r\n?/g, '\n').split('\n')) {
+    const line = stripEdges(raw);
+    if (line !== '') out.push(line);
+  }
+  return out;
 }
 
 /** `text` with every space and tab removed. */
@@ -37,7 +40,9 @@ export const withoutSpacing = (text: string): string => text.replace(/[ \t]/g, '
  * ([A-Za-z0-9_$]) is one space and any other run is dropped; one final `;` is dropped.
  */
 export function codeLine(line: string): string {
-  let out = '';
+  const out: string[] = [];
+  // The last character written: reading it back from a growing string would flatten it each time.
+  let last = '';
   let spaced = false;
   let i = 0;
   while (i < line.length) {
@@ -47,22 +52,28 @@ export function codeLine(line: string): string {
       i++;
       continue;
     }
-    if (spaced && isWord(out.at(-1)) && isWord(c)) out += ' ';
+    if (spaced && isWord(last) && isWord(c)) out.push(' ');
     spaced = false;
     if (c !== "'" && c !== '"' && c !== '`') {
-      out += c;
+      out.push(c);
+      last = c;
       i++;
       continue;
     }
     let j = i + 1;
     while (j < line.length && line[j] !== c) j += line[j] === '\\' ? 2 : 1;
     const inside = line.slice(i + 1, Math.min(j, line.length));
-    if (j >= line.length)
-      out += c + inside; // unclosed: its own quote, never equal to a closed literal
-    else out += c === '`' && inside.includes('${') ? `\`${inside}\`` : `'${inside}'`;
+    if (j >= line.length) {
+      out.push(c + inside); // unclosed: its own quote, never equal to a closed literal
+      last = inside.at(-1) ?? c;
+    } else {
+      out.push(c === '`' && inside.includes('${') ? `\`${inside}\`` : `'${inside}'`);
+      last = c;
+    }
     i = j + 1;
   }
-  return out.endsWith(';') ? out.slice(0, -1) : out;
+  const text = out.join('');
+  return text.endsWith(';') ? text.slice(0, -1) : text;
 }
 
 /**
@@ -77,7 +88,7 @@ export function repeatedMemberName(text: string): string | undefined {
     const c = text[i];
     if (c === '"') {
       let j = i + 1;
-      while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
       if (nameNext) {
         const name = JSON.parse(text.slice(i, j + 1)) as string;
         const names = open.at(-1)!;
