@@ -122,6 +122,28 @@ describe('open bench', () => {
     expect(res.json<Receipt>().summary).toMatchObject({ baseline_passed: 6, candidate_passed: 6 });
   });
 
+  it('grades each task on the repository as given: a path deleted in one task and written in another is no conflict', async () => {
+    const session = await start();
+    const good = solve(session);
+    const del = session.tasks.find((t) => t.kind === 'delete-file')!.task_id;
+    const env = session.tasks.find((t) => t.kind === 'env-flag')!.task_id;
+    const obsolete = good[del]!.deletes![0]!;
+    const candidate: Answers = {
+      ...good,
+      [env]: { writes: { ...good[env]!.writes, [obsolete]: 'echo kept\n' } },
+    };
+    const res = await submit({ session_id: session.session_id, baseline: good, candidate });
+    expect(res.statusCode, res.body).toBe(200);
+    const items = res.json<Receipt>().items;
+    expect(items.find((i) => i.item_id === del)!.candidate).toMatchObject({ passed: true });
+    expect(items.find((i) => i.item_id === env)!.candidate).toMatchObject({
+      state_reached: true,
+      in_scope: false,
+      changed_files: 2,
+      outside_scope: [obsolete],
+    });
+  });
+
   it('fails a task whose answer writes outside its scope, and that regression BLOCKs', async () => {
     const session = await start();
     const good = solve(session);
