@@ -19,7 +19,7 @@ import {
 } from '../src/eval/open-bench/grading-docs.js';
 import { GRADING_ROWS, type GradingRow } from '../src/eval/open-bench/grading-rows.js';
 import { generateBench, TASK_KINDS, type TaskKind } from '../src/eval/open-bench/tasks.js';
-import { EXAMPLES, type Case } from './helpers/open-bench-variants.js';
+import { EXAMPLES, FORMATTINGS, type Case } from './helpers/open-bench-variants.js';
 import { solve } from './helpers/open-bench.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -105,5 +105,33 @@ describe('every row of the grading table, in every kind it names', () => {
     }
     const listed = new Set([...Object.keys(answer?.writes ?? {}), ...(answer?.deletes ?? [])]);
     expect(graded.changed_files).toBe(listed.size);
+  });
+});
+
+describe('formatting on top of any answer changes nothing', () => {
+  // Every row's answer that writes the task's file, rewritten by each formatting-only row: the
+  // grade is the same, so line ends and final newlines weigh the same with any other difference.
+  const writesTarget = (row: GradingRow, kind: TaskKind): boolean => {
+    const c = caseFor(kind, row.id);
+    return EXAMPLES[row.id]!.answer(c)?.writes?.[c.task.check.path] !== undefined;
+  };
+  const cases = GRADING_ROWS.flatMap((row) =>
+    kindsOf(row)
+      .filter((kind) => writesTarget(row, kind))
+      .flatMap((kind) => Object.keys(FORMATTINGS).map((f) => [row.id, kind, f] as const)),
+  );
+  it.each(cases)('%s (%s) with %s', (id, kind, formatting) => {
+    const c = caseFor(kind, id);
+    const answer = EXAMPLES[id]!.answer(c)!;
+    const file = c.task.check.path;
+    const restyled = {
+      ...answer,
+      writes: { ...answer.writes, [file]: FORMATTINGS[formatting]!(answer.writes![file]!) },
+    };
+    const grade = (a: TaskAnswer) => {
+      const g = gradeSide(c.task, c.repository, a);
+      return { state_reached: g.state_reached, in_scope: g.in_scope, state_problem: g.state_problem };
+    };
+    expect(grade(restyled), JSON.stringify(restyled)).toEqual(grade(answer));
   });
 });

@@ -69,6 +69,24 @@ const routeAs = (f: (line: string) => string | string[]) => (c: Case) =>
 const routeLines = (c: Case): number[] =>
   lines(original(c)).flatMap((l, i) => (l.startsWith('router.') ? [i] : []));
 
+/** Formatting-only rewrites of a file's text: each is also a row of the table (every text kind). */
+export const FORMATTINGS: Record<string, (text: string) => string> = {
+  crlf: (t) => t.replace(/\n/g, '\r\n'),
+  cr: (t) => t.replace(/\n/g, '\r'),
+  'mixed-line-ends': (t) =>
+    lines(t)
+      .map((l, i) => l + ['\n', '\r\n', '\r'][i % 3])
+      .join(''),
+  'no-final-newline': (t) => t.replace(/\n$/, ''),
+  'extra-final-newlines': (t) => t + '\n\n',
+  'leading-blank-line': (t) => '\n' + t,
+  'blank-lines-between': (t) =>
+    lines(t)
+      .map((l) => `${l}\n\n \t\n`)
+      .join(''),
+  'edge-spacing': (t) => joined(lines(t).map((l) => `  ${l} \t`)),
+};
+
 export const EXAMPLES: Record<string, Example> = {
   correct: { answer: (c) => c.correct },
   unanswered: { answer: () => undefined },
@@ -92,26 +110,7 @@ export const EXAMPLES: Record<string, Example> = {
       return { writes: { 'README.md': solved(c) } };
     },
   },
-  crlf: { answer: rewrite((t) => t.replace(/\n/g, '\r\n')) },
-  cr: { answer: rewrite((t) => t.replace(/\n/g, '\r')) },
-  'mixed-line-ends': {
-    answer: rewrite((t) =>
-      lines(t)
-        .map((l, i) => l + ['\n', '\r\n', '\r'][i % 3])
-        .join(''),
-    ),
-  },
-  'no-final-newline': { answer: rewrite((t) => t.replace(/\n$/, '')) },
-  'extra-final-newlines': { answer: rewrite((t) => t + '\n\n') },
-  'leading-blank-line': { answer: rewrite((t) => '\n' + t) },
-  'blank-lines-between': {
-    answer: rewrite((t) =>
-      lines(t)
-        .map((l) => `${l}\n\n \t\n`)
-        .join(''),
-    ),
-  },
-  'edge-spacing': { answer: rewrite((t) => joined(lines(t).map((l) => `  ${l} \t`))) },
+  ...Object.fromEntries(Object.entries(FORMATTINGS).map(([id, f]) => [id, { answer: rewrite(f) }])),
   unchanged: { answer: (c) => write(c, original(c)) },
   'byte-order-mark': { answer: rewrite((t) => '\uFEFF' + t) },
   'no-break-space': { answer: rewrite((t) => '\u00A0' + t) },
