@@ -78,7 +78,7 @@ export const KIND_RULES: readonly KindRule[] = [
     kind: 'grant-role',
     file: '`config/roles.json`',
     reads_as:
-      'one JSON document (RFC 8259; JSON.parse) with no member name twice in one object; compared as values: objects by their members in any order, arrays in order, numbers by value, strings after escapes',
+      'one JSON document (RFC 8259; JSON.parse) with no member name twice in one object (names compared after escapes); compared as values: objects by their members in any order, arrays in order, numbers by value, strings after escapes',
     requested:
       "`users.<user>` is the original array with the role inserted once, at any position; everything else equal to the original's value",
     formatting:
@@ -91,7 +91,7 @@ export const KIND_RULES: readonly KindRule[] = [
     kind: 'add-route',
     file: '`src/routes.ts`',
     reads_as:
-      'TypeScript lines: the meaningful lines (see above), each in normal form: a string literal in `\'…\'`, `"…"` or `` `…` `` without `${` is the same literal (inside compared as written); a run of spaces and tabs between two word characters ([A-Za-z0-9_$]) is one space, elsewhere nothing; one `;` at the end of the line dropped',
+      'TypeScript lines: the meaningful lines (see above), each in normal form: a string literal in `\'…\'`, `"…"` or `` `…` `` without `${` is the same literal, its inside compared as written (it runs to the next same quote not escaped by a backslash; a quote never closed on its line stays as written); a run of spaces and tabs between two word characters ([A-Za-z0-9_$]) is one space, elsewhere nothing; one `;` at the end of the line dropped',
     requested:
       "one line whose normal form is the requested route's; with that line taken out, the others are the original's, in order",
     formatting:
