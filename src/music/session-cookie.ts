@@ -39,6 +39,18 @@ export function setSessionCookie(reply: FastifyReply, token: string, maxAgeSecon
   void reply.setCookie(SESSION_COOKIE, token, { ...COOKIE_OPTIONS, maxAge: Math.max(0, maxAgeSeconds) });
 }
 
+/** Marks a device that logged in (services/known-device.ts); only the login route reads it. */
+export const DEVICE_COOKIE = '__Host-music_device';
+const DEVICE_MAX_AGE = 365 * 24 * 3600;
+
+export function setDeviceCookie(reply: FastifyReply, value: string): void {
+  void reply.setCookie(DEVICE_COOKIE, value, { ...COOKIE_OPTIONS, maxAge: DEVICE_MAX_AGE });
+}
+
+export function deviceCookie(request: FastifyRequest): string | undefined {
+  return request.cookies[DEVICE_COOKIE];
+}
+
 export function clearSessionCookie(reply: FastifyReply): void {
   void reply.clearCookie(SESSION_COOKIE, COOKIE_OPTIONS);
 }
