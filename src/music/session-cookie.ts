@@ -72,8 +72,9 @@ export function assertSameOrigin(request: FastifyRequest): void {
 }
 
 /**
- * Origin's scheme against the request's (registerRequestScheme), its host against Host; a Host
- * without a port (a proxy's `$host`) is compared by name only.
+ * Origin's scheme against the request's (registerRequestScheme), its host and port against
+ * Host's; a Host without a port means the scheme's default port (so a proxy must pass the public
+ * port: the nginx template sends `Host $http_host`).
  */
 export function sameOrigin(
   origin: string | undefined,
@@ -82,12 +83,15 @@ export function sameOrigin(
 ): boolean {
   if (origin === undefined || origin === 'null' || host === undefined) return false;
   let url: URL;
+  let expected: URL;
   try {
     url = new URL(origin);
+    expected = new URL(`${scheme}://${host}`);
   } catch {
     return false;
   }
-  if (url.protocol !== `${scheme}:`) return false;
-  const expected = host.toLowerCase();
-  return url.host === expected || (!expected.includes(':') && url.hostname === expected);
+  // The URL parser writes a scheme's default port as '' on both sides.
+  return (
+    url.protocol === expected.protocol && url.hostname === expected.hostname && url.port === expected.port
+  );
 }

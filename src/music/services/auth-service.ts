@@ -6,6 +6,7 @@
 import type { AuthContext } from '../auth-context.js';
 import type { TokenRevocationRepository } from '../repositories/token-revocation-repository.js';
 import type { UserRecord, UserRepository } from '../repositories/user-repository.js';
+import { passwordHashes } from './hash-queue.js';
 import type { KnownDevices } from './known-device.js';
 import { loginSubject, type LoginBackoff } from './login-backoff.js';
 import { assertPasswordPolicy } from './password-policy.js';
@@ -114,6 +115,8 @@ export class AuthService {
     input: LoginInput,
     device?: string,
   ): Promise<{ user: PrivateUser } & SessionToken & { device?: string }> {
+    // A full hash queue answers before any database or Redis work is spent on the attempt.
+    passwordHashes.assertRoom();
     const login = input.login.includes('@') ? normaliseEmail(input.login) : normaliseHandle(input.login);
     const user = await this.users.findByLogin(login);
     const subject = loginSubject(user?.id, login);

@@ -33,11 +33,19 @@ export class HashQueue {
     }
   }
 
+  /** Refuses at once when a hash would be refused now: a login sheds before its database and Redis work. */
+  assertRoom(): void {
+    if (this.active >= this.running && this.queue.length >= this.waiting) throw passwordChecksBusy(1);
+  }
+
   /** Hashes running and waiting now (metrics, tests). */
   get load(): { running: number; waiting: number } {
     return { running: this.active, waiting: this.queue.length };
   }
 }
 
-/** Two at a time (the machine's cores; two of libuv's four threads stay for files and DNS), 32 waiting. */
-export const passwordHashes = new HashQueue(2, 32);
+/**
+ * One at a time, eight waiting: a hash holds a core for ~50 ms, and on two cores a second one
+ * starved the event loop (bench/login-flood.ts); three of libuv's four threads stay for files and DNS.
+ */
+export const passwordHashes = new HashQueue(1, 8);
