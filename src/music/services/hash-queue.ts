@@ -37,15 +37,10 @@ export class HashQueue {
   assertRoom(): void {
     if (this.active >= this.running && this.queue.length >= this.waiting) throw passwordChecksBusy(1);
   }
-
-  /** Hashes running and waiting now (metrics, tests). */
-  get load(): { running: number; waiting: number } {
-    return { running: this.active, waiting: this.queue.length };
-  }
 }
 
 /**
- * One at a time, eight waiting: a hash holds a core for ~50 ms, and on two cores a second one
- * starved the event loop (bench/login-flood.ts); three of libuv's four threads stay for files and DNS.
+ * One at a time, eight waiting: a hash holds a core for tens of milliseconds; on a two-core host
+ * the other core stays for the event loop, and three of libuv's four threads for files and DNS.
  */
 export const passwordHashes = new HashQueue(1, 8);
