@@ -41,13 +41,22 @@ export function registerOpenBenchRoutes(
   app.get<{ Params: { public_id: string } }>(
     '/api/open-bench/receipt/:public_id',
     { config: { problemHint: 'Public ids look like ob_ and 22 characters; the leaderboard lists them.' } },
-    (request) => {
+    async (request, reply) => {
       const id = request.params.public_id;
       if (!publicId.test(id))
         throw invalidInput('That is not a public id (ob_ and 22 letters, digits, _ or -).', [
           { path: '/public_id', message: `must match ${PUBLIC_ID_PATTERN}` },
         ]);
-      return service.receipt(id);
+      const { receipt, logIndex } = await service.receipt(id);
+      // The receipt's bytes are its log entry, so where it sits in the log travels beside it.
+      if (logIndex !== undefined)
+        void reply
+          .header('open-bench-log-leaf-index', String(logIndex))
+          .header(
+            'link',
+            `</api/open-bench/log/proof/inclusion?leaf_index=${logIndex}>; rel="inclusion-proof"`,
+          );
+      return receipt;
     },
   );
 }
