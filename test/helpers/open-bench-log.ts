@@ -6,6 +6,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { JWK } from 'jose';
 import pg from 'pg';
 import { LogService } from '../../src/eval/open-bench/log/log-service.js';
 import { treeHeadSigner } from '../../src/eval/open-bench/log/tree-head.js';
@@ -29,7 +30,7 @@ export function testKey(): {
   const kid = `test-${randomBytes(4).toString('hex')}`;
   return {
     kid,
-    privateJwk: { ...privateKey.export({ format: 'jwk' }), kid },
+    privateJwk: { ...(privateKey.export({ format: 'jwk' }) as JWK), kid },
     publicJwk: { ...(publicKey.export({ format: 'jwk' }) as { x?: string }), kid },
   };
 }

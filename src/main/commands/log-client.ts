@@ -31,9 +31,11 @@ export async function getJson(base: string, path: string): Promise<unknown> {
   } catch (err) {
     throw new LogClientError(`cannot reach ${url.origin}: ${(err as Error).message}`);
   }
-  const body = (await res.json().catch(() => undefined)) as { detail?: string } | undefined;
+  const body = (await res.json().catch(() => undefined)) as { detail?: string; message?: string } | undefined;
   if (!res.ok)
-    throw new LogClientError(`${url.pathname} answered ${res.status}: ${body?.detail ?? res.statusText}`);
+    throw new LogClientError(
+      `${url.pathname} answered ${res.status}: ${body?.detail ?? body?.message ?? res.statusText}`,
+    );
   return body;
 }
 

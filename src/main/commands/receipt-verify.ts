@@ -83,7 +83,7 @@ async function verifyPublic(doc: PublicReceipt, argv: readonly string[]): Promis
   }
   const code = report(
     verifyPublicReceipt(doc, privateReceipt),
-    `OK open-bench public receipt ${doc.public_id} ${doc.hashes.public_sha256}${privateFile ? ' (matches the private receipt)' : ''}`,
+    `OK open-bench public receipt ${doc.public_id} ${doc.hashes?.public_sha256}${privateFile ? ' (matches the private receipt)' : ''}`,
   );
   if (!LOG_FLAGS.some((f) => argv.includes(f))) return code;
   try {
