@@ -27,13 +27,13 @@ export const firstAfterSecond = (first: number, second: number) =>
   );
 export const badEntryRange = (start: number, end: number, size: number, max: number) =>
   invalidInput(
-    end <= start
-      ? `end=${end} must be larger than start=${start} (end is exclusive).`
-      : start >= size
-        ? `start=${start} is beyond the log, which holds ${size} entries (indexes 0 to ${size - 1}).`
-        : end > size
-          ? `end=${end} is beyond the log, which holds ${size} entries; ask for end at most ${size}.`
-          : `At most ${max} entries per request; ask for start=${start}&end=${start + max} and page on.`,
+    start >= size
+      ? `start=${start} is beyond the log, which holds ${size} entries (indexes 0 to ${size - 1}).`
+      : end <= start
+        ? `end=${end} must be larger than start=${start} (end is exclusive).`
+        : end - start > max
+          ? `At most ${max} entries per request; ask for start=${start}&end=${Math.min(start + max, size)} and page on.`
+          : `end=${end} is beyond the log, which holds ${size} entries; ask for end at most ${size}.`,
     [{ path: '/end', message: `between start + 1 and min(start + ${max}, ${size})` }],
   );
 export const notInLog = (what: string) =>
