@@ -91,7 +91,7 @@ describe('MCP over Streamable HTTP with the official SDK client', () => {
 
   it('runs the open bench as tools 11 and 12 with the HTTP schemas: start, then a sealed receipt from submit', async () => {
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(13);
+    expect(tools).toHaveLength(17);
     expect(tools.slice(10, 12).map((t) => t.name)).toEqual(['open_bench_start', 'open_bench_submit']);
     const spec = (await app.inject('/openapi.json')).json();
     expect(tools[10]!.inputSchema).toEqual(spec.components.schemas.OpenBenchStartRequest);
@@ -296,7 +296,7 @@ describe('one SDK server shared by every client', () => {
       const body = res.json();
       expect(body.id).toBe(1);
       if (kind === 'init') expect(body.result.protocolVersion).toBe(version);
-      else if (kind === 'list') expect(body.result.tools).toHaveLength(13);
+      else if (kind === 'list') expect(body.result.tools).toHaveLength(17);
       else expect(body.result.content[0].text, `${kind} ${version}`).toBe(http[kind as 'replay' | 'gate']);
     }
   });
@@ -339,7 +339,7 @@ describe('one SDK server shared by every client', () => {
     expect(body[1]!.result.structuredContent).toEqual(
       (await postJson(app, '/api/replay', examples.replay)).json(),
     );
-    expect(body[2]!.result.tools).toHaveLength(13);
+    expect(body[2]!.result.tools).toHaveLength(17);
     const notes = await post([{ jsonrpc: '2.0', method: 'notifications/initialized' }]);
     expect(notes.statusCode).toBe(202);
     expect(notes.body).toBe('');

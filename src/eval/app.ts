@@ -22,6 +22,10 @@ import { McpEndpoint } from './mcp/mcp-endpoint.js';
 import { verifierMcpTools } from './mcp/mcp-tools.js';
 import { gateLogsMcpTool } from './mcp/gate-logs-tool.js';
 import { openBenchMcpTools } from './mcp/open-bench-tools.js';
+import { openBenchLogMcpTools } from './mcp/open-bench-log-tools.js';
+import { LogService } from './open-bench/log/log-service.js';
+import { treeHeadSigner } from './open-bench/log/tree-head.js';
+import { registerOpenBenchLogRoutes } from './routes/open-bench-log.js';
 import { reportCardMcpTools } from './mcp/report-card-tools.js';
 import { OpenBenchService, type OpenBenchSession } from './open-bench/open-bench-service.js';
 import { buildOpenApi } from './openapi.js';
@@ -36,7 +40,7 @@ import { registerMcpRoutes } from './routes/mcp.js';
 import { registerOpenBenchRoutes } from './routes/open-bench.js';
 import { registerReportCardRoutes } from './routes/report-card.js';
 import { ReportCardService } from './report-card/report-card-service.js';
-import { PrismaOpenBenchLedger } from './repositories/open-bench-ledger.js';
+import { guarded, PrismaOpenBenchLedger } from './repositories/open-bench-ledger.js';
 import { loadSigningKeys } from './repositories/receipt-keys.js';
 import { MemorySessionStore, RedisSessionStore } from './repositories/report-card-sessions.js';
 import { registerToolRoutes } from './routes/tools.js';
@@ -95,7 +99,17 @@ export async function buildEvalApp(
   const { pool, verifyHealth } = overrides.pool
     ? { pool: overrides.pool, verifyHealth: localVerifyHealth }
     : await createPoolForMode(config, graphKernel);
-  const ledger = config.databaseUrl ? new PrismaOpenBenchLedger(config.databaseUrl) : undefined;
+  const keys = await loadSigningKeys({
+    dataDir: config.dataDir,
+    envKey: config.receiptSigningKey,
+    production: config.production,
+  });
+  const ledger = config.databaseUrl
+    ? new PrismaOpenBenchLedger(config.databaseUrl, {
+        signer: treeHeadSigner(keys.active),
+        now: overrides.now ?? Date.now,
+      })
+    : undefined;
   const usage: UsageCounters = redis
     ? new RedisUsageCounters(redis, config.cacheKeyPrefix)
     : await FileUsageCounters.open(config.dataDir);
@@ -146,11 +160,7 @@ export async function buildEvalApp(
   const reportCard = new ReportCardService({
     pool,
     store: redis ? new RedisSessionStore(redis, config.cacheKeyPrefix) : new MemorySessionStore(),
-    keys: await loadSigningKeys({
-      dataDir: config.dataDir,
-      envKey: config.receiptSigningKey,
-      production: config.production,
-    }),
+    keys,
     maxSessionsPerClient: config.reportCardSessionsPerClient,
     now: overrides.now ?? Date.now,
   });
@@ -166,6 +176,8 @@ export async function buildEvalApp(
     now: overrides.now ?? Date.now,
   });
   registerOpenBenchRoutes(app, openBench, (request) => clientAddress(request, proxies));
+  const openBenchLog = new LogService(ledger?.log, guarded);
+  registerOpenBenchLogRoutes(app, openBenchLog);
 
   registerPoolMetrics(metrics.registry, pool);
   const runsInline = inlinePlacement(config.inlineMaxBytes);
@@ -202,6 +214,7 @@ export async function buildEvalApp(
     ...reportCardMcpTools(reportCard),
     ...openBenchMcpTools(openBench),
     gateLogsMcpTool(usage, pool),
+    ...openBenchLogMcpTools(openBenchLog),
   ];
   registerDiscoveryRoutes(
     app,

@@ -9,6 +9,7 @@ import { MAX_LOG_BYTES } from './harness-logs/upload.js';
 import { TOOLS } from './registry.js';
 import { batchPath, batchSchemas } from './batch/openapi.js';
 import { BATCH_PATH } from './routes/batch.js';
+import { LOG_ENDPOINTS } from './open-bench/log/endpoints.js';
 import {
   LeaderboardQuery,
   OpenBenchStartRequest,
@@ -233,6 +234,41 @@ function openBenchPaths(): Record<string, object> {
   };
 }
 
+/** The log's read routes, from their descriptors (open-bench/log/endpoints.ts). */
+function openBenchLogPaths(): Record<string, object> {
+  const ok = { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } };
+  return Object.fromEntries(
+    LOG_ENDPOINTS.map((e) => {
+      const schema = plain(e.query) as { properties: Record<string, object>; required?: string[] };
+      return [
+        e.path,
+        {
+          get: {
+            operationId: e.operationId,
+            summary: e.title,
+            description: e.description,
+            tags: ['open-bench'],
+            parameters: Object.entries(schema.properties).map(([name, s]) => ({
+              name,
+              in: 'query',
+              required: schema.required?.includes(name) ?? false,
+              schema: s,
+            })),
+            responses: {
+              '200': ok,
+              '400': problem(
+                'A size or index out of range, not a whole number, or a range too large; the detail says what to ask',
+              ),
+              '404': problem('The log is empty, or no such entry'),
+              '503': noLedger,
+            },
+          },
+        },
+      ];
+    }),
+  );
+}
+
 export function buildOpenApi(): object {
   const paths: Record<string, object> = {};
   for (const t of TOOLS) {
@@ -319,7 +355,7 @@ export function buildOpenApi(): object {
   // The seed reuses operationId `health` for GET /api/health too; OpenAPI requires unique ids.
   paths['/api/health'] = jsonGet('serviceHealth', 'Service health, version, pool load');
   paths['/api/stats'] = jsonGet('stats', 'Aggregate usage counters (no payload data)');
-  Object.assign(paths, reportCardPaths(), openBenchPaths());
+  Object.assign(paths, reportCardPaths(), openBenchPaths(), openBenchLogPaths());
   paths['/.well-known/receipt-keys.json'] = jsonGet(
     'receiptKeys',
     'Ed25519 keys (JWK set) of signed results',

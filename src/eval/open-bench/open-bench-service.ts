@@ -241,6 +241,7 @@ export class OpenBenchService {
       (query.page - 1) * query.per_page,
       query.per_page,
     );
+    const logIndexes = await this.ledgerOrFail().logIndexes(entries.map((r) => r.public_id));
     const pages = Math.max(1, Math.ceil(total / query.per_page));
     return {
       track: TRACK,
@@ -257,13 +258,14 @@ export class OpenBenchService {
         summary: r.summary,
         published_at: r.published_at,
         receipt_url: `/api/open-bench/receipt/${r.public_id}`,
+        log_index: logIndexes.get(r.public_id) ?? null,
       })),
     };
   }
 
-  async receipt(publicId: string): Promise<PublicReceipt> {
+  async receipt(publicId: string): Promise<{ receipt: PublicReceipt; logIndex: number | undefined }> {
     const found = await this.ledgerOrFail().find(publicId);
     if (!found) throw noPublishedReceipt(publicId);
-    return found;
+    return { receipt: found, logIndex: (await this.ledgerOrFail().logIndexes([publicId])).get(publicId) };
   }
 }

@@ -49,8 +49,16 @@ export function registerOpenBenchRoutes(
         throw invalidInput('That is not a public id (ob_ and 22 letters, digits, _ or -).', [
           { path: '/public_id', message: `must match ${PUBLIC_ID_PATTERN}` },
         ]);
-      const bytes = publicReceiptBytes(await service.receipt(id));
-      return reply.type('application/json; charset=utf-8').send(bytes);
+      const { receipt, logIndex } = await service.receipt(id);
+      // The receipt's bytes are its log entry, so where it sits in the log travels beside it.
+      if (logIndex !== undefined)
+        void reply
+          .header('open-bench-log-leaf-index', String(logIndex))
+          .header(
+            'link',
+            `</api/open-bench/log/proof/inclusion?leaf_index=${logIndex}>; rel="inclusion-proof"`,
+          );
+      return reply.type('application/json; charset=utf-8').send(publicReceiptBytes(receipt));
     },
   );
 }

@@ -2,7 +2,8 @@
  * `receipt verify <receipt.json> [--request <request.json>]`: recomputes every hash of a saved
  * receipt offline: a tool receipt (an open-bench receipt also has its tallies and verdict
  * re-derived from its items), a signed report-card result (`--keys`), or an open-bench public
- * receipt (`--private <receipt.json>` also ties it to the private one). Exit 0 when all hold;
+ * receipt (`--private <receipt.json>` also ties it to the private one; `--url`, `--tree-head` or
+ * `--proof` also check its inclusion in the transparency log, log-client.ts). Exit 0 when all hold;
  * 1 and the differing fields when not; 2 on usage or unreadable input.
  */
 import { readFile } from 'node:fs/promises';
@@ -16,6 +17,7 @@ import {
 } from '../../eval/open-bench/public-receipt.js';
 import { verifySignedResult, type Signature } from '../../eval/report-card/signing.js';
 import type { Command } from './command.js';
+import { checkReceiptInLog } from './log-client.js';
 
 async function readJson(file: string): Promise<unknown> {
   const text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
@@ -66,8 +68,12 @@ function report(problems: readonly string[], ok: string): number {
   return 1;
 }
 
-/** An open-bench public receipt, optionally against the private receipt it was published from. */
-async function verifyPublic(doc: PublicReceipt, privateFile: string | undefined): Promise<number> {
+const LOG_FLAGS = ['--url', '--tree-head', '--proof'];
+
+/** An open-bench public receipt, optionally against the private receipt and the log. */
+async function verifyPublic(doc: PublicReceipt, argv: readonly string[]): Promise<number> {
+  const privateFlag = argv.indexOf('--private');
+  const privateFile = privateFlag >= 0 ? argv[privateFlag + 1] : undefined;
   let privateReceipt: Receipt | undefined;
   try {
     if (privateFile) privateReceipt = (await readJson(privateFile)) as Receipt;
@@ -75,17 +81,25 @@ async function verifyPublic(doc: PublicReceipt, privateFile: string | undefined)
     process.stderr.write(`cannot read the private receipt: ${(err as Error).message}\n`);
     return 2;
   }
-  return report(
+  const code = report(
     verifyPublicReceipt(doc, privateReceipt),
-    `OK open-bench public receipt ${doc.public_id} ${doc.hashes.public_sha256}${privateFile ? ' (matches the private receipt)' : ''}`,
+    `OK open-bench public receipt ${doc.public_id} ${doc.hashes?.public_sha256}${privateFile ? ' (matches the private receipt)' : ''}`,
   );
+  if (!LOG_FLAGS.some((f) => argv.includes(f))) return code;
+  try {
+    process.stdout.write(`${await checkReceiptInLog(doc, argv)}\n`);
+    return code;
+  } catch (err) {
+    process.stdout.write(`LOG CHECK FAILED: ${(err as Error).message}\n`);
+    return 1;
+  }
 }
 
 export const receiptVerifyCommand: Command = {
   name: 'receipt',
   summary: 'verify a saved receipt by recomputing every hash',
   usage:
-    'receipt verify <receipt.json|-> [--request <request-after-defaults.json>] [--keys <receipt-keys.json>] [--private <open-bench-receipt.json>]',
+    'receipt verify <receipt.json|-> [--request <request-after-defaults.json>] [--keys <receipt-keys.json>] [--private <open-bench-receipt.json>] [--url <service> | --tree-head <sth.json> | --proof <inclusion.json>]',
   async run(argv) {
     const [verb, file, ...rest] = argv;
     if (verb !== 'verify' || !file) {
@@ -112,8 +126,7 @@ export const receiptVerifyCommand: Command = {
       typeof receipt === 'object' &&
       (receipt as { kind?: unknown }).kind === PUBLIC_RECEIPT_KIND
     ) {
-      const privateFlag = rest.indexOf('--private');
-      return verifyPublic(receipt as PublicReceipt, privateFlag >= 0 ? rest[privateFlag + 1] : undefined);
+      return verifyPublic(receipt as PublicReceipt, rest);
     }
     if (receipt === null || typeof receipt !== 'object' || !('hashes' in receipt)) {
       process.stderr.write('not a receipt: no "hashes" object\n');

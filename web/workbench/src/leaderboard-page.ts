@@ -5,6 +5,7 @@
 import { h, clear } from '../../shared/dom';
 import { ProblemError, requestJson } from '../../shared/http';
 import { asArray, asRecord, str } from './api';
+import { checkInLog } from './log-check';
 
 export async function renderLeaderboard(app: HTMLElement, order = 'newest', page = 1): Promise<void> {
   document.title = 'Open bench · Verifier workbench';
@@ -58,8 +59,27 @@ export async function renderLeaderboard(app: HTMLElement, order = 'newest', page
     ['Gains', (e) => str(asRecord(e.summary).gains)],
     ['Regressions', (e) => str(asRecord(e.summary).regressions)],
     ['Published', (e) => str(e.published_at)],
-    ['Receipt', (e) => str(e.public_id)],
   ];
+  const logResult = h('p', { 'aria-live': 'polite', 'data-testid': 'log-check' });
+  const checkButton = (e: Record<string, unknown>): HTMLElement =>
+    h(
+      'button',
+      {
+        type: 'button',
+        onclick: () => {
+          clear(logResult, `Checking ${str(e.public_id)} against the log…`);
+          checkInLog(str(e.public_id)).then(
+            (text) => clear(logResult, h('span', { class: 'ok' }, text)),
+            (err: unknown) =>
+              clear(
+                logResult,
+                h('span', { class: 'error', role: 'alert' }, `Log check failed: ${(err as Error).message}`),
+              ),
+          );
+        },
+      },
+      `Check ${str(e.public_id)} in the log`,
+    );
   const next = typeof answer.next_page === 'number' ? answer.next_page : undefined;
   clear(
     body,
@@ -72,25 +92,21 @@ export async function renderLeaderboard(app: HTMLElement, order = 'newest', page
         h(
           'thead',
           {},
-          h(
-            'tr',
-            {},
-            columns.map(([c]) => h('th', { scope: 'col' }, c)),
-          ),
+          h('tr', {}, [
+            ...columns.map(([c]) => h('th', { scope: 'col' }, c)),
+            h('th', { scope: 'col' }, 'Receipt and log'),
+          ]),
         ),
         h(
           'tbody',
           {},
           entries.map((e) =>
-            h(
-              'tr',
-              {},
-              columns.map(([, cell]) => h('td', {}, cell(e))),
-            ),
+            h('tr', {}, [...columns.map(([, cell]) => h('td', {}, cell(e))), h('td', {}, checkButton(e))]),
           ),
         ),
       ),
     ),
+    logResult,
     next
       ? h(
           'button',
