@@ -66,8 +66,8 @@ client-types: deps client-deps
 start: setup build
 	@bash scripts/start-all.sh
 
-start-eval: deps build
-	node dist/src/main/eval.js
+start-eval: setup build
+	bash scripts/start-eval.sh
 
 start-music: setup build
 	bash scripts/start-music.sh
