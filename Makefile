@@ -20,7 +20,7 @@ export PATH := $(NODE_RUNTIME_DIR)/bin:$(PATH)
 export npm_config_nodedir := $(NODE_RUNTIME_DIR)
 endif
 
-.PHONY: client-deps client-build setup system node deps build start start-eval start-music start-worker start-verify-worker test check bench bench-guard load soak clean
+.PHONY: client-deps client-build client-types setup system node deps build start start-eval start-music start-worker start-verify-worker test check bench bench-guard load soak clean
 
 setup: system node deps
 
@@ -58,11 +58,16 @@ $(CLIENT_STAMP): $(CLIENT)/package-lock.json $(CLIENT)/package.json
 client-build: client-deps
 	cd $(CLIENT) && npm run build
 
+# The client's generated types and tool methods, from the tool registry's OpenAPI document (no
+# service started): run after adding or changing a tool; the tests check the committed files.
+client-types: deps client-deps
+	cd $(CLIENT) && npm run generate
+
 start: setup build
 	@bash scripts/start-all.sh
 
-start-eval: deps build
-	node dist/src/main/eval.js
+start-eval: setup build
+	bash scripts/start-eval.sh
 
 start-music: setup build
 	bash scripts/start-music.sh

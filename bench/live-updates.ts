@@ -113,6 +113,8 @@ function event(sentAt: number): LiveEvent {
       track_id: '00000000-0000-4000-8000-000000000000',
       version_id: String(sentAt),
       step: 'transcoding',
+      label: 'Transcoding',
+      required: true,
       status: 'progress',
       percent: 50,
     },

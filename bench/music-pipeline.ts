@@ -3,9 +3,9 @@
  *
  * 1. pipeline: a generated 3-minute stereo track, enqueue (flow starter) to `ready`, through a
  *    real music-worker process, PostgreSQL, Redis and the filesystem store; beside
- * 2. bare ffmpeg: the same four ffmpeg commands (same builders: transcode, waveform decode,
- *    artwork, loudness) run in parallel the same way (4 at once, niceness 0 on both sides), on
- *    a local copy of the file;
+ * 2. bare ffmpeg: every media step's ffmpeg commands (each descriptor's `bareCommands`, the
+ *    same builders the processors use; stdout drained) run all at once (niceness 0 on both
+ *    sides), on a local copy of the file;
  * 3. waveform throughput: peaks computed from ffmpeg's PCM vs ffmpeg's s16le decode alone.
  *
  * Beside wall time (which a loaded machine distorts), each side's CPU time: user+sys of the
@@ -28,11 +28,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Queue } from 'bullmq';
 import { MEDIA_QUEUES, versionJobId } from '../src/music/jobs/queues.js';
-import { artworkArgs } from '../src/music/ffmpeg-commands/artwork-args.js';
-import { chooseLadder, progressiveRendition } from '../src/music/ffmpeg-commands/ladder.js';
-import { loudnessArgs } from '../src/music/ffmpeg-commands/loudness.js';
 import { parseProbe, probeArgs } from '../src/music/ffmpeg-commands/probe.js';
-import { transcodeArgs } from '../src/music/ffmpeg-commands/transcode-args.js';
+import { MEDIA_STEPS } from '../src/music/jobs/media-steps.js';
 import { waveformDecodeArgs } from '../src/music/ffmpeg-commands/waveform.js';
 import { FfmpegRunner } from '../src/music/repositories/ffmpeg-runner.js';
 import { computeWaveform } from '../workers/music/waveform.js';
@@ -116,18 +113,13 @@ async function main(): Promise<void> {
   const runner = new FfmpegRunner();
   const probe = parseProbe(await runner.ffprobe(probeArgs(source), { timeoutMs: 60_000 }));
   if (!probe.ok) throw new Error(probe.reason);
-  const ladder = chooseLadder(probe.info);
+  const bareCommands = MEDIA_STEPS.flatMap((step) => step.bareCommands(source, probe.info));
   const timeoutMs = 600_000;
 
   const bare = async (): Promise<void> => {
     const out = join(work, `bare-${randomBytes(3).toString('hex')}`);
     await mkdir(out);
-    await Promise.all([
-      runner.ffmpeg(transcodeArgs(source, ladder, progressiveRendition(ladder)), { cwd: out, timeoutMs }),
-      computeWaveform(runner, source, probe.info.sampleRate, { timeoutMs }),
-      runner.ffmpeg(artworkArgs(source, probe.info.coverStreamIndex!), { cwd: out, timeoutMs }),
-      runner.ffmpeg(loudnessArgs(source), { timeoutMs }),
-    ]);
+    await Promise.all(bareCommands.map((args) => runner.ffmpeg(args, { cwd: out, timeoutMs })));
     await rm(out, { recursive: true, force: true });
   };
 
@@ -249,7 +241,7 @@ async function main(): Promise<void> {
   const markdown = [
     '## music-pipeline',
     '',
-    `Generated ${TRACK_SECONDS} s stereo FLAC track (${mb(bytes.length)} MB) with a cover; ${ROUNDS} rounds, bare and pipeline alternating (which goes first alternates too). Pipeline: enqueue to \`ready\` through a music-worker process (PostgreSQL, Redis, filesystem store, default concurrency: the four media jobs at once, ffmpeg niceness 0). Bare: the same four ffmpeg commands from the same builders, four at once, niceness 0, on a local file. CPU = user+sys of the process and its ffmpeg/ffprobe children (/proc/<pid>/stat), which a shared machine distorts far less than wall time; read/written = /proc/<pid>/io rchar/wchar (children included). Compare ratios, not seconds. Load average (1, 5, 15 min) at the start: ${load(loadStart)}; at the end: ${load(loadavg())} on ${cpus().length} cores.`,
+    `Generated ${TRACK_SECONDS} s stereo FLAC track (${mb(bytes.length)} MB) with a cover; ${ROUNDS} rounds, bare and pipeline alternating (which goes first alternates too). Pipeline: enqueue to \`ready\` through a music-worker process (PostgreSQL, Redis, filesystem store, default concurrency: the media jobs at once, ffmpeg niceness 0). Bare: each media step's ffmpeg commands (its descriptor's bareCommands, the same builders; ${bareCommands.length} here), all at once, niceness 0, on a local file. CPU = user+sys of the process and its ffmpeg/ffprobe children (/proc/<pid>/stat), which a shared machine distorts far less than wall time; read/written = /proc/<pid>/io rchar/wchar (children included). Compare ratios, not seconds. Load average (1, 5, 15 min) at the start: ${load(loadStart)}; at the end: ${load(loadavg())} on ${cpus().length} cores.`,
     '',
     '| round | bare wall s | pipeline wall s | wall ratio | bare CPU s | pipeline CPU s | CPU ratio |',
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -257,7 +249,7 @@ async function main(): Promise<void> {
     '',
     '| scenario (median of the rounds) | wall s | × real time | CPU s | of which node s | read MB | written MB |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
-    row('bare ffmpeg, 4 commands at once (baseline)', bm),
+    row(`bare ffmpeg, ${bareCommands.length} commands at once (baseline)`, bm),
     row('pipeline, enqueue to ready', pm),
     '',
     `Pipeline / bare, median of the rounds' ratios: wall **${wallRatio.toFixed(2)}** (range ${Math.min(...wallRatios).toFixed(2)}–${Math.max(...wallRatios).toFixed(2)}), CPU **${cpuRatio.toFixed(2)}** (range ${Math.min(...cpuRatios).toFixed(2)}–${Math.max(...cpuRatios).toFixed(2)}); target <= 1.1: ${met(wallRatio)} on wall, ${met(cpuRatio)} on CPU. The pipeline runs at ${(TRACK_SECONDS / pm.wall).toFixed(1)}× real time. The idle worker process used ${(idleCpuPerSecond * 1000).toFixed(1)} ms of CPU per second of wall time (${IDLE_WINDOW_MS / 1000} s after the rounds), i.e. ${(idleCpuPerSecond * pm.wall).toFixed(2)} s of the pipeline's CPU at this wall time.`,

@@ -5,13 +5,7 @@
 # + `_open_bench` on the same server), each created when missing and migrated; then a banner says
 # where everything answers once it does (scripts/banner.mjs).
 set -uo pipefail
-export DATABASE_URL="${DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/music}"
-if [ -n "${EVAL_DATABASE_URL:-}" ]; then
-  ledger="$EVAL_DATABASE_URL" create=()
-else
-  # Same server and credentials as music's; created here when missing, like music's default.
-  ledger="$(node -e 'const u = new URL(process.argv[1]); u.pathname += "_open_bench"; console.log(u.href)' "$DATABASE_URL")" create=(--create)
-fi
+source scripts/eval-ledger.sh
 # Development secrets of the music processes, made once and kept in DATA_DIR (git-ignored): the
 # API and the worker share them, sessions and signed links survive a restart, and nothing warns
 # about secrets made up per start. A variable already set wins; production sets its own.
@@ -26,9 +20,8 @@ if [ "${NODE_ENV:-development}" = development ]; then
     if [ -n "$name" ] && [ -z "${!name:-}" ]; then export "$name=$value"; fi
   done <"$secrets"
 fi
-prepare() { DATABASE_URL="$1" node scripts/ensure-database.mjs "${@:2}" && DATABASE_URL="$1" node scripts/migrate.mjs; }
 prepare "$DATABASE_URL" & music_ready=$!
-prepare "$ledger" "${create[@]}" & ledger_ready=$!
+prepare "$ledger" & ledger_ready=$!
 wait "$music_ready" || { echo "start: music's database is not ready (above); nothing started" >&2; exit 1; }
 wait "$ledger_ready" || { echo "start: eval's open-bench ledger is not ready (above); nothing started" >&2; exit 1; }
 

@@ -89,13 +89,12 @@ describe('MCP over Streamable HTTP with the official SDK client', () => {
     expect(again.structuredContent).toMatchObject({ status: 409 });
   });
 
-  it('runs the open bench as tools 11 and 12 with the HTTP schemas: start, then a sealed receipt from submit', async () => {
+  it('runs the open bench as tools with the HTTP schemas: start, then a sealed receipt from submit', async () => {
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(17);
-    expect(tools.slice(10, 12).map((t) => t.name)).toEqual(['open_bench_start', 'open_bench_submit']);
+    const named = (name: string) => tools.find((t) => t.name === name);
     const spec = (await app.inject('/openapi.json')).json();
-    expect(tools[10]!.inputSchema).toEqual(spec.components.schemas.OpenBenchStartRequest);
-    expect(tools[11]!.inputSchema).toEqual(spec.components.schemas.OpenBenchSubmitRequest);
+    expect(named('open_bench_start')?.inputSchema).toEqual(spec.components.schemas.OpenBenchStartRequest);
+    expect(named('open_bench_submit')?.inputSchema).toEqual(spec.components.schemas.OpenBenchSubmitRequest);
     const started = await client.callTool({
       name: 'open_bench_start',
       arguments: { challenge: 'mcp-nonce-2' },
@@ -127,9 +126,9 @@ describe('MCP over Streamable HTTP with the official SDK client', () => {
     expect(bad.structuredContent).toMatchObject({ status: 400 });
   });
 
-  it('runs the logs gate as tool 13: files as base64 or text, the same receipt as POST /api/gate/logs', async () => {
+  it('runs the logs gate as a tool: files as base64 or text, the same receipt as POST /api/gate/logs', async () => {
     const { tools } = await client.listTools();
-    expect(tools[12]!.name).toBe('gate-logs');
+    expect(tools.map((t) => t.name)).toContain('gate-logs');
     const outcomes = ['1', '2', '3', '4', '5', '6'].map((id) => ({ id, runs: [id === '6'] }));
     const evalZip = fx.inspectEval(outcomes, 'm1');
     const cand = fx.cohortCsv(outcomes.map((o) => ({ ...o, runs: [true] })));
@@ -290,13 +289,15 @@ describe('one SDK server shared by every client', () => {
         res,
       })),
     ]);
+    const listed = (await client.listTools()).tools.map((t) => t.name);
     const answers = await Promise.all(calls);
     for (const { kind, version, res } of answers) {
       expect(res.statusCode, `${kind} ${version}`).toBe(200);
       const body = res.json();
       expect(body.id).toBe(1);
       if (kind === 'init') expect(body.result.protocolVersion).toBe(version);
-      else if (kind === 'list') expect(body.result.tools).toHaveLength(17);
+      else if (kind === 'list')
+        expect(body.result.tools.map((t: { name: string }) => t.name)).toEqual(listed);
       else expect(body.result.content[0].text, `${kind} ${version}`).toBe(http[kind as 'replay' | 'gate']);
     }
   });
@@ -339,7 +340,9 @@ describe('one SDK server shared by every client', () => {
     expect(body[1]!.result.structuredContent).toEqual(
       (await postJson(app, '/api/replay', examples.replay)).json(),
     );
-    expect(body[2]!.result.tools).toHaveLength(17);
+    expect((body[2]!.result.tools as { name: string }[]).map((t) => t.name)).toEqual(
+      (await client.listTools()).tools.map((t) => t.name),
+    );
     const notes = await post([{ jsonrpc: '2.0', method: 'notifications/initialized' }]);
     expect(notes.statusCode).toBe(202);
     expect(notes.body).toBe('');

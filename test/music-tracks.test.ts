@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { versionJobId } from '../src/music/jobs/queues.js';
+import { MEDIA_QUEUES, versionJobId } from '../src/music/jobs/queues.js';
 import { PrismaTrackRepository } from '../src/music/repositories/track-repository.js';
 import { verifySecureLink } from '../src/music/services/secure-link.js';
 import { createMusicTestApp, TEST_SECURE_LINK_SECRET, type MusicTestApp } from './helpers/music-app.js';
@@ -76,7 +76,7 @@ describe('tracks and versions', () => {
     const connection = t.connections.redis.duplicate();
     try {
       const expected = { versionId: version.id, trackId, assetId, sourceKey: `${owner.id}/${assetId}` };
-      for (const name of ['transcode', 'waveform', 'artwork-extract', 'loudness'] as const) {
+      for (const name of MEDIA_QUEUES) {
         const queue = new Queue(name, { connection, prefix: t.config.queuePrefix });
         const job = await queue.getJob(versionJobId(name, version.id));
         expect(job?.data, name).toEqual(expected);

@@ -9,6 +9,8 @@ import { BullJobQueueRepository } from '../src/music/repositories/job-queue-repo
 import { buildWorkerApp } from '../src/music/worker-app.js';
 import { createWorkerMetrics } from '../src/music/worker-metrics.js';
 import { testQueuePrefix } from './helpers/music-env.js';
+import { MEDIA_STEPS } from '../src/music/jobs/media-steps.js';
+import { QUEUE_NAMES } from '../src/music/jobs/queues.js';
 
 describe('music-worker GET /health and /metrics', () => {
   const prefix = testQueuePrefix();
@@ -62,8 +64,12 @@ describe('music-worker GET /health and /metrics', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.status).toBe('healthy');
-    for (const name of ['transcode', 'waveform', 'artwork-extract', 'loudness', 'analytics-rollup'])
-      expect(body.queues[name]).toEqual({ waiting: 0, active: 0, failed: 0 });
+    expect(Object.keys(body.queues)).toEqual(QUEUE_NAMES);
+    for (const name of QUEUE_NAMES) {
+      const step = MEDIA_STEPS.find((s) => s.queue === name);
+      const described = step ? { step: step.step, required: step.required } : {};
+      expect(body.queues[name]).toEqual({ waiting: 0, active: 0, failed: 0, ...described });
+    }
   });
 
   it('is healthy with 100 failed jobs in total and unhealthy (503) with 101', async () => {

@@ -8,6 +8,7 @@ import { loggerOptions } from '../core/logger.js';
 import { registerMetricsRoute } from '../core/metrics.js';
 import { MetricsScrapers } from '../core/metrics-access.js';
 import { registerSecurityHeaders, securityHeaders } from '../core/security-headers.js';
+import type { MediaStep } from './jobs/media-step.js';
 import type { JobQueueRepository } from './repositories/job-queue-repository.js';
 import { registerWorkerHealthRoute } from './routes/worker-health.js';
 import type { WorkerMetrics } from './worker-metrics.js';
@@ -21,6 +22,8 @@ export function buildWorkerApp(options: {
   metricsScrapers: readonly string[];
   /** DOMAIN: the security headers name it (CSP connect-src). */
   domain: string;
+  /** The media steps (jobs/media-steps.ts) unless a test adds one. */
+  steps?: readonly MediaStep[];
 }): FastifyInstance {
   const app = buildBaseApp({
     logger: loggerOptions(options.logLevel, 'music-worker', options.nodeEnv),
@@ -30,7 +33,7 @@ export function buildWorkerApp(options: {
   });
   // The same headers as every answer of the api, errors included.
   registerSecurityHeaders(app, options.domain);
-  registerWorkerHealthRoute(app, options.queues);
+  registerWorkerHealthRoute(app, options.queues, options.steps);
   registerMetricsRoute(app, options.metrics.registry, new MetricsScrapers(options.metricsScrapers));
   return app;
 }

@@ -1,5 +1,6 @@
 /** What the music-worker's processors are given: connections, stores, the ffmpeg runner. */
 import type { FastifyBaseLogger } from 'fastify';
+import type { MediaStep } from '../../src/music/jobs/media-step.js';
 import type { MaintenanceTasks } from '../../src/music/jobs/registry.js';
 import type { FfmpegRunner } from '../../src/music/repositories/ffmpeg-runner.js';
 import type { ObjectStores } from '../../src/music/repositories/object-store/object-store.js';
@@ -25,4 +26,6 @@ export interface ProcessorDeps {
   log: FastifyBaseLogger;
   /** Each step's start, progress and end, told to the version's owner (live-steps.ts). */
   events?: VersionEvents;
+  /** The media steps (media-steps.ts) unless a test adds one. */
+  steps?: readonly MediaStep[];
 }

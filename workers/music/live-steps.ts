@@ -4,7 +4,8 @@
  * change itself (the repository below publishes only when its write changed the status, so
  * the processor, the failure hook and a sibling's failure never announce twice).
  */
-import type { MediaQueueName } from '../../src/music/jobs/queues.js';
+import type { MediaStep } from '../../src/music/jobs/media-step.js';
+import { MEDIA_STEPS, mediaStepOf } from '../../src/music/jobs/media-steps.js';
 import type { TrackOwners } from '../../src/music/repositories/track-owner-repository.js';
 import type {
   VersionOutputs,
@@ -19,13 +20,6 @@ import {
   type VersionStep,
 } from '../../src/music/services/live-events.js';
 
-export const STEP_OF_QUEUE: Readonly<Record<MediaQueueName, VersionStep>> = {
-  transcode: 'transcoding',
-  waveform: 'waveform',
-  loudness: 'loudness',
-  'artwork-extract': 'artwork',
-};
-
 interface VersionRef {
   versionId: string;
   trackId: string;
@@ -38,6 +32,8 @@ export class VersionEvents {
     private readonly publisher: EventPublisher,
     private readonly owners: TrackOwners | undefined,
     private readonly onError: (err: Error) => void = () => undefined,
+    /** The registry's steps; a test may add one. */
+    private readonly steps: readonly MediaStep[] = MEDIA_STEPS,
   ) {}
 
   async step(
@@ -46,11 +42,13 @@ export class VersionEvents {
     status: StepStatus,
     extra: { percent?: number; reason?: string } = {},
   ): Promise<void> {
-    const step = STEP_OF_QUEUE[queue as MediaQueueName] as VersionStep | undefined;
-    if (step === undefined) return;
+    const described = mediaStepOf(queue, this.steps);
+    if (described === undefined) return;
+    const { label, required } = described;
+    const step = described.step as VersionStep;
     await this.send(ref.trackId, {
       type: 'version.step',
-      data: { track_id: ref.trackId, version_id: ref.versionId, step, status, ...extra },
+      data: { track_id: ref.trackId, version_id: ref.versionId, step, label, required, status, ...extra },
     });
   }
 

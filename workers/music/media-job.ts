@@ -3,18 +3,15 @@
  * and probe come from the worker's cache (one download and one ffprobe per version, not per
  * job), the job's own work runs in a private folder, and failures are sorted. An input ffmpeg
  * cannot decode is permanent (UnrecoverableError: no retries wasted); anything else retries
- * with backoff. On the last attempt (or a permanent failure) the version is marked `failed`.
+ * with backoff. On the last attempt (or a permanent failure) a required step marks the version
+ * `failed`; an optional one (media-steps.ts) announces its own failure and leaves the version be.
  * On shutdown the job is handed back to the queue (moved to wait), not failed.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
-import {
-  MEDIA_INPUT,
-  type MediaJobData,
-  type MediaQueueName,
-  type SkippedStep,
-} from '../../src/music/jobs/queues.js';
+import { mediaStepOf } from '../../src/music/jobs/media-steps.js';
+import type { MediaJobData, SkippedStep } from '../../src/music/jobs/queues.js';
 import {
   isInputFault,
   progressPercent,
@@ -94,9 +91,12 @@ export async function runMediaJob<R extends object>(
       await handBack(deps, job, token);
       throw new WaitingError();
     }
-    const failure = classify(err, MEDIA_INPUT[job.queueName as MediaQueueName] ?? 'audio');
+    const step = mediaStepOf(job.queueName, deps.steps);
+    const failure = classify(err, step?.reads ?? 'audio');
     const final = failure instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-    if (final) await deps.versions.markFailed(versionId, `${job.queueName}: ${failure.message}`);
+    const reason = `${job.queueName}: ${failure.message}`;
+    if (final && step?.required !== false) await deps.versions.markFailed(versionId, reason);
+    else if (final) await events.step(job.data, job.queueName, 'failed', { reason: reason.slice(0, 2000) });
     throw failure;
   } finally {
     original?.release();
@@ -132,7 +132,7 @@ export function isUndecodable(err: unknown): err is FfmpegError {
   return err instanceof FfmpegError && err.reason === 'exit' && isInputFault(err.stderr);
 }
 
-/** The recorded reason the picture step skipped a picture it cannot decode (MEDIA_INPUT). */
+/** The recorded reason the picture step skipped a picture it cannot decode (its `reads`). */
 export function skippedPicture(err: FfmpegError): SkippedStep {
   return { skipped: `the attached picture cannot be decoded: ${withoutHeapAddresses(err.message)}` };
 }

@@ -1,6 +1,8 @@
-/** Start-up check: ffmpeg and ffprobe run, and ffmpeg has the encoders, filters and muxers we use. */
+/** Start-up check: ffmpeg and ffprobe run, and ffmpeg has the encoders, filters and muxers the media steps need. */
 import type { Readable } from 'node:stream';
 import { missingCapabilities } from '../../src/music/ffmpeg-commands/capabilities.js';
+import type { MediaStep } from '../../src/music/jobs/media-step.js';
+import { requiredFfmpeg } from '../../src/music/jobs/media-steps.js';
 import type { FfmpegRunner } from '../../src/music/repositories/ffmpeg-runner.js';
 
 async function listing(runner: FfmpegRunner, flag: string): Promise<string> {
@@ -15,13 +17,17 @@ async function listing(runner: FfmpegRunner, flag: string): Promise<string> {
 }
 
 /** undefined when all is there, else a message an operator can act on. */
-export async function checkFfmpeg(runner: FfmpegRunner): Promise<string | undefined> {
+export async function checkFfmpeg(
+  runner: FfmpegRunner,
+  steps?: readonly MediaStep[],
+): Promise<string | undefined> {
   try {
     await runner.ffprobe(['-version'], { timeoutMs: 60_000 });
     const [encoders, filters, muxers] = await Promise.all(
       ['-encoders', '-filters', '-muxers'].map((f) => listing(runner, f)),
     );
-    const missing = missingCapabilities({ encoders: encoders!, filters: filters!, muxers: muxers! });
+    const lists = { encoders: encoders!, filters: filters!, muxers: muxers! };
+    const missing = missingCapabilities(lists, requiredFfmpeg(steps));
     if (missing.length === 0) return undefined;
     return `ffmpeg lacks ${missing.join(', ')}; install a full ffmpeg build (Debian: apt-get install ffmpeg)`;
   } catch (err) {

@@ -2,17 +2,18 @@
  * Failures BullMQ decides without running our processor: a job whose worker died more often
  * than `maxStalledCount` is failed by the next worker that takes it ("job stalled more than
  * allowable limit"), so the processor never gets to mark the version. The worker pool calls
- * this for every job that ended in `failed`; for the media jobs and the flow's parent it marks
- * the version `failed` (a no-op when the processor already did, since the first error stays).
+ * this for every job that ended in `failed`; for the required media jobs and the flow's parent it
+ * marks the version `failed` (a no-op when the processor already did, since the first error stays).
+ * An optional step's failure is its own: the version is ready without it.
  */
 import type { Job } from 'bullmq';
-import { MEDIA_QUEUES, type QueueName } from '../../src/music/jobs/queues.js';
+import type { MediaStep } from '../../src/music/jobs/media-step.js';
+import { requiredQueues } from '../../src/music/jobs/media-steps.js';
+import type { QueueName } from '../../src/music/jobs/queues.js';
 import type { VersionProcessingRepository } from '../../src/music/repositories/version-processing-repository.js';
 
 /** BullMQ's failedReason for a job that stalled more than maxStalledCount times. */
 export const STALLED_TOO_OFTEN = 'job stalled more than allowable limit';
-
-const VERSION_QUEUES: readonly QueueName[] = [...MEDIA_QUEUES, 'version-finalize'];
 
 /** What an admin reads on the version (and in the job's log line). */
 export function failureReason(queue: QueueName, err: Error): string {
@@ -29,8 +30,9 @@ export async function failVersionOfJob(
   queue: QueueName,
   job: Job,
   err: Error,
+  steps?: readonly MediaStep[],
 ): Promise<string | undefined> {
-  if (!VERSION_QUEUES.includes(queue)) return undefined;
+  if (queue !== 'version-finalize' && !requiredQueues(steps).includes(queue)) return undefined;
   const versionId = (job.data as { versionId?: unknown }).versionId;
   if (typeof versionId !== 'string') return undefined;
   // A failure with attempts left is only a retry (the job is delayed, not failed).

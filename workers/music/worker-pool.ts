@@ -21,6 +21,8 @@ export interface WorkerPoolOptions {
   stalledIntervalMs: number;
   metrics: WorkerMetrics;
   log: FastifyBaseLogger;
+  /** The queues to consume: the registry's unless a test adds one (with its processor). */
+  queues?: readonly QueueName[];
   /** Called for every job that failed (also those BullMQ failed without running them). */
   onFailed?: (queue: QueueName, job: Job, err: Error) => Promise<void>;
 }
@@ -33,7 +35,7 @@ export class WorkerPool {
   constructor(private readonly options: WorkerPoolOptions) {}
 
   start(): void {
-    for (const name of QUEUE_NAMES) this.workers.push(this.createWorker(name));
+    for (const name of this.options.queues ?? QUEUE_NAMES) this.workers.push(this.createWorker(name));
   }
 
   private createWorker<Q extends QueueName>(name: Q): Worker {

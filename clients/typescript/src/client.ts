@@ -1,10 +1,11 @@
 /**
- * The client: one method per tool, `batch` as an async iterator of answer lines. 429 and 503 are
+ * The client: one method per tool (generated from the OpenAPI document: generated/tools.ts), `batch` as an async iterator of answer lines. 429 and 503 are
  * retried after the Retry-After the server gave (plus jitter); every attempt has a timeout.
  */
 import { EvalApiError, EvalTimeoutError } from './errors.js';
 import { DEFAULT_RETRY, retryAfterMs, retryDelayMs, type RetryPolicy } from './retry.js';
-import type { BatchLine, BatchResult, Problem, Receipt, ToolId, ToolRequests } from './types.js';
+import { TOOL_PATHS, ToolMethods, type ToolId, type ToolRequests } from './generated/tools.js';
+import type { BatchLine, BatchResult, Problem, Receipt } from './types.js';
 
 export interface EvalClientOptions {
   /** e.g. http://127.0.0.1:8080 */
@@ -17,22 +18,11 @@ export interface EvalClientOptions {
   random?: () => number;
 }
 
-export const TOOL_PATHS = {
-  counterexample: '/api/counterexample',
-  gate: '/api/gate',
-  health: '/api/health-report',
-  inspector: '/api/inspect',
-  leakage: '/api/leakage',
-  memory: '/api/memory',
-  replay: '/api/replay',
-  safepatch: '/api/safepatch',
-} as const satisfies Record<ToolId, string>;
-
 export interface CallOptions {
   signal?: AbortSignal;
 }
 
-export class EvalClient {
+export class EvalClient extends ToolMethods<CallOptions, Receipt> {
   private readonly baseUrl: string;
   private readonly timeoutMs: number;
   private readonly retry: RetryPolicy;
@@ -40,36 +30,12 @@ export class EvalClient {
   private readonly random: () => number;
 
   constructor(options: EvalClientOptions) {
+    super();
     this.baseUrl = options.baseUrl.replace(/(?<!\/)\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? 60_000;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.fetchFn = options.fetch ?? fetch;
     this.random = options.random ?? Math.random;
-  }
-
-  counterexample(request: ToolRequests['counterexample'], o?: CallOptions): Promise<Receipt> {
-    return this.call('counterexample', request, o);
-  }
-  gate(request: ToolRequests['gate'], o?: CallOptions): Promise<Receipt> {
-    return this.call('gate', request, o);
-  }
-  healthReport(request: ToolRequests['health'], o?: CallOptions): Promise<Receipt> {
-    return this.call('health', request, o);
-  }
-  inspect(request: ToolRequests['inspector'], o?: CallOptions): Promise<Receipt> {
-    return this.call('inspector', request, o);
-  }
-  leakage(request: ToolRequests['leakage'], o?: CallOptions): Promise<Receipt> {
-    return this.call('leakage', request, o);
-  }
-  memory(request: ToolRequests['memory'], o?: CallOptions): Promise<Receipt> {
-    return this.call('memory', request, o);
-  }
-  replay(request: ToolRequests['replay'], o?: CallOptions): Promise<Receipt> {
-    return this.call('replay', request, o);
-  }
-  safepatch(request: ToolRequests['safepatch'], o?: CallOptions): Promise<Receipt> {
-    return this.call('safepatch', request, o);
   }
 
   /** Any tool by catalog id; resolves to its receipt, rejects with EvalApiError on a problem. */

@@ -1,4 +1,5 @@
-export { EvalClient, TOOL_PATHS, type CallOptions, type EvalClientOptions } from './client.js';
+export { EvalClient, type CallOptions, type EvalClientOptions } from './client.js';
+export { TOOL_PATHS, ToolMethods } from './generated/tools.js';
 export { EvalApiError, EvalTimeoutError } from './errors.js';
 export { canonicalJson } from './canonical.js';
 export { verifyReceipt, type HashMismatch } from './receipt.js';

@@ -8,16 +8,4 @@ export type Problem = Schemas['Problem'];
 export type BatchLine = Schemas['BatchLine'];
 export type BatchResult = Schemas['BatchResult'];
 
-/** Request body of each tool, by catalog id. */
-export interface ToolRequests {
-  counterexample: Schemas['counterexampleRequest'];
-  gate: Schemas['gateRequest'];
-  health: Schemas['healthRequest'];
-  inspector: Schemas['inspectorRequest'];
-  leakage: Schemas['leakageRequest'];
-  memory: Schemas['memoryRequest'];
-  replay: Schemas['replayRequest'];
-  safepatch: Schemas['safepatchRequest'];
-}
-
-export type ToolId = keyof ToolRequests;
+export type { ToolId, ToolRequests } from './generated/tools.js';

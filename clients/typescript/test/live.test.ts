@@ -7,8 +7,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { canonicalJson, EvalClient, verifyReceipt, type BatchLine, type Receipt } from '../dist/index.js';
-import { GENERATED, generateTypes } from '../scripts/generate-types.mjs';
+import {
+  canonicalJson,
+  EvalClient,
+  TOOL_PATHS,
+  verifyReceipt,
+  type BatchLine,
+  type Receipt,
+} from '../dist/index.js';
+import {
+  GENERATED,
+  GENERATED_TOOLS,
+  generateTools,
+  generateTypes,
+  toolOperations,
+} from '../scripts/generate-types.mjs';
 import { startService, type Service } from './service.ts';
 
 const PACKAGE = fileURLToPath(new URL('..', import.meta.url));
@@ -31,7 +44,8 @@ describe('types', () => {
   it('the committed generated file is what the live /openapi.json generates', async () => {
     const live = (await (await fetch(`${service.url}/openapi.json`)).json()) as object;
     const generated = await generateTypes(live);
-    assert.equal(readFileSync(GENERATED, 'utf8'), generated, 'run `npm run generate -- <url>/openapi.json`');
+    assert.equal(readFileSync(GENERATED, 'utf8'), generated, 'run `npm run generate`');
+    assert.equal(readFileSync(GENERATED_TOOLS, 'utf8'), generateTools(live), 'run `npm run generate`');
   });
 
   it('the client compiles against types generated from the live document', async () => {
@@ -59,19 +73,18 @@ describe('types', () => {
 
 describe('tool methods', () => {
   it('every tool answers its example with a receipt that verifies offline', async () => {
-    const receipts: Receipt[] = [
-      await client.counterexample(examples.counterexample as never),
-      await client.gate(examples.gate as never),
-      await client.healthReport(examples.health as never),
-      await client.inspect(examples.inspector as never),
-      await client.leakage(examples.leakage as never),
-      await client.memory(examples.memory as never),
-      await client.replay(examples.replay as never),
-      await client.safepatch(examples.safepatch as never),
-    ];
+    const live = (await (await fetch(`${service.url}/openapi.json`)).json()) as object;
+    const operations = toolOperations(live);
+    assert.deepEqual(
+      operations.map((t) => t.id),
+      Object.keys(TOOL_PATHS),
+    );
+    const methods = client as unknown as Record<string, (request: unknown) => Promise<Receipt>>;
+    const receipts: Receipt[] = [];
+    for (const t of operations) receipts.push(await methods[t.method]!.call(client, examples[t.id]));
     assert.deepEqual(
       receipts.map((r) => r.tool),
-      ['counterexample', 'gate', 'health', 'inspector', 'leakage', 'memory', 'replay', 'safepatch'],
+      operations.map((t) => t.id),
     );
     for (const r of receipts) assert.deepEqual(verifyReceipt(r), [], r.tool);
   });

@@ -1,11 +1,14 @@
 /**
- * What the pipeline needs from ffmpeg, checked once at worker start-up: an install without the
- * AAC encoder or the ebur128 filter would fail every job, so the worker refuses to start.
+ * Whether ffmpeg offers what the pipeline needs, checked once at worker start-up: an install
+ * without the AAC encoder or the ebur128 filter would fail every job, so the worker refuses to
+ * start. What is needed comes from the media steps (jobs/media-steps.ts `requiredFfmpeg`).
  */
 
-export const REQUIRED_ENCODERS = ['aac', 'mjpeg', 'pcm_s16le'] as const;
-export const REQUIRED_FILTERS = ['ebur128', 'asplit', 'aformat', 'scale', 'crop', 'split'] as const;
-export const REQUIRED_MUXERS = ['hls', 'mp4', 'image2', 's16le', 'null'] as const;
+export interface FfmpegLists {
+  encoders: readonly string[];
+  filters: readonly string[];
+  muxers: readonly string[];
+}
 
 /** Names listed by `ffmpeg -encoders` / `-filters` / `-muxers` (the second column of each row). */
 export function listedNames(text: string): Set<string> {
@@ -17,14 +20,17 @@ export function listedNames(text: string): Set<string> {
   return names;
 }
 
-export function missingCapabilities(lists: { encoders: string; filters: string; muxers: string }): string[] {
+export function missingCapabilities(
+  lists: { encoders: string; filters: string; muxers: string },
+  wanted: FfmpegLists,
+): string[] {
   const missing: string[] = [];
   const check = (kind: string, text: string, wanted: readonly string[]): void => {
     const have = listedNames(text);
     for (const w of wanted) if (!have.has(w)) missing.push(`${kind} ${w}`);
   };
-  check('encoder', lists.encoders, REQUIRED_ENCODERS);
-  check('filter', lists.filters, REQUIRED_FILTERS);
-  check('muxer', lists.muxers, REQUIRED_MUXERS);
+  check('encoder', lists.encoders, wanted.encoders);
+  check('filter', lists.filters, wanted.filters);
+  check('muxer', lists.muxers, wanted.muxers);
   return missing;
 }

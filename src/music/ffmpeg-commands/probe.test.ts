@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { artworkArgs } from './artwork-args.js';
+import { requiredFfmpeg } from '../jobs/media-steps.js';
 import { missingCapabilities } from './capabilities.js';
 import {
   ffmpegTimeoutMs,
@@ -89,16 +90,19 @@ describe('capabilities', () => {
   );
 
   it('finds nothing missing in a full build', () => {
-    expect(missingCapabilities({ encoders, filters, muxers })).toEqual([]);
+    expect(missingCapabilities({ encoders, filters, muxers }, requiredFfmpeg())).toEqual([]);
   });
 
   it('names what a build lacks', () => {
     expect(
-      missingCapabilities({
-        encoders: encoders.replace('aac', 'libfdk_aac'),
-        filters: filters.replace('ebur128', 'loudnorm'),
-        muxers,
-      }),
+      missingCapabilities(
+        {
+          encoders: encoders.replace('aac', 'libfdk_aac'),
+          filters: filters.replace('ebur128', 'loudnorm'),
+          muxers,
+        },
+        requiredFfmpeg(),
+      ),
     ).toEqual(['encoder aac', 'filter ebur128']);
   });
 });

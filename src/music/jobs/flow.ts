@@ -1,6 +1,6 @@
 /**
  * The one way a version's processing starts: a flow whose parent (`version-finalize`) runs once
- * its four media children have all succeeded (repositories/version-flow.ts runs it on BullMQ).
+ * its required media children (media-steps.ts) have all succeeded (repositories/version-flow.ts runs it on BullMQ).
  */
 import type { MediaJobData } from './queues.js';
 

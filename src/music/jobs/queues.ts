@@ -4,21 +4,12 @@
  * to a processor, so the compiler demands one per queue.
  */
 
-/** The four media jobs of a version's flow; each reads the version's original. */
-export const MEDIA_QUEUES = ['transcode', 'waveform', 'artwork-extract', 'loudness'] as const;
-export type MediaQueueName = (typeof MEDIA_QUEUES)[number];
+import { MEDIA_STEPS, type MediaQueueName } from './media-steps.js';
 
-/**
- * What each media job decodes from the original. The audio is the version: a fault there fails
- * it. The attached picture is an extra: a picture ffmpeg cannot decode skips the step (the
- * version is ready without artwork), and the reason names the picture, never the audio.
- */
-export const MEDIA_INPUT: Readonly<Record<MediaQueueName, 'audio' | 'picture'>> = {
-  transcode: 'audio',
-  waveform: 'audio',
-  'artwork-extract': 'picture',
-  loudness: 'audio',
-};
+export type { MediaQueueName } from './media-steps.js';
+
+/** The media jobs of a version's flow (media-steps.ts); each reads the version's original. */
+export const MEDIA_QUEUES: readonly MediaQueueName[] = MEDIA_STEPS.map((s) => s.queue);
 
 /** A step's result when it produced nothing and why (kept as the job's return value). */
 export interface SkippedStep {
@@ -26,15 +17,9 @@ export interface SkippedStep {
 }
 
 /** Every queue the music-worker consumes. `version-finalize` is the parent step of a flow. */
-export const QUEUE_NAMES = [
-  ...MEDIA_QUEUES,
-  'version-finalize',
-  'analytics-rollup',
-  'upload-cleanup',
-  'payments',
-  'mail',
-] as const;
-export type QueueName = (typeof QUEUE_NAMES)[number];
+const OTHER_QUEUES = ['version-finalize', 'analytics-rollup', 'upload-cleanup', 'payments', 'mail'] as const;
+export type QueueName = MediaQueueName | (typeof OTHER_QUEUES)[number];
+export const QUEUE_NAMES: readonly QueueName[] = [...MEDIA_QUEUES, ...OTHER_QUEUES];
 
 /** What every media job of one version needs: where the original is and whose it is. */
 export interface MediaJobData {
@@ -45,7 +30,7 @@ export interface MediaJobData {
   sourceKey: string;
 }
 
-/** The parent of a version's flow: runs once every media job has succeeded. */
+/** The parent of a version's flow: runs once every required media job has succeeded. */
 export interface VersionFinalizeData {
   versionId: string;
   trackId: string;
@@ -91,17 +76,13 @@ export interface MailJobData {
   newEmail?: string;
 }
 
-export interface JobPayloads {
-  transcode: MediaJobData;
-  waveform: MediaJobData;
-  'artwork-extract': MediaJobData;
-  loudness: MediaJobData;
+export type JobPayloads = { [Q in MediaQueueName]: MediaJobData } & {
   'version-finalize': VersionFinalizeData;
   'analytics-rollup': AnalyticsRollupData;
   'upload-cleanup': UploadCleanupData;
   payments: PaymentEventData;
   mail: MailJobData;
-}
+};
 
 /**
  * BullMQ key prefix: every queue lives under `<prefix>:<queue>`; tests give each run its own

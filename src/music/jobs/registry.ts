@@ -3,14 +3,12 @@
  * the housekeeping the scheduled queues run. The processors themselves are typed and registered
  * in workers/music/registry.ts (`ProcessorRegistry`, a mapped type over QUEUE_NAMES).
  */
+import { MEDIA_STEPS, type MediaQueueName } from './media-steps.js';
 import type { QueueName } from './queues.js';
 
-/** Defaults for a 2-core machine: one ffmpeg per media queue, so four at most at once. */
+/** Defaults for a 2-core machine: the media steps say theirs (one ffmpeg each). */
 export const DEFAULT_CONCURRENCY: { readonly [Q in QueueName]: number } = {
-  transcode: 1,
-  waveform: 1,
-  'artwork-extract': 1,
-  loudness: 1,
+  ...(Object.fromEntries(MEDIA_STEPS.map((s) => [s.queue, s.concurrency])) as Record<MediaQueueName, number>),
   'version-finalize': 2,
   'analytics-rollup': 1,
   'upload-cleanup': 1,

@@ -51,9 +51,11 @@ export class BullJobQueueRepository implements JobQueueRepository {
   constructor(
     private readonly connection: Redis,
     naming: QueueNaming,
+    /** The registry's queues; a test may add one. */
+    private readonly names: readonly QueueName[] = QUEUE_NAMES,
   ) {
     const queues = {} as Record<QueueName, Queue>;
-    for (const name of QUEUE_NAMES) {
+    for (const name of names) {
       queues[name] = new Queue(name, { connection, prefix: naming.prefix, ...BORROWED_CONNECTION_OPTIONS });
       // Redis being away surfaces as the failing call (health answers 503); not as a crash.
       queues[name].on('error', () => undefined);
@@ -67,7 +69,7 @@ export class BullJobQueueRepository implements JobQueueRepository {
 
   private async readCounts(): Promise<Record<QueueName, QueueCounts>> {
     const entries = await Promise.all(
-      QUEUE_NAMES.map(async (name) => {
+      this.names.map(async (name) => {
         const c = await this.queues[name].getJobCounts(
           'waiting',
           'prioritized',

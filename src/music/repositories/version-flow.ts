@@ -1,14 +1,17 @@
 /**
  * The one function that starts a version's processing: a BullMQ flow whose parent
- * (`version-finalize`) runs once its four media children have all succeeded. A child that
- * fails for good fails the parent (`failParentOnFailure`), and the worker marks the version
- * `failed` with that child's error.
+ * (`version-finalize`) runs once its media children (jobs/media-steps.ts) are done. A required
+ * child that fails for good fails the parent (`failParentOnFailure`), and the worker marks the
+ * version `failed` with that child's error; an optional one's failure is set aside
+ * (`ignoreDependencyOnFailure`) and the parent runs without it.
  */
 import { FlowProducer, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { BORROWED_CONNECTION_OPTIONS, closeBorrowed } from './borrowed-connection.js';
 import type { VersionFlowStarter } from '../jobs/flow.js';
-import { MEDIA_QUEUES, versionJobId, type MediaJobData, type QueueNaming } from '../jobs/queues.js';
+import type { MediaStep } from '../jobs/media-step.js';
+import { MEDIA_STEPS } from '../jobs/media-steps.js';
+import { versionJobId, type MediaJobData, type MediaQueueName, type QueueNaming } from '../jobs/queues.js';
 
 /** Transient failures (a store hiccup, a killed worker) retry; UnrecoverableError does not. */
 export const MEDIA_JOB_OPTIONS: JobsOptions = {
@@ -24,6 +27,8 @@ export class BullVersionFlowStarter implements VersionFlowStarter {
   constructor(
     private readonly connection: Redis,
     naming: QueueNaming,
+    /** The registry's steps; a test may add one. */
+    private readonly steps: readonly MediaStep[] = MEDIA_STEPS,
   ) {
     this.producer = new FlowProducer({ connection, prefix: naming.prefix, ...BORROWED_CONNECTION_OPTIONS });
   }
@@ -34,14 +39,14 @@ export class BullVersionFlowStarter implements VersionFlowStarter {
       queueName: 'version-finalize',
       data: { versionId: data.versionId, trackId: data.trackId },
       opts: { ...MEDIA_JOB_OPTIONS, jobId: versionJobId('version-finalize', data.versionId) },
-      children: MEDIA_QUEUES.map((queue) => ({
+      children: this.steps.map(({ queue, required }) => ({
         name: queue,
         queueName: queue,
         data,
         opts: {
           ...MEDIA_JOB_OPTIONS,
-          jobId: versionJobId(queue, data.versionId),
-          failParentOnFailure: true,
+          jobId: versionJobId(queue as MediaQueueName, data.versionId),
+          ...(required ? { failParentOnFailure: true } : { ignoreDependencyOnFailure: true }),
         },
       })),
     });

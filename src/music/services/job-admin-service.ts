@@ -3,6 +3,7 @@
  * reopens its version (failed -> processing) and re-runs the rest of its flow (the sibling
  * media jobs that failed too, then the parent step) so the version can become ready.
  */
+import { requiredQueues } from '../jobs/media-steps.js';
 import { MEDIA_QUEUES, QUEUE_NAMES, versionJobId, type QueueName } from '../jobs/queues.js';
 import type { JobQueueRepository } from '../repositories/job-queue-repository.js';
 import type { VersionProcessingRepository } from '../repositories/version-processing-repository.js';
@@ -32,8 +33,8 @@ export class JobAdminService {
       throw unknownQueue(queue);
     }
     const failed = await this.queues.listFailed(queue, input.limit);
-    const isMedia = (MEDIA_QUEUES as readonly string[]).includes(queue);
-    const versionIds = isMedia
+    // An optional step's failure left its version ready: only the job itself runs again.
+    const versionIds = requiredQueues().includes(queue)
       ? [...new Set(failed.map((j) => (j.data as { versionId?: unknown }).versionId))].filter(
           (id): id is string => typeof id === 'string',
         )

@@ -7,9 +7,12 @@
 /** The schema version every message carries; a client refuses a newer major it does not know. */
 export const LIVE_SCHEMA_VERSION = 1;
 
-/** A version's processing steps, in the words the player shows. */
-export const VERSION_STEPS = ['transcoding', 'waveform', 'loudness', 'artwork'] as const;
-export type VersionStep = (typeof VERSION_STEPS)[number];
+import { MEDIA_STEPS, type VersionStep } from '../jobs/media-steps.js';
+
+export type { VersionStep } from '../jobs/media-steps.js';
+
+/** A version's processing steps (the media steps' `step` names). */
+export const VERSION_STEPS: readonly VersionStep[] = MEDIA_STEPS.map((s) => s.step);
 
 interface VersionRef {
   track_id: string;
@@ -22,10 +25,17 @@ export type LiveEvent =
       type: 'version.step';
       data: VersionRef & {
         step: VersionStep;
-        /** started, then progress (percent 0-100, transcoding and the decoding steps), then done or skipped. */
-        status: 'started' | 'progress' | 'done' | 'skipped';
+        /** The step's words for a person (its descriptor's label). */
+        label: string;
+        /** Whether the version waits for this step; an optional step's `failed` leaves it playable. */
+        required: boolean;
+        /**
+         * started, then progress (percent 0-100, transcoding and the decoding steps), then done,
+         * skipped, or failed (for good; a required step's failure also ends in version.failed).
+         */
+        status: 'started' | 'progress' | 'done' | 'skipped' | 'failed';
         percent?: number;
-        /** Why a step produced nothing (an undecodable cover picture): only with `skipped`. */
+        /** Why a step produced nothing (an undecodable cover picture) or failed: with `skipped` and `failed`. */
         reason?: string;
       };
     }

@@ -113,13 +113,6 @@ export function stopLive(): void {
   markClosed();
 }
 
-const STEP_LABELS: Record<string, string> = {
-  transcoding: 'Transcoding',
-  waveform: 'Waveform',
-  loudness: 'Loudness',
-  artwork: 'Artwork',
-};
-
 /**
  * A version's steps as they happen: one line per step (started, percent, done or skipped), and
  * the end (ready or failed). `onEnd` runs once the version is ready or failed.
@@ -146,14 +139,17 @@ export function stepList(
     if (e.type === 'version.queued') line('queued', 'done', 'Queued');
     else if (e.type === 'version.step') {
       const step = String(d.step);
-      const label = STEP_LABELS[step] ?? step;
+      // The step's words come with the event (its media-step descriptor on the server).
+      const label = str(d.label) || step;
       const status = String(d.status);
       const text =
         status === 'progress'
           ? `${label}: ${Number(d.percent)}%`
           : status === 'skipped'
             ? `${label}: skipped (${str(d.reason)})`
-            : `${label}: ${status}`;
+            : status === 'failed'
+              ? `${label}: failed (${str(d.reason)})${d.required === false ? '; the version plays without it' : ''}`
+              : `${label}: ${status}`;
       line(step, status, text);
     } else if (e.type === 'version.ready') {
       line('ready', 'done', 'Ready');
