@@ -6,6 +6,7 @@ import { signUrlCommand } from './commands/sign-url.js';
 import { analyticsCommand, uploadsCommand } from './commands/housekeeping.js';
 import { opsCommand } from './commands/ops.js';
 import { gateCommand } from './commands/gate.js';
+import { libraryCommand } from './commands/library.js';
 
 const COMMANDS: Command[] = [
   receiptVerifyCommand,
@@ -15,6 +16,7 @@ const COMMANDS: Command[] = [
   uploadsCommand,
   opsCommand,
   gateCommand,
+  libraryCommand,
 ];
 
 async function main(argv: string[]): Promise<number> {

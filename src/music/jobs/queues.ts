@@ -33,6 +33,7 @@ export const QUEUE_NAMES = [
   'upload-cleanup',
   'payments',
   'mail',
+  'library-import',
 ] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
@@ -43,6 +44,8 @@ export interface MediaJobData {
   assetId: string;
   /** Key of the original in the `originals` store. */
   sourceKey: string;
+  /** A cover image in the `originals` store, used when the original holds none (a library's cover.jpg). */
+  coverKey?: string;
 }
 
 /** The parent of a version's flow: runs once every media job has succeeded. */
@@ -91,6 +94,11 @@ export interface MailJobData {
   newEmail?: string;
 }
 
+/** One library import run (docs/library-import.md); its state is in PostgreSQL, so a retry resumes it. */
+export interface LibraryImportData {
+  importId: string;
+}
+
 export interface JobPayloads {
   transcode: MediaJobData;
   waveform: MediaJobData;
@@ -101,6 +109,7 @@ export interface JobPayloads {
   'upload-cleanup': UploadCleanupData;
   payments: PaymentEventData;
   mail: MailJobData;
+  'library-import': LibraryImportData;
 }
 
 /**
