@@ -4,8 +4,8 @@
  * by content) and once for its sha256. The rules (what is imported) are in services/library/.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, openAsBlob } from 'node:fs';
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { constants, createReadStream, openAsBlob } from 'node:fs';
+import { access, readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { CouldNotDetermineFileTypeError, UnsupportedFileTypeError, parseBlob } from 'music-metadata';
@@ -127,6 +127,8 @@ export type ReadOutcome =
 /** music-metadata on the file's bytes (random access, type found by content, not by name). */
 export async function readAudioMetadata(abs: string): Promise<ReadOutcome> {
   try {
+    // A Blob that cannot be read says only "could not be read": ask the file system first.
+    await access(abs, constants.R_OK);
     const blob = await openAsBlob(abs);
     const meta = await parseBlob(blob, { skipCovers: false, duration: false });
     return { ok: true, meta: meta as unknown as ReadMetadata };
