@@ -42,7 +42,7 @@ const post = (url: string, token: string | undefined, payload?: unknown) =>
     method: 'POST',
     url,
     ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
-    ...(payload === undefined ? {} : { payload }),
+    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
   });
 
 describe('admin library import API', () => {

@@ -2,6 +2,7 @@
  * The library importer as a process wires it: the CLI (src/main/commands/library.ts) and the
  * music-worker's `library-import` job build the same one here, so both run one code path.
  */
+import { createRedis } from '../core/repositories/redis.js';
 import type { MusicConfig } from './config.js';
 import { BODY_LIMIT_BYTES } from './config.js';
 import type { VersionFlowStarter } from './jobs/flow.js';
@@ -27,9 +28,10 @@ export function createLibraryImporter(
   connections: MusicConnections,
   options: { flows?: VersionFlowStarter; concurrency?: number; beatMs?: number } = {},
 ): LibraryWiring {
-  const flows =
-    options.flows ?? new BullVersionFlowStarter(connections.redis, { prefix: config.queuePrefix });
-  const events = new RedisEventStream(connections.redis, config.cacheUrl, {
+  // Its own connection: the API's 500 ms command bound fails a long batch job on a loaded machine.
+  const redis = createRedis(config.cacheUrl, { commandTimeoutMs: 30_000 });
+  const flows = options.flows ?? new BullVersionFlowStarter(redis, { prefix: config.queuePrefix });
+  const events = new RedisEventStream(redis, config.cacheUrl, {
     prefix: config.cacheKeyPrefix,
     window: config.liveEvents.resumeWindow,
   });
@@ -60,6 +62,10 @@ export function createLibraryImporter(
   return {
     importer: new LibraryImporter(deps),
     library,
-    close: () => (options.flows ? Promise.resolve() : flows.close()),
+    close: async () => {
+      if (!options.flows) await flows.close();
+      await redis.quit().catch(() => undefined);
+      if (redis.status !== 'end') redis.disconnect();
+    },
   };
 }
