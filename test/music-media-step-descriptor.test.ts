@@ -99,6 +99,7 @@ describe('a throw-away media step, from its descriptor alone', () => {
         cleanupUploads: () => Promise.reject(new Error('not consumed here')),
       },
       payments: { process: () => Promise.reject(new Error('not consumed here')) },
+      library: { run: () => Promise.reject(new Error('not consumed here')) },
       mail: { transport: undefined, from: 'x@example.org', publicUrl: 'http://localhost' },
       tmpDir: dir,
       log,

@@ -7,6 +7,7 @@ import { analyticsCommand, uploadsCommand } from './commands/housekeeping.js';
 import { opsCommand } from './commands/ops.js';
 import { gateCommand } from './commands/gate.js';
 import { logCommand } from './commands/log-monitor.js';
+import { libraryCommand } from './commands/library.js';
 
 const COMMANDS: Command[] = [
   receiptVerifyCommand,
@@ -17,6 +18,7 @@ const COMMANDS: Command[] = [
   opsCommand,
   gateCommand,
   logCommand,
+  libraryCommand,
 ];
 
 async function main(argv: string[]): Promise<number> {

@@ -16,6 +16,7 @@ import { REPEATABLE_JOB_OPTIONS, REPEATABLE_JOBS } from '../music/jobs/schedule.
 import { FfmpegRunner } from '../music/repositories/ffmpeg-runner.js';
 import { BullJobQueueRepository } from '../music/repositories/job-queue-repository.js';
 import { housekeepingTasks } from '../music/housekeeping.js';
+import { createLibraryImporter } from '../music/library-wiring.js';
 import { ensureObjectStores } from '../music/repositories/object-store/index.js';
 import { PrismaVersionProcessingRepository } from '../music/repositories/version-processing-repository.js';
 import { PrismaPaymentEventRepository } from '../music/repositories/payment-event-repository.js';
@@ -96,6 +97,7 @@ async function main(): Promise<void> {
   );
   const prismaVersions = new PrismaVersionProcessingRepository(resources.prisma);
   const versions = announcingVersions(prismaVersions, events);
+  const library = createLibraryImporter(music, resources);
   const mailTransport = music.smtp ? new SmtpMailTransport(music.smtp) : undefined;
   if (!mailTransport) app.log.info('mail: SMTP_HOST is not set; mail jobs fail with that reason');
   const pool = new WorkerPool({
@@ -128,6 +130,7 @@ async function main(): Promise<void> {
       tmpDir,
       log: app.log,
       events,
+      library: library.importer,
     }),
     concurrency: worker.concurrency,
     lockMs: worker.lockMs,
@@ -146,6 +149,7 @@ async function main(): Promise<void> {
       () => pool.close(worker.shutdownMs),
       () => queues.close(),
       () => Promise.resolve(mailTransport?.close()),
+      () => library.close(),
       () => bull.quit().then(() => undefined),
       () => resources.close(),
       () => rm(tmpDir, { recursive: true, force: true }),

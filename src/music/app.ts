@@ -39,6 +39,11 @@ import type { MusicConnections } from './repositories/connections.js';
 import { registerAnalyticsRoutes } from './routes/analytics.js';
 import { BullJobQueueRepository } from './repositories/job-queue-repository.js';
 import { PrismaVersionProcessingRepository } from './repositories/version-processing-repository.js';
+import { registerAdminLibraryRoutes } from './routes/admin-library.js';
+import { BullLibraryQueue } from './repositories/library-queue.js';
+import { PrismaLibraryRepository } from './repositories/library-repository.js';
+import { resolveFolder } from './repositories/library-files.js';
+import { LibraryService } from './services/library/library-service.js';
 import { registerAdminJobRoutes } from './routes/admin-jobs.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerCatalogRoutes } from './routes/catalog.js';
@@ -279,6 +284,19 @@ export function buildMusicApp(
   registerAdminJobRoutes(
     app,
     new JobAdminService(jobQueues, new PrismaVersionProcessingRepository(connections.prisma)),
+    hooks,
+  );
+  const libraryQueue = new BullLibraryQueue(connections.redis, { prefix: config.queuePrefix });
+  app.addHook('onClose', () => libraryQueue.close());
+  registerAdminLibraryRoutes(
+    app,
+    new LibraryService({
+      library: new PrismaLibraryRepository(connections.prisma),
+      users,
+      resolveFolder,
+      queue: libraryQueue,
+      roots: config.libraryImportRoots,
+    }),
     hooks,
   );
   registerClientKeyRoutes(app, clientKeys, hooks);

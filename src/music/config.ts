@@ -104,6 +104,12 @@ export const EnvSchema = Type.Object({
         'the origin links in mails point to, e.g. https://music.example.org; default https://DOMAIN',
     }),
   ),
+  LIBRARY_IMPORT_ROOTS: Type.Optional(
+    Type.String({
+      description:
+        'colon-separated absolute folders the admin API may import music from (empty: API imports off; the CLI reads any folder)',
+    }),
+  ),
   ADMIN_PASSWORD: Type.Optional(
     Type.String({
       description:
@@ -194,6 +200,8 @@ export interface MusicConfig {
   generatedSecrets: string[];
   /** The password `cli admin create` gives the account; unset, the command reads stdin. */
   adminPassword: string | undefined;
+  /** Folders POST /api/v1/admin/library/imports may read (docs/library-import.md). */
+  libraryImportRoots: readonly string[];
 }
 
 export const BODY_LIMIT_BYTES = 500 * MB;
@@ -341,6 +349,7 @@ export function loadMusicConfig(env: NodeJS.ProcessEnv = process.env): Readonly<
     },
     generatedSecrets,
     adminPassword: e.ADMIN_PASSWORD === '' ? undefined : e.ADMIN_PASSWORD,
+    libraryImportRoots: (e.LIBRARY_IMPORT_ROOTS ?? '').split(':').filter((r) => r.startsWith('/')),
   };
   return Object.freeze(config);
 }

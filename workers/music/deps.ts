@@ -6,6 +6,7 @@ import type { FfmpegRunner } from '../../src/music/repositories/ffmpeg-runner.js
 import type { ObjectStores } from '../../src/music/repositories/object-store/object-store.js';
 import type { VersionEvents } from './live-steps.js';
 import type { MailDeps } from './mail.js';
+import type { LibraryImportRunner } from './library-import.js';
 import type { OriginalCache } from './original-cache.js';
 import type { PaymentEventProcessor } from '../../src/music/services/payment-events.js';
 import type { VersionProcessingRepository } from '../../src/music/repositories/version-processing-repository.js';
@@ -24,6 +25,8 @@ export interface ProcessorDeps {
   /** Private scratch space; each job gets its own folder inside and removes it. */
   tmpDir: string;
   log: FastifyBaseLogger;
+  /** Runs a library import (src/music/library-wiring.ts), as the CLI does. */
+  library: LibraryImportRunner;
   /** Each step's start, progress and end, told to the version's owner (live-steps.ts). */
   events?: VersionEvents;
   /** The media steps (media-steps.ts) unless a test adds one. */

@@ -10,6 +10,7 @@ import { finalizeProcessor } from './finalize.js';
 import { loudnessProcessor } from './loudness.js';
 import { paymentsProcessor } from './payments.js';
 import { mailProcessor } from './mail.js';
+import { libraryImportProcessor } from './library-import.js';
 import { transcodeProcessor } from './transcode.js';
 import { waveformProcessor } from './waveform.js';
 
@@ -25,5 +26,6 @@ export function createProcessors(deps: ProcessorDeps): ProcessorRegistry {
     'upload-cleanup': (job, _token, _signal) => deps.maintenance.cleanupUploads(job.data.nowMs ?? Date.now()),
     payments: paymentsProcessor(deps),
     mail: mailProcessor(deps.mail),
+    'library-import': libraryImportProcessor(deps.library),
   };
 }

@@ -4,8 +4,19 @@
  */
 import type { MediaJobData } from './queues.js';
 
+/**
+ * BullMQ takes jobs without a priority (uploads) before any prioritized one, and smaller numbers
+ * first among those: a library import's backlog waits behind every upload (docs/library-import.md).
+ */
+export const LIBRARY_IMPORT_PRIORITY = 100;
+
+export interface FlowOptions {
+  /** BullMQ priority of every job of the flow; unset for uploads. */
+  priority?: number;
+}
+
 export interface VersionFlowStarter {
   /** Enqueues the flow of one version; enqueueing the same version twice adds nothing. */
-  start(data: MediaJobData): Promise<void>;
+  start(data: MediaJobData, options?: FlowOptions): Promise<void>;
   close(): Promise<void>;
 }

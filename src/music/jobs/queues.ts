@@ -17,7 +17,14 @@ export interface SkippedStep {
 }
 
 /** Every queue the music-worker consumes. `version-finalize` is the parent step of a flow. */
-const OTHER_QUEUES = ['version-finalize', 'analytics-rollup', 'upload-cleanup', 'payments', 'mail'] as const;
+const OTHER_QUEUES = [
+  'version-finalize',
+  'analytics-rollup',
+  'upload-cleanup',
+  'payments',
+  'mail',
+  'library-import',
+] as const;
 export type QueueName = MediaQueueName | (typeof OTHER_QUEUES)[number];
 export const QUEUE_NAMES: readonly QueueName[] = [...MEDIA_QUEUES, ...OTHER_QUEUES];
 
@@ -28,6 +35,8 @@ export interface MediaJobData {
   assetId: string;
   /** Key of the original in the `originals` store. */
   sourceKey: string;
+  /** A cover image in the `originals` store, used when the original holds none (a library's cover.jpg). */
+  coverKey?: string;
 }
 
 /** The parent of a version's flow: runs once every required media job has succeeded. */
@@ -76,12 +85,18 @@ export interface MailJobData {
   newEmail?: string;
 }
 
+/** One library import run (docs/library-import.md); its state is in PostgreSQL, so a retry resumes it. */
+export interface LibraryImportData {
+  importId: string;
+}
+
 export type JobPayloads = { [Q in MediaQueueName]: MediaJobData } & {
   'version-finalize': VersionFinalizeData;
   'analytics-rollup': AnalyticsRollupData;
   'upload-cleanup': UploadCleanupData;
   payments: PaymentEventData;
   mail: MailJobData;
+  'library-import': LibraryImportData;
 };
 
 /**

@@ -14,6 +14,8 @@ export const DEFAULT_CONCURRENCY: { readonly [Q in QueueName]: number } = {
   'upload-cleanup': 1,
   payments: 2,
   mail: 2,
+  // One folder walk at a time: its media jobs are the work, and they queue behind uploads.
+  'library-import': 1,
 };
 
 /**

@@ -8,7 +8,7 @@
 import { FlowProducer, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { BORROWED_CONNECTION_OPTIONS, closeBorrowed } from './borrowed-connection.js';
-import type { VersionFlowStarter } from '../jobs/flow.js';
+import type { FlowOptions, VersionFlowStarter } from '../jobs/flow.js';
 import type { MediaStep } from '../jobs/media-step.js';
 import { MEDIA_STEPS } from '../jobs/media-steps.js';
 import { versionJobId, type MediaJobData, type MediaQueueName, type QueueNaming } from '../jobs/queues.js';
@@ -33,18 +33,20 @@ export class BullVersionFlowStarter implements VersionFlowStarter {
     this.producer = new FlowProducer({ connection, prefix: naming.prefix, ...BORROWED_CONNECTION_OPTIONS });
   }
 
-  async start(data: MediaJobData): Promise<void> {
+  async start(data: MediaJobData, options: FlowOptions = {}): Promise<void> {
+    const priority = options.priority === undefined ? {} : { priority: options.priority };
     await this.producer.add({
       name: 'version-finalize',
       queueName: 'version-finalize',
       data: { versionId: data.versionId, trackId: data.trackId },
-      opts: { ...MEDIA_JOB_OPTIONS, jobId: versionJobId('version-finalize', data.versionId) },
+      opts: { ...MEDIA_JOB_OPTIONS, ...priority, jobId: versionJobId('version-finalize', data.versionId) },
       children: this.steps.map(({ queue, required }) => ({
         name: queue,
         queueName: queue,
         data,
         opts: {
           ...MEDIA_JOB_OPTIONS,
+          ...priority,
           jobId: versionJobId(queue as MediaQueueName, data.versionId),
           ...(required ? { failParentOnFailure: true } : { ignoreDependencyOnFailure: true }),
         },

@@ -75,7 +75,31 @@ export type LiveEvent =
         from: { handle: string; display_name: string } | null;
         message: string | null;
       };
+    }
+  | {
+      /** A library import's progress (about once a second while it runs, and when it stops). */
+      type: 'library.import';
+      data: LibraryImportProgress;
     };
+
+/** What a library import has done so far (docs/library-import.md); also the admin API's answer. */
+export interface LibraryImportProgress {
+  import_id: string;
+  status: 'queued' | 'running' | 'paused' | 'done' | 'failed';
+  root: string;
+  /** Files the walk found (known once the first count is done; null before). */
+  total: number | null;
+  scanned: number;
+  imported: number;
+  updated: number;
+  skipped: number;
+  failed: number;
+  missing: number;
+  removed: number;
+  /** Files per minute of this run; null before its first second. */
+  rate_per_minute: number | null;
+  error: string | null;
+}
 
 /** Publishes an event to one user's live feed (every connection of theirs, on every instance). */
 export interface EventPublisher {

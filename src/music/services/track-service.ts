@@ -11,7 +11,7 @@ import type { Visibility } from './visibility-policy.js';
 import type { AssetRepository } from '../repositories/asset-repository.js';
 import type { ObjectStores } from '../repositories/object-store/object-store.js';
 import type { TrackRepository, TrackSummary, VersionRecord } from '../repositories/track-repository.js';
-import type { VersionFlowStarter } from '../jobs/flow.js';
+import type { FlowOptions, VersionFlowStarter } from '../jobs/flow.js';
 import type { AudioProbe, AudioTags } from '../ffmpeg-commands/probe.js';
 import { mayManage, maySee } from './visibility-policy.js';
 import {
@@ -31,6 +31,21 @@ import {
   trackNotFound,
   versionNotOfTrack,
 } from '../errors/tracks.js';
+
+/**
+ * The columns a version takes from its original's probe: facts and tags. Uploads and the
+ * library import both make versions with it (the one tag-to-version mapping; tagColumns names the columns).
+ */
+export function versionFields(probe: AudioProbe | null) {
+  return {
+    durationMs: probe?.duration_ms ?? null,
+    codec: probe?.codec ?? null,
+    bitRate: probe?.bit_rate ?? null,
+    channels: probe?.channels ?? null,
+    sampleRate: probe?.sample_rate ?? null,
+    ...(tagColumns(probe?.tags ?? {}) as Required<ReturnType<typeof tagColumns>>),
+  };
+}
 
 export interface CreateTrackInput {
   title: string;
@@ -170,6 +185,13 @@ export class TrackService {
     }
   }
 
+  /** The library import's --prune: the owner's track deleted as its owner would (delete above). */
+  async deleteAsOwner(ownerUserId: string, trackId: string): Promise<void> {
+    const track = await this.tracks.findById(trackId);
+    if (!track || track.ownerUserId !== ownerUserId) return;
+    await this.delete({ userId: ownerUserId, handle: '', role: 'user', jti: '', exp: 0 }, trackId);
+  }
+
   /** A new version in `pending` from one of the owner's uploaded assets, its flow enqueued. */
   async addVersion(auth: AuthContext, trackId: string, assetId: string): Promise<VersionView> {
     const track = await this.changeable(auth, trackId, true);
@@ -177,29 +199,41 @@ export class TrackService {
     if (!asset || asset.ownerUserId !== auth.userId || asset.status !== 'uploaded') {
       throw noCompletedUpload();
     }
-    const probe = asset.probe as unknown as AudioProbe | null;
     const version = await this.tracks.createVersion({
       trackId: track.id,
       assetId: asset.id,
-      durationMs: probe?.duration_ms ?? null,
-      codec: probe?.codec ?? null,
-      bitRate: probe?.bit_rate ?? null,
-      channels: probe?.channels ?? null,
-      sampleRate: probe?.sample_rate ?? null,
-      ...(tagColumns(probe?.tags ?? {}) as Required<ReturnType<typeof tagColumns>>),
+      ...versionFields(asset.probe as unknown as AudioProbe | null),
     });
-    // Before the flow starts, so `queued` precedes every step the worker publishes.
-    await publishQuietly(this.events, auth.userId, {
-      type: 'version.queued',
-      data: { track_id: track.id, version_id: version.id },
-    });
-    await this.flows.start({
-      versionId: version.id,
-      trackId: track.id,
-      assetId: asset.id,
-      sourceKey: asset.objectKey,
-    });
+    await this.startVersion(auth.userId, version, asset.objectKey);
     return versionView(version, this.signer, true);
+  }
+
+  /**
+   * A new version's processing: `version.queued` to its owner, then its flow. Uploads
+   * (addVersion) and the library import (services/library/) both start versions here.
+   */
+  async startVersion(
+    ownerUserId: string,
+    version: { id: string; trackId: string; assetId: string },
+    sourceKey: string,
+    extra: { coverKey?: string } & FlowOptions = {},
+  ): Promise<void> {
+    // Before the flow starts, so `queued` precedes every step the worker publishes.
+    await publishQuietly(this.events, ownerUserId, {
+      type: 'version.queued',
+      data: { track_id: version.trackId, version_id: version.id },
+    });
+    const { coverKey, ...options } = extra;
+    await this.flows.start(
+      {
+        versionId: version.id,
+        trackId: version.trackId,
+        assetId: version.assetId,
+        sourceKey,
+        ...(coverKey === undefined ? {} : { coverKey }),
+      },
+      options,
+    );
   }
 
   /**

@@ -1,0 +1,176 @@
+/**
+ * A library folder on this machine: the walk (symlinks followed, loops, unreadable folders and
+ * names that are not UTF-8 reported), and each file read once for what it is (music-metadata,
+ * by content) and once for its sha256. The rules (what is imported) are in services/library/.
+ */
+import { createHash } from 'node:crypto';
+import { constants, createReadStream, openAsBlob } from 'node:fs';
+import { access, readdir, realpath, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { CouldNotDetermineFileTypeError, UnsupportedFileTypeError, parseBlob } from 'music-metadata';
+import type { ReadMetadata } from '../services/library/audio-facts.js';
+
+/** A regular file found by the walk, with the cover image beside it if its folder has one. */
+export interface LibraryCandidate {
+  kind: 'file';
+  /** Relative to the root, "/"-separated. */
+  path: string;
+  abs: string;
+  size: number;
+  mtimeMs: number;
+  cover: string | undefined;
+}
+
+export interface WalkProblem {
+  kind: 'problem';
+  path: string;
+  reason: string;
+}
+
+export type WalkEntry = LibraryCandidate | WalkProblem;
+
+/** cover.jpg, folder.png, front.webp…: the side-by-side artwork of a folder, in this order of preference. */
+const COVER_NAME = /^(cover|folder|front|album)\.(jpe?g|png|webp)$/i;
+const COVER_ORDER = ['cover', 'folder', 'front', 'album'];
+
+export function isCoverName(name: string): boolean {
+  return COVER_NAME.test(name);
+}
+
+/** A name's bytes as text a person can read: invalid UTF-8 bytes become \xNN. */
+function shownName(name: Buffer): string {
+  let out = '';
+  for (const byte of name)
+    out +=
+      byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : `\\x${byte.toString(16).padStart(2, '0')}`;
+  return out;
+}
+
+function isUtf8(name: Buffer): boolean {
+  return Buffer.from(name.toString('utf8'), 'utf8').equals(name);
+}
+
+function errorReason(err: unknown): string {
+  const code = (err as { code?: string }).code;
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'ELOOP') return 'symlink loop';
+  if (code === 'ENOENT') return 'broken symlink or removed during the walk';
+  return (err as Error).message;
+}
+
+/** Every file under `root` (a real path), sorted by name within each folder; problems in place. */
+export async function* walkLibrary(root: string): AsyncGenerator<WalkEntry> {
+  const seen = new Set<string>([root]);
+  const stack: { abs: string; rel: string }[] = [{ abs: root, rel: '' }];
+  while (stack.length > 0) {
+    const dir = stack.pop() as { abs: string; rel: string };
+    let names: Buffer[];
+    try {
+      names = await readdir(dir.abs, { encoding: 'buffer' });
+    } catch (err) {
+      yield { kind: 'problem', path: dir.rel || '.', reason: `cannot read the folder: ${errorReason(err)}` };
+      continue;
+    }
+    names.sort((a, b) => Buffer.compare(a, b));
+    const files: { name: string; abs: string; rel: string; size: number; mtimeMs: number }[] = [];
+    const subdirs: { abs: string; rel: string }[] = [];
+    for (const raw of names) {
+      const relOf = (name: string): string => (dir.rel ? `${dir.rel}/${name}` : name);
+      if (!isUtf8(raw)) {
+        yield {
+          kind: 'problem',
+          path: relOf(shownName(raw)),
+          reason: 'the name is not valid UTF-8; rename it',
+        };
+        continue;
+      }
+      const name = raw.toString('utf8');
+      const abs = join(dir.abs, name);
+      try {
+        const info = await stat(abs);
+        if (info.isDirectory()) {
+          const real = await realpath(abs);
+          if (seen.has(real) || root.startsWith(`${real}/`)) {
+            yield { kind: 'problem', path: relOf(name), reason: 'symlink loop: a folder already walked' };
+            continue;
+          }
+          seen.add(real);
+          subdirs.push({ abs, rel: relOf(name) });
+        } else if (info.isFile()) {
+          files.push({ name, abs, rel: relOf(name), size: info.size, mtimeMs: info.mtimeMs });
+        }
+      } catch (err) {
+        yield { kind: 'problem', path: relOf(name), reason: errorReason(err) };
+      }
+    }
+    const covers = files.filter((f) => isCoverName(f.name));
+    covers.sort(
+      (a, b) =>
+        COVER_ORDER.indexOf(a.name.split('.')[0]?.toLowerCase() ?? '') -
+        COVER_ORDER.indexOf(b.name.split('.')[0]?.toLowerCase() ?? ''),
+    );
+    const cover = covers[0]?.abs;
+    for (const f of files) {
+      if (isCoverName(f.name)) continue;
+      yield { kind: 'file', path: f.rel, abs: f.abs, size: f.size, mtimeMs: f.mtimeMs, cover };
+    }
+    // Depth first, in name order.
+    for (const sub of subdirs.reverse()) stack.push(sub);
+  }
+}
+
+/** `not-audio`: the content is something else (a picture, text); `unreadable`: audio or not, it could not be read. */
+export type ReadOutcome =
+  { ok: true; meta: ReadMetadata } | { ok: false; reason: string; kind: 'not-audio' | 'unreadable' };
+
+/** music-metadata on the file's bytes (random access, type found by content, not by name). */
+export async function readAudioMetadata(abs: string): Promise<ReadOutcome> {
+  try {
+    // A Blob that cannot be read says only "could not be read": ask the file system first.
+    await access(abs, constants.R_OK);
+    const blob = await openAsBlob(abs);
+    const meta = await parseBlob(blob, { skipCovers: false, duration: false });
+    return { ok: true, meta: meta as unknown as ReadMetadata };
+  } catch (err) {
+    if (err instanceof CouldNotDetermineFileTypeError)
+      return { ok: false, reason: 'not audio: its content is no known audio format', kind: 'not-audio' };
+    if (err instanceof UnsupportedFileTypeError) {
+      const type = /: (\S+)$/.exec(err.message)?.[1] ?? 'an unsupported type';
+      return { ok: false, reason: `not audio: its content is ${type}`, kind: 'not-audio' };
+    }
+    const code = (err as { code?: string }).code;
+    if (code !== undefined) return { ok: false, reason: errorReason(err), kind: 'unreadable' };
+    const message = (err as Error).message;
+    // A box or tag whose declared size runs past the end of the file: the file was cut short.
+    if (/exceeds (remaining|file)/i.test(message))
+      return { ok: false, reason: `truncated: ${message}`, kind: 'unreadable' };
+    return { ok: false, reason: `unreadable tags or header: ${message}`, kind: 'unreadable' };
+  }
+}
+
+export async function sha256OfFile(abs: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(abs, { highWaterMark: 1024 * 1024 }))
+    hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+export function openFile(abs: string): Readable {
+  return createReadStream(abs, { highWaterMark: 1024 * 1024 });
+}
+
+/** The folder's real path, or why it cannot be imported. */
+export async function resolveFolder(path: string): Promise<{ root: string } | { reason: string }> {
+  try {
+    const root = await realpath(path);
+    return (await stat(root)).isDirectory() ? { root } : { reason: 'it is not a folder' };
+  } catch (err) {
+    return {
+      reason:
+        errorReason(err) === 'broken symlink or removed during the walk'
+          ? 'no such folder'
+          : errorReason(err),
+    };
+  }
+}

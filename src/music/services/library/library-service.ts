@@ -1,0 +1,136 @@
+/**
+ * The admin API of library imports: start one (a `library-import` job runs the same importer as
+ * the CLI), read its progress and every file it could not import, pause and resume it. The folder
+ * must lie inside LIBRARY_IMPORT_ROOTS: an admin token never reads arbitrary server paths.
+ */
+import { isUuid } from '../../uuid.js';
+import type {
+  ImportProblem,
+  ImportRecord,
+  PrismaLibraryRepository,
+} from '../../repositories/library-repository.js';
+import type { UserRepository } from '../../repositories/user-repository.js';
+import type { AuthContext } from '../../auth-context.js';
+import type { Visibility } from '../visibility-policy.js';
+import type { LibraryImportProgress } from '../live-events.js';
+import { normaliseHandle } from '../auth-service.js';
+import { progressOf } from './library-importer.js';
+import {
+  folderNotAllowed,
+  folderUnreadable,
+  importNotFound,
+  importNotPausable,
+  importNotResumable,
+  ownerNotFound,
+} from '../../errors/library.js';
+
+export interface StartImportInput {
+  directory: string;
+  owner: string;
+  visibility?: Visibility;
+  prune?: boolean;
+}
+
+export interface LibraryServiceDeps {
+  library: PrismaLibraryRepository;
+  users: Pick<UserRepository, 'findByHandle'>;
+  /** The folder's real path (symlinks resolved), or why it is not a readable folder. */
+  resolveFolder(path: string): Promise<{ root: string } | { reason: string }>;
+  queue: { enqueue(importId: string): Promise<void> };
+  roots: readonly string[];
+}
+
+export type ImportView = LibraryImportProgress & {
+  owner_user_id: string;
+  visibility: Visibility;
+  prune: boolean;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+};
+
+function importView(record: ImportRecord): ImportView {
+  return {
+    ...progressOf(record),
+    owner_user_id: record.ownerUserId,
+    visibility: record.visibility,
+    prune: record.prune,
+    created_at: record.createdAt.toISOString(),
+    started_at: record.startedAt?.toISOString() ?? null,
+    finished_at: record.finishedAt?.toISOString() ?? null,
+  };
+}
+
+const PROBLEMS_SHOWN = 1000;
+
+export class LibraryService {
+  constructor(private readonly deps: LibraryServiceDeps) {}
+
+  private async inRoots(directory: string): Promise<string> {
+    const { roots } = this.deps;
+    if (roots.length === 0 || !directory.startsWith('/')) throw folderNotAllowed(roots);
+    const found = await this.deps.resolveFolder(directory);
+    if ('reason' in found) throw folderUnreadable(found.reason);
+    const allowed = await Promise.all(roots.map((r) => this.deps.resolveFolder(r)));
+    const inside = allowed.some(
+      (r) => 'root' in r && (found.root === r.root || found.root.startsWith(`${r.root}/`)),
+    );
+    if (!inside) throw folderNotAllowed(roots);
+    return found.root;
+  }
+
+  /** 202 with the new import, or the owner's unfinished import of this folder (resumed if paused). */
+  async start(caller: AuthContext, input: StartImportInput): Promise<ImportView> {
+    const root = await this.inRoots(input.directory);
+    const owner = await this.deps.users.findByHandle(normaliseHandle(input.owner));
+    if (!owner) throw ownerNotFound(input.owner);
+    const { library } = this.deps;
+    const unfinished = await library.findUnfinished(owner.id, root);
+    if (unfinished) {
+      if (unfinished.status === 'paused' && (await library.setStatus(unfinished.id, ['paused'], 'queued')))
+        await this.deps.queue.enqueue(unfinished.id);
+      return importView((await library.findImport(unfinished.id)) ?? unfinished);
+    }
+    const record = await library.createImport({
+      ownerUserId: owner.id,
+      requestedBy: caller.userId,
+      root,
+      visibility: input.visibility ?? 'public',
+      prune: input.prune ?? false,
+    });
+    await this.deps.queue.enqueue(record.id);
+    return importView(record);
+  }
+
+  private async found(id: string): Promise<ImportRecord> {
+    const record = isUuid(id) ? await this.deps.library.findImport(id.toLowerCase()) : undefined;
+    if (!record) throw importNotFound();
+    return record;
+  }
+
+  async get(id: string): Promise<ImportView & { problems: ImportProblem[]; problems_shown: number }> {
+    const record = await this.found(id);
+    const problems = await this.deps.library.listProblems(record.id, PROBLEMS_SHOWN);
+    return { ...importView(record), problems, problems_shown: PROBLEMS_SHOWN };
+  }
+
+  async list(limit: number): Promise<{ items: ImportView[] }> {
+    return { items: (await this.deps.library.listImports(limit)).map(importView) };
+  }
+
+  /** The run stops after the files in hand (within a second); the media jobs already queued go on. */
+  async pause(id: string): Promise<ImportView> {
+    const record = await this.found(id);
+    if (!(await this.deps.library.setStatus(record.id, ['queued', 'running'], 'paused')))
+      throw importNotPausable(record.status);
+    return importView((await this.deps.library.findImport(record.id)) ?? record);
+  }
+
+  async resume(id: string): Promise<ImportView> {
+    const record = await this.found(id);
+    if (!(await this.deps.library.setStatus(record.id, ['paused'], 'queued')))
+      throw importNotResumable(record.status);
+    await this.deps.queue.enqueue(record.id);
+    return importView((await this.deps.library.findImport(record.id)) ?? record);
+  }
+}
