@@ -52,11 +52,23 @@ export async function askServer(): Promise<void> {
   }
 }
 
+const endedListeners: (() => void)[] = [];
+
+/** Runs when a request finds that this device's session has ended (expired, or ended elsewhere). */
+export function onSessionEnded(listener: () => void): void {
+  endedListeners.push(listener);
+}
+
 export function api<T>(path: string, init: RequestInit = {}): Promise<T> {
   // Same-origin fetches carry the session cookie; a 401 means it is gone (expired, revoked).
   return requestJson<T>(`/api/v1${path}`, { credentials: 'same-origin', ...init }).catch((err: unknown) => {
-    if (err instanceof ProblemError && err.problem.status === 401) saveSession(null);
-    throw err;
+    if (!(err instanceof ProblemError) || err.problem.status !== 401) throw err;
+    const had = session() !== null;
+    saveSession(null);
+    if (had) endedListeners.forEach((l) => l());
+    // The API's own words address developers (an Authorization header): a person reads these.
+    const detail = had ? 'Your session has ended. Log in again.' : 'Log in first.';
+    throw new ProblemError({ ...err.problem, detail, hint: undefined }, err.retryAfter);
   });
 }
 
@@ -103,6 +115,8 @@ export interface TrackPage extends Track {
   artist: { id: string; name: string } | null;
   album: { id: string; name: string } | null;
   counts: { plays: number; comments: number };
+  /** The caller bought it (and may download the original). */
+  owned?: boolean;
 }
 
 export interface TrackSummary {
