@@ -109,8 +109,12 @@ export class PaymentService {
 
   async price(viewer: AuthContext | undefined, trackId: string) {
     this.on();
-    await this.readable(viewer, trackId);
-    return priceView(trackId, await this.repo.price(trackId));
+    const track = await this.readable(viewer, trackId);
+    // Owned: the caller bought it or it is theirs (the page offers "Download", not "Buy").
+    const owned =
+      viewer !== undefined &&
+      (viewer.userId === track.ownerUserId || (await this.repo.hasBought(viewer.userId, track.id)));
+    return { ...priceView(trackId, await this.repo.price(trackId)), owned };
   }
 
   async setPrice(caller: AuthContext, trackId: string, body: PriceBody) {
