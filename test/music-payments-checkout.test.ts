@@ -293,10 +293,28 @@ describe('library, downloads and sales', () => {
       ['tip', 250],
       ['sale', 300],
     ]);
+    // Each sale and tip, newest first: the track, the buyer, the amount, when; paged.
+    const track = { id: artist.trackId, title: expect.any(String) };
+    const paid = { status: 'paid', currency: 'gbp', buyer: { handle: buyer.handle }, track };
+    expect(sales.json().items).toEqual([
+      { ...paid, id: expect.any(String), kind: 'tip', amount: 250, at: expect.any(String) },
+      { ...paid, id: expect.any(String), kind: 'purchase', amount: 300, at: expect.any(String) },
+    ]);
+    const first = (await inject('GET', '/api/v1/payments/sales?limit=1', artist.user)).json();
+    expect(first.items.map((i: { kind: string }) => i.kind)).toEqual(['tip']);
+    const second = await inject(
+      'GET',
+      `/api/v1/payments/sales?limit=1&cursor=${first.next_cursor}`,
+      artist.user,
+    );
+    expect(second.json()).toMatchObject({ items: [{ kind: 'purchase', amount: 300 }], next_cursor: null });
+    expect((await inject('GET', '/api/v1/payments/sales?cursor=bogus', artist.user)).statusCode).toBe(400);
     const nobody = await signupUser(f.t.app, 'nosales');
     expect((await inject('GET', '/api/v1/payments/sales', nobody)).json()).toEqual({
       totals: [],
       entries: [],
+      items: [],
+      next_cursor: null,
     });
   });
 });
