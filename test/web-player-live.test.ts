@@ -62,7 +62,7 @@ describe('player live updates in Chromium', () => {
     await page.getByLabel('Password (at least 10 characters)').fill(PASSWORD);
     await page.getByRole('button', { name: 'Create the account' }).click();
     await page.waitForURL(`${base}/users/${handle}`);
-    await page.getByRole('link', { name: 'Upload' }).click();
+    await page.getByRole('link', { name: 'Upload', exact: true }).click();
     await page.locator('html[data-live="open"]').waitFor();
     // Every step line the page shows, in the order it showed them (the page is one document).
     await page.evaluate(() => {

@@ -16,7 +16,7 @@ import { clientKeys } from './helpers/library-rows.js';
 import { PASSWORD, signupUser, type TestUser } from './helpers/music-domain.js';
 import { openPaymentsFixture, type PaymentsFixture } from './helpers/payments-fixture.js';
 import { checkPage } from './helpers/player-fixture.js';
-import { playableTrack } from './helpers/playable-tracks.js';
+import { albumIdByName, logInAs, playableTrack } from './helpers/playable-tracks.js';
 
 // Callbacks run inside the page: its DOM globals, typed loosely here (the Node project has no DOM lib).
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -34,13 +34,7 @@ let listener: TestUser;
 let longId = '';
 const album: string[] = [];
 
-async function logIn(page: Page, who: TestUser): Promise<void> {
-  await page.goto(`${base}/login`);
-  await page.getByLabel('Handle or email').fill(who.handle);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Log in', exact: true }).click();
-  await page.waitForURL(`${base}/users/${who.handle}`);
-}
+const logIn = (page: Page, who: TestUser): Promise<void> => logInAs(page, base, who);
 
 /** The app's one audio element, marked so a later check knows it is the same one (not a reload). */
 async function audioState(
@@ -94,7 +88,7 @@ describe('the listening app', () => {
     it(`${width} px: Play on a track page, four pages by the app's links, the same audio plays on`, async () => {
       const { page, errors } = await browser.page(width);
       await page.goto(`${base}/tracks/${longId}`);
-      const play = page.getByRole('button', { name: 'Play Long Walk' });
+      const play = page.getByRole('button', { name: 'Play Long Walk', exact: true });
       await play.waitFor();
       // On a phone Play is above the fold.
       const box = await play.boundingBox();
@@ -179,7 +173,7 @@ describe('the listening app', () => {
 
   it('an album of three short tracks plays through the queue in order; the queue survives a reload', async () => {
     const { page, errors } = await browser.page();
-    await page.goto(`${base}/albums/${await albumId()}`);
+    await page.goto(`${base}/albums/${await albumIdByName(f.t.app, 'Three Short Ones')}`);
     await page.getByRole('heading', { level: 1, name: 'Three Short Ones' }).waitFor();
     await page.evaluate(() => {
       window.__played = [];
@@ -191,7 +185,15 @@ describe('the listening app', () => {
         });
     });
     await page.getByRole('button', { name: 'Play all: Tracks of Three Short Ones' }).click();
-    await page.waitForFunction(() => window.__played.length === 3, undefined, { timeout: 60_000 });
+    await page
+      .waitForFunction(() => window.__played.length === 3, undefined, { timeout: 60_000 })
+      .catch(async (err: Error) => {
+        const seen = await page.evaluate(() => [
+          window.__played,
+          document.querySelector('audio').error?.code,
+        ]);
+        throw new Error(`${err.message}; played ${JSON.stringify(seen)}`);
+      });
     expect(await page.evaluate(() => window.__played)).toEqual(album);
     await page.waitForFunction(() => document.querySelector('audio').ended, undefined, { timeout: 30_000 });
 
@@ -257,9 +259,9 @@ describe('the listening app', () => {
     await add(longId, 'Road trip');
     await page.goto(`${base}/playlists/${playlistId}`);
     await page.getByRole('button', { name: 'Move Second Wind up' }).click();
-    await page.locator(`li[data-track="${album[1]}"]:nth-child(2)`).waitFor();
+    await page.locator(`main li[data-track="${album[1]}"]:nth-child(2)`).waitFor();
     await page.getByRole('button', { name: 'Remove Long Walk from the playlist' }).click();
-    await page.locator(`li[data-track="${longId}"]`).waitFor({ state: 'detached' });
+    await page.locator(`main li[data-track="${longId}"]`).waitFor({ state: 'detached' });
     const shown = await page
       .locator('main li[data-track]')
       .evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { track: string } }).dataset.track));
@@ -319,8 +321,37 @@ describe('the listening app', () => {
     expect(text).toContain('$3.00');
     expect(text).not.toMatch(/\b300\b|minor units/);
     await checkPage(page, 'listening-buy-pwyw');
+
+    // "3" is three dollars: the checkout charges 300 cents; once paid the page says "You own this".
+    await field.fill('3');
+    await page.getByRole('button', { name: 'Buy' }).click();
+    await page.waitForURL(new RegExp(`^${f.provider.origin}/pay/cs_test_`));
+    const session = [...f.provider.sessions.values()].at(-1)!;
+    expect([session.amount_total, session.currency]).toEqual([300, 'usd']);
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.waitForURL(new RegExp(`^${base}/purchases/[0-9a-f-]{36}\\?outcome=success$`));
+    await page.locator('[data-status="paid"]').waitFor({ timeout: 30_000 });
+    await page.goto(`${base}/tracks/${longId}`);
+    await page.getByTestId('owned').waitFor();
+    expect(await page.getByTestId('owned').innerText()).toBe('You own this · Download');
+    await checkPage(page, 'listening-owned');
     expect(errors).toEqual([]);
     await page.close();
+
+    // The artist's Sales page: the sale (track, buyer, amount, date) beside the totals.
+    const sales = await browser.page();
+    await logIn(sales.page, artist);
+    await sales.page.getByRole('link', { name: 'Sales' }).click();
+    await sales.page.locator('[data-part="sale-items"][data-state="ready"]').waitFor();
+    const row = sales.page.locator('tr[data-kind="purchase"]');
+    expect(await row.innerText()).toMatch(
+      new RegExp(`Long Walk\\s+@${listener.handle}\\s+Purchase\\s+\\$3\\.00`),
+    );
+    expect(await sales.page.locator('tr[data-currency="usd"] [data-testid="net"]').innerText()).toBe('$3.00');
+    expect(await sales.page.locator('body').innerText()).not.toMatch(/\b300\b/);
+    await checkPage(sales.page, 'listening-sales');
+    expect(sales.errors).toEqual([]);
+    await sales.page.close();
   }, 120_000);
 
   it('sign-up says what comes next; a device whose session ended is told so in words, with a way to log in', async () => {
@@ -357,15 +388,3 @@ describe('the listening app', () => {
     await page.close();
   }, 60_000);
 });
-
-async function albumId(): Promise<string> {
-  const answer = await f.t.app.inject({
-    method: 'GET',
-    url: '/api/v1/search?q=Three%20Short%20Ones&limit=5',
-  });
-  const found = answer
-    .json<{ albums: { id: string; name: string }[] }>()
-    .albums.find((a) => a.name === 'Three Short Ones');
-  if (!found) throw new Error(`no album in ${answer.body}`);
-  return found.id;
-}

@@ -90,7 +90,7 @@ describe('music player in Chromium', () => {
 
     await signUp(page, handle);
     await checkPage(page, 'player-profile-empty');
-    await page.getByRole('link', { name: 'Upload' }).click();
+    await page.getByRole('link', { name: 'Upload', exact: true }).click();
     await page.getByLabel('Audio file').setInputFiles(file);
     // The title comes from the file name at once, and from the file's tags once it is read.
     expect(await page.getByLabel('Title').inputValue()).toBe('sine-20s');
@@ -231,7 +231,8 @@ describe('music player in Chromium', () => {
     await checkPage(page, 'player-album');
     await page.locator('main').getByRole('link', { name: 'Twenty seconds of sine' }).click();
     await page.waitForURL(`${base}/tracks/${trackId}`);
-    await page.getByRole('button', { name: 'Play Twenty seconds of sine' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Twenty seconds of sine' }).waitFor();
+    await page.getByTestId('play').waitFor();
     // A page that does not exist says so, as a page.
     await page.goto(`${base}/no/such/page`);
     await page.getByRole('heading', { name: 'No such page' }).waitFor();

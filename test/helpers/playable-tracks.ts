@@ -5,8 +5,10 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Page } from 'playwright-core';
 import type { MusicTestApp } from './music-app.js';
-import type { TestUser } from './music-domain.js';
+import { PASSWORD, type TestUser } from './music-domain.js';
 import { addReadyVersion } from './library-rows.js';
 import { run } from './generated-audio.js';
 
@@ -93,4 +95,24 @@ export async function playableTrack(
     },
   });
   return { trackId, versionId };
+}
+
+/** Logs `who` in through the page (music-domain's password), as a person does. */
+export async function logInAs(page: Page, base: string, who: TestUser): Promise<void> {
+  await page.goto(`${base}/login`);
+  await page.getByLabel('Handle or email').fill(who.handle);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  await page.waitForURL(`${base}/users/${who.handle}`);
+}
+
+/** The library's id of the album named `name` (search). */
+export async function albumIdByName(app: FastifyInstance, name: string): Promise<string> {
+  const answer = await app.inject({
+    method: 'GET',
+    url: `/api/v1/search?q=${encodeURIComponent(name)}&limit=5`,
+  });
+  const found = answer.json<{ albums: { id: string; name: string }[] }>().albums.find((a) => a.name === name);
+  if (!found) throw new Error(`no album ${name} in ${answer.body}`);
+  return found.id;
 }

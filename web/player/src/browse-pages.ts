@@ -2,6 +2,7 @@
 import { h, clear } from '../../shared/dom';
 import { ProblemError } from '../../shared/http';
 import { api, problemText, type Album, type Artist, type Song, type TrackSummary } from './api';
+import type { Profile } from './list-pages';
 import { part } from './parts';
 import { playableList, toItems } from './track-rows';
 
@@ -160,13 +161,23 @@ function albumGrid(label: string, albums: Album[], songs: Song[]): HTMLElement {
   );
 }
 
-type ArtistPage = Artist & {
-  albums: Album[];
-  tracks: Song[];
-  bio?: string | null;
-  pictureUrl?: string | null;
-  handle?: string | null;
-};
+type ArtistPage = Artist & { albums: Album[]; tracks: Song[] };
+
+/** The uploader's picture, bio and profile link in the artist page's head. */
+async function artistProfile(head: HTMLElement, name: string, handle: string): Promise<void> {
+  const p = await api<Profile>(`/users/${encodeURIComponent(handle)}`).catch(() => undefined);
+  if (!p) return;
+  const picture = p.pictureUrl ?? p.picture_url;
+  if (picture)
+    head.prepend(
+      h('img', { src: picture, alt: `Picture of ${name}`, class: 'cover round', width: 160, height: 160 }),
+    );
+  const facts = head.querySelector('.track-facts')!;
+  facts.append(
+    h('p', {}, 'Uploaded by ', h('a', { href: `/users/${p.handle}` }, p.display_name ?? `@${p.handle}`)),
+    p.bio ? h('p', { class: 'description', 'data-testid': 'bio' }, p.bio) : '',
+  );
+}
 
 export async function renderArtist(app: HTMLElement, id: string): Promise<void> {
   let artist: ArtistPage;
@@ -176,33 +187,20 @@ export async function renderArtist(app: HTMLElement, id: string): Promise<void> 
     return notFound(app, 'Artist', err);
   }
   document.title = `${artist.name} · Music`;
+  const head = h(
+    'div',
+    { class: 'track-head' },
+    h('div', { class: 'track-facts' }, h('h1', {}, artist.name), h('p', { class: 'muted' }, 'Artist')),
+  );
+  // The person behind the name (when one account uploaded all of it): their picture and bio.
+  const owners = new Set(
+    artist.tracks.map((t) => (t as Song & { owner?: { handle?: string } }).owner?.handle),
+  );
+  const [handle] = [...owners];
+  if (owners.size === 1 && handle) void artistProfile(head, artist.name, handle);
   clear(
     app,
-    h(
-      'div',
-      { class: 'track-head' },
-      artist.pictureUrl
-        ? h('img', {
-            src: artist.pictureUrl,
-            alt: `Picture of ${artist.name}`,
-            class: 'cover round',
-            width: 160,
-            height: 160,
-          })
-        : null,
-      h(
-        'div',
-        { class: 'track-facts' },
-        h('h1', {}, artist.name),
-        h(
-          'p',
-          { class: 'muted' },
-          'Artist',
-          artist.handle ? [' · ', h('a', { href: `/users/${artist.handle}` }, `@${artist.handle}`)] : null,
-        ),
-        artist.bio ? h('p', { class: 'description' }, artist.bio) : null,
-      ),
-    ),
+    head,
     h('h2', {}, 'Albums'),
     artist.albums.length
       ? albumGrid(`Albums by ${artist.name}`, artist.albums, artist.tracks)

@@ -10,8 +10,6 @@ import { api, problemText, session, type TrackPage } from './api';
 import { amountError, money, plain, toMinor } from './money';
 import { part } from './parts';
 
-export { money };
-
 interface Price {
   track_id: string;
   currency: string | null;

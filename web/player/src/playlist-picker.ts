@@ -19,7 +19,7 @@ export interface PlaylistView extends Omit<PlaylistSummary, 'trackCount'> {
   tracks: unknown[];
 }
 
-export const NEW_PLAYLIST = 'new';
+const NEW_PLAYLIST = 'new';
 
 export function myPlaylists(): Promise<PlaylistSummary[]> {
   return api<{ items: PlaylistSummary[] }>('/me/playlists').then((a) => a.items);

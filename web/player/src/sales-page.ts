@@ -25,6 +25,7 @@ interface SaleItem {
   amount: number;
   currency: string;
   at: string;
+  status?: string;
 }
 
 function table(head: string[], rows: HTMLElement[]): HTMLElement {
@@ -104,7 +105,11 @@ export function renderSales(app: HTMLElement): void {
               {},
               i.buyer ? h('a', { href: `/users/${i.buyer.handle}` }, `@${i.buyer.handle}`) : 'someone',
             ),
-            h('td', {}, i.kind === 'tip' ? 'Tip' : 'Purchase'),
+            h(
+              'td',
+              {},
+              `${i.kind === 'tip' ? 'Tip' : 'Purchase'}${i.status && i.status !== 'paid' ? ` (${i.status})` : ''}`,
+            ),
             h('td', { 'data-testid': 'amount' }, money(i.amount, i.currency)),
           ),
         ),

@@ -189,7 +189,7 @@ function processingNotice(
 }
 
 /** The track as the queue and the player bar hold it. */
-export function trackItem(track: TrackPage): QueueItem {
+function trackItem(track: TrackPage): QueueItem {
   const version = track.current_version;
   return {
     id: track.id,
