@@ -366,8 +366,15 @@ describe('the listening app', () => {
     await welcome.waitFor();
     expect(await welcome.innerText()).toContain(`Check your mail: a link sent to ${who}@example.org`);
     await welcome.getByRole('link', { name: 'upload your first track' }).waitFor();
+    // The artist's short bio, edited on their own page.
+    await page.getByLabel('Short bio').fill('Sings about trains.\nLives by the sea.');
+    await page.getByRole('button', { name: 'Save the bio' }).click();
+    await page.getByTestId('bio').waitFor();
+    expect(await page.getByTestId('bio').innerText()).toBe('Sings about trains.\nLives by the sea.');
+    await checkPage(page, 'listening-profile-own');
+    await page.getByRole('link', { name: 'upload your first track' }).waitFor();
     // No empty progress bar before a file is chosen.
-    await welcome.getByRole('link', { name: 'upload your first track' }).click();
+    await page.getByRole('link', { name: 'upload your first track' }).click();
     await page.getByLabel('Audio file').waitFor();
     expect(await page.locator('progress').isVisible()).toBe(false);
     await checkPage(page, 'listening-upload-empty');

@@ -1,7 +1,10 @@
-/** The artist's own page: their bio and picture, edited in place; the welcome after sign-up. */
-import { h, clear } from '../../shared/dom';
+/**
+ * The artist's own page: their bio, edited in place (the picture is shown when the profile has one;
+ * its upload waits for PUT /users/me/picture); the welcome after sign-up.
+ */
+import { h } from '../../shared/dom';
 import { field, showProblem, clearProblem } from '../../shared/forms';
-import { api, problemText } from './api';
+import { api } from './api';
 import type { Profile } from './list-pages';
 
 let welcomeEmail: string | undefined;
@@ -23,8 +26,6 @@ export function welcomeNote(): HTMLElement | null {
     h('p', {}, 'Next: ', h('a', { href: '/upload' }, 'upload your first track'), '.'),
   );
 }
-
-const PICTURE_TYPES = 'image/jpeg,image/png,image/webp';
 
 export function profileEditor(profile: Profile, reload: () => void): HTMLElement {
   const bio = field('bio', 'Short bio', h('textarea', { rows: 4, maxlength: 2000 }));
@@ -48,58 +49,10 @@ export function profileEditor(profile: Profile, reload: () => void): HTMLElement
     );
   });
 
-  const file = h('input', { type: 'file', accept: PICTURE_TYPES, id: 'picture-file' });
-  const pictureStatus = h('p', { role: 'status' });
-  const upload = h('button', { type: 'button' }, 'Upload the picture');
-  upload.addEventListener('click', () => {
-    const chosen = file.files?.[0];
-    if (!chosen) return void (pictureStatus.textContent = 'Choose a JPEG, PNG or WebP picture first.');
-    pictureStatus.textContent = 'Uploading…';
-    fetch('/api/v1/users/me/picture', {
-      method: 'PUT',
-      credentials: 'same-origin',
-      headers: { 'content-type': chosen.type || 'application/octet-stream' },
-      body: chosen,
-    })
-      .then(async (r) => {
-        if (!r.ok) {
-          const p = (await r.json().catch(() => ({}))) as { detail?: string; title?: string };
-          throw new Error(p.detail ?? p.title ?? `The picture was refused (${r.status}).`);
-        }
-        reload();
-      })
-      .catch((err: unknown) => {
-        pictureStatus.textContent = problemText(err);
-        pictureStatus.className = 'error';
-      });
-  });
-  const hasPicture = Boolean(profile.pictureUrl ?? profile.picture_url);
-  const removePicture = hasPicture
-    ? h(
-        'button',
-        {
-          type: 'button',
-          class: 'danger',
-          onclick: () =>
-            void api('/users/me/picture', { method: 'DELETE' }).then(reload, (err: unknown) =>
-              clear(pictureStatus, problemText(err)),
-            ),
-        },
-        'Remove the picture',
-      )
-    : null;
   return h(
     'section',
     { class: 'manage', 'aria-label': 'Your artist page', 'data-part': 'profile-edit' },
     h('h2', {}, 'Your artist page'),
     form,
-    h(
-      'div',
-      { class: 'stack' },
-      h('label', { for: 'picture-file' }, 'Picture (JPEG, PNG or WebP)'),
-      file,
-      h('div', { class: 'row' }, upload, removePicture),
-      pictureStatus,
-    ),
   );
 }
