@@ -63,11 +63,13 @@ export function api<T>(path: string, init: RequestInit = {}): Promise<T> {
   // Same-origin fetches carry the session cookie; a 401 means it is gone (expired, revoked).
   return requestJson<T>(`/api/v1${path}`, { credentials: 'same-origin', ...init }).catch((err: unknown) => {
     if (!(err instanceof ProblemError) || err.problem.status !== 401) throw err;
-    const had = session() !== null;
+    // A refused login (wrong password) is the login form's own answer, not an ended session.
+    const had = session() !== null && !path.startsWith('/auth/');
     saveSession(null);
-    if (had) endedListeners.forEach((l) => l());
+    if (!had) throw err;
+    endedListeners.forEach((l) => l());
     // The API's own words address developers (an Authorization header): a person reads these.
-    const detail = had ? 'Your session has ended. Log in again.' : 'Log in first.';
+    const detail = 'Your session has ended. Log in again.';
     throw new ProblemError({ ...err.problem, detail, hint: undefined }, err.retryAfter);
   });
 }
