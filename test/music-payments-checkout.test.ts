@@ -71,7 +71,9 @@ describe('prices and tips', () => {
       tips: true,
     });
     const anyone = await inject('GET', `/api/v1/payments/tracks/${seller.trackId}`);
-    expect(anyone.json().amount).toBe(500);
+    expect(anyone.json()).toMatchObject({ amount: 500, owned: false });
+    const own = await inject('GET', `/api/v1/payments/tracks/${seller.trackId}`, seller.user);
+    expect(own.json().owned).toBe(true);
     const other = await signupUser(f.t.app, 'other');
     expect((await setPrice(other, seller.trackId, { currency: 'usd', amount: 1 })).statusCode).toBe(403);
     const cases: [unknown, RegExp][] = [
@@ -203,7 +205,11 @@ describe('library, downloads and sales', () => {
     });
     const session = f.provider.sessions.get([...f.provider.sessions.keys()].at(-1)!)!;
     expect(session.client_reference_id).toBe(res.json().purchase_id);
+    expect((await inject('GET', `/api/v1/tracks/${seller.trackId}`, buyer)).json().owned).toBe(false);
     await pay(session);
+    // Bought: the track page and the price say so (the page offers Download instead of Buy).
+    expect((await inject('GET', `/api/v1/tracks/${seller.trackId}`, buyer)).json().owned).toBe(true);
+    expect((await inject('GET', `/api/v1/payments/tracks/${seller.trackId}`, buyer)).json().owned).toBe(true);
     const lib = await inject('GET', '/api/v1/payments/library', buyer);
     expect(lib.json().items).toEqual([
       expect.objectContaining({ track_id: seller.trackId, status: 'paid', downloadable: true, amount: 500 }),
@@ -287,10 +293,28 @@ describe('library, downloads and sales', () => {
       ['tip', 250],
       ['sale', 300],
     ]);
+    // Each sale and tip, newest first: the track, the buyer, the amount, when; paged.
+    const track = { id: artist.trackId, title: expect.any(String) };
+    const paid = { status: 'paid', currency: 'gbp', buyer: { handle: buyer.handle }, track };
+    expect(sales.json().items).toEqual([
+      { ...paid, id: expect.any(String), kind: 'tip', amount: 250, at: expect.any(String) },
+      { ...paid, id: expect.any(String), kind: 'purchase', amount: 300, at: expect.any(String) },
+    ]);
+    const first = (await inject('GET', '/api/v1/payments/sales?limit=1', artist.user)).json();
+    expect(first.items.map((i: { kind: string }) => i.kind)).toEqual(['tip']);
+    const second = await inject(
+      'GET',
+      `/api/v1/payments/sales?limit=1&cursor=${first.next_cursor}`,
+      artist.user,
+    );
+    expect(second.json()).toMatchObject({ items: [{ kind: 'purchase', amount: 300 }], next_cursor: null });
+    expect((await inject('GET', '/api/v1/payments/sales?cursor=bogus', artist.user)).statusCode).toBe(400);
     const nobody = await signupUser(f.t.app, 'nosales');
     expect((await inject('GET', '/api/v1/payments/sales', nobody)).json()).toEqual({
       totals: [],
       entries: [],
+      items: [],
+      next_cursor: null,
     });
   });
 });

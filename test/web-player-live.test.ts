@@ -62,7 +62,7 @@ describe('player live updates in Chromium', () => {
     await page.getByLabel('Password (at least 10 characters)').fill(PASSWORD);
     await page.getByRole('button', { name: 'Create the account' }).click();
     await page.waitForURL(`${base}/users/${handle}`);
-    await page.getByRole('link', { name: 'Upload' }).click();
+    await page.getByRole('link', { name: 'Upload', exact: true }).click();
     await page.locator('html[data-live="open"]').waitFor();
     // Every step line the page shows, in the order it showed them (the page is one document).
     await page.evaluate(() => {
@@ -86,8 +86,8 @@ describe('player live updates in Chromium', () => {
     await page.locator('[data-testid="live-steps"] li').first().waitFor({ timeout: 60_000 });
     await screenshots(page, 'player-live-steps');
     const started = Date.now();
-    const audio = page.getByTestId('audio');
-    await audio.waitFor({ state: 'attached', timeout: 180_000 });
+    // The Play button comes with the ready version.
+    await page.getByRole('button', { name: 'Play Live sine' }).waitFor({ timeout: 180_000 });
     const log = (await page.evaluate(() => window.stepLog)) as string[];
     expect(log.at(-1), log.join(' ')).toBe('ready:done');
     for (const step of ['transcoding', 'waveform', 'loudness'])
@@ -151,7 +151,7 @@ describe('player live updates in Chromium', () => {
     });
     expect(added.statusCode, added.body).toBe(202);
     await page.goto(`${base}/tracks/${trackId}`);
-    await page.getByTestId('audio').waitFor({ state: 'attached', timeout: 180_000 });
+    await page.getByRole('button', { name: 'Play Polled sine' }).waitFor({ timeout: 180_000 });
     expect(await page.locator('html').getAttribute('data-live')).not.toBe('open');
     expect(errors.filter((e) => !/websockets are blocked/.test(e))).toEqual([]);
     await page.close();

@@ -90,7 +90,7 @@ describe('music player in Chromium', () => {
 
     await signUp(page, handle);
     await checkPage(page, 'player-profile-empty');
-    await page.getByRole('link', { name: 'Upload' }).click();
+    await page.getByRole('link', { name: 'Upload', exact: true }).click();
     await page.getByLabel('Audio file').setInputFiles(file);
     // The title comes from the file name at once, and from the file's tags once it is read.
     expect(await page.getByLabel('Title').inputValue()).toBe('sine-20s');
@@ -104,16 +104,16 @@ describe('music player in Chromium', () => {
     await processing.waitFor();
     expect(await processing.textContent()).toMatch(/^Processing version 1 \((pending|processing)\)/);
     await screenshots(page, 'player-processing');
-    const audio = page.getByTestId('audio');
-    await audio.waitFor({ state: 'attached', timeout: 180_000 });
-    expect(['native-hls', 'hls.js']).toContain(await audio.getAttribute('data-engine'));
-    await page.locator('.waveform canvas').waitFor();
+    await page.locator('.waveform canvas').waitFor({ timeout: 180_000 });
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Twenty seconds of sine');
-
-    // One volume control: the page's own (the audio element has no controls of its own).
+    await page.getByRole('button', { name: 'Play Twenty seconds of sine' }).click();
+    const audio = page.locator('audio[data-engine]');
+    await audio.waitFor({ state: 'attached' });
+    expect(['native-hls', 'hls.js']).toContain(await audio.getAttribute('data-engine'));
+    // One volume control: the player bar's (the one audio element has no controls of its own).
+    expect(await page.locator('audio').count()).toBe(1);
     expect(await page.locator('audio[controls]').count()).toBe(0);
     expect(await page.getByRole('slider', { name: 'Volume' }).count()).toBe(1);
-    await page.getByRole('button', { name: 'Play Twenty seconds of sine' }).click();
     await page.waitForFunction(() => document.querySelector('audio').currentTime >= 2, undefined, {
       timeout: 60_000,
     });
@@ -142,14 +142,16 @@ describe('music player in Chromium', () => {
 
     await page.getByRole('link', { name: handle, exact: true }).click();
     await page.waitForURL(`${base}/users/${handle}`);
-    await page.locator(`li[data-track="${trackId}"] a`).waitFor();
+    await page.locator(`li[data-track="${trackId}"] a.row-title`).waitFor();
     await checkPage(page, 'player-profile');
 
     // The play was counted when playback started; a rollup puts the track on trending.
     await analyticsService(t, () => Date.now()).rollup(Date.now());
     await page.getByRole('link', { name: 'Trending' }).click();
-    await page.locator(`li[data-track="${trackId}"] a`).waitFor();
-    expect(await page.locator(`li[data-track="${trackId}"] a`).textContent()).toBe('Twenty seconds of sine');
+    await page.locator(`li[data-track="${trackId}"] a.row-title`).waitFor();
+    expect(await page.locator(`li[data-track="${trackId}"] a.row-title`).textContent()).toBe(
+      'Twenty seconds of sine',
+    );
     await checkPage(page, 'player-trending');
 
     // The home page: new uploads beside trending.
@@ -170,10 +172,10 @@ describe('music player in Chromium', () => {
       };
     });
     await second.page.goto(`${base}/tracks/${trackId}`);
-    const player = second.page.getByTestId('audio');
+    await second.page.getByRole('button', { name: 'Play Twenty seconds of sine' }).click();
+    const player = second.page.locator('audio[data-engine]');
     await player.waitFor({ state: 'attached' });
     expect(await player.getAttribute('data-engine')).toBe('hls.js');
-    await second.page.evaluate(() => document.querySelector('audio').play());
     await second.page.waitForFunction(() => document.querySelector('audio').currentTime >= 2, undefined, {
       timeout: 60_000,
     });
@@ -198,7 +200,6 @@ describe('music player in Chromium', () => {
         await page.goto(`${at}/tracks/${trackId}`);
         await page.locator('[data-part="comments"][data-state="ready"]').waitFor();
         await page.locator('.waveform .marker[data-comment-ms="5000"]').waitFor();
-        await page.getByTestId('audio').waitFor({ state: 'attached' });
         await page.getByRole('button', { name: 'Play Twenty seconds of sine' }).waitFor();
         expect(await page.getByTestId('counts').textContent()).toMatch(/^\d+ plays? · 1 comment$/);
         expect(await page.getByRole('alert').filter({ hasText: /\S/ }).count(), `view ${view}`).toBe(0);
@@ -225,12 +226,13 @@ describe('music player in Chromium', () => {
     await page.locator('[data-part="artists"]').getByRole('link', { name: 'Nina Vale' }).click();
     await page.getByRole('heading', { level: 1, name: 'Nina Vale' }).waitFor();
     await checkPage(page, 'player-artist');
-    await page.getByRole('link', { name: 'Night Lines' }).click();
+    await page.getByRole('link', { name: /Night Lines/ }).click();
     await page.getByRole('heading', { level: 1, name: 'Night Lines' }).waitFor();
     await checkPage(page, 'player-album');
-    await page.getByRole('link', { name: 'Twenty seconds of sine' }).click();
+    await page.locator('main').getByRole('link', { name: 'Twenty seconds of sine' }).click();
     await page.waitForURL(`${base}/tracks/${trackId}`);
-    await page.getByTestId('audio').waitFor({ state: 'attached' });
+    await page.getByRole('heading', { level: 1, name: 'Twenty seconds of sine' }).waitFor();
+    await page.getByTestId('play').waitFor();
     // A page that does not exist says so, as a page.
     await page.goto(`${base}/no/such/page`);
     await page.getByRole('heading', { name: 'No such page' }).waitFor();

@@ -27,7 +27,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const REFUSED_MULTILINE = new RegExp(`[${CONTROLS_MULTILINE}${INVISIBLE}]`, 'u');
 
 /** Request fields that are multi-line prose by nature. */
-const MULTILINE_FIELDS = new Set(['description', 'body']);
+const MULTILINE_FIELDS = new Set(['description', 'body', 'bio']);
 
 /** The first refused character of `text`, as "U+XXXX", or undefined. */
 export function refusedCharacter(text: string, multiline = false): string | undefined {

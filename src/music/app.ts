@@ -47,6 +47,7 @@ import { LibraryService } from './services/library/library-service.js';
 import { registerAdminJobRoutes } from './routes/admin-jobs.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerCatalogRoutes } from './routes/catalog.js';
+import { registerPlaylistRoutes } from './routes/playlists.js';
 import { registerCommentRoutes } from './routes/comments.js';
 import { registerTrackRoutes } from './routes/tracks.js';
 import { registerUploadRoutes } from './routes/uploads.js';
@@ -84,6 +85,7 @@ import { TokenService } from './services/tokens.js';
 import { AnalyticsService } from './services/analytics-service.js';
 import { CatalogService } from './services/catalog-service.js';
 import { CommentService } from './services/comment-service.js';
+import { PlaylistService } from './services/playlist-service.js';
 import { TrackService } from './services/track-service.js';
 import { UploadService } from './services/upload-service.js';
 import { UserService } from './services/user-service.js';
@@ -270,6 +272,13 @@ export function buildMusicApp(
   );
   const library = new SubsonicLibraryRepository(new SqlReader(connections.pool));
   registerCatalogRoutes(app, new CatalogService(library), hooks);
+  const subsonicState = new SubsonicStateRepository(
+    connections.prisma,
+    connections.redis,
+    config.cacheKeyPrefix,
+  );
+  const playlists = new PlaylistService(subsonicState, library);
+  registerPlaylistRoutes(app, playlists, hooks);
   const analytics = new AnalyticsService(
     plays,
     tracks,
@@ -306,7 +315,8 @@ export function buildMusicApp(
     endpoints: new SubsonicEndpoints({
       library,
       annotations: new SubsonicAnnotationRepository(connections.prisma),
-      state: new SubsonicStateRepository(connections.prisma, connections.redis, config.cacheKeyPrefix),
+      state: subsonicState,
+      playlists,
       media: new SongStreams({
         originals: connections.stores.originals,
         transcodes: connections.stores.transcodes,

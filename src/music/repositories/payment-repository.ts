@@ -314,6 +314,38 @@ export class PrismaPaymentRepository {
       select: { id: true, purchaseId: true, kind: true, currency: true, amountMinor: true, createdAt: true },
     });
   }
+
+  /**
+   * The artist's sales and tips (paid, refunded or disputed), newest payment first, strictly past
+   * `cursor` (paid_at, id): each with its track and buyer as they are now (either may be gone).
+   */
+  salesOf(artistUserId: string, limit: number, cursor?: { createdAt: Date; id: string }): Promise<SaleRow[]> {
+    const after = cursor
+      ? Prisma.sql`AND (p.paid_at < ${cursor.createdAt} OR (p.paid_at = ${cursor.createdAt} AND p.id < ${cursor.id}::uuid))`
+      : Prisma.empty;
+    return this.prisma.$queryRaw<SaleRow[]>(Prisma.sql`
+      SELECT p.id::text AS id, p.kind::text AS kind, p.status::text AS status, p.currency, p.amount_minor AS "amountMinor",
+             p.paid_at AS "paidAt", t.id::text AS "trackId", t.title AS "trackTitle", u.handle AS "buyerHandle"
+      FROM purchases p
+      LEFT JOIN tracks t ON t.id = p.track_id
+      LEFT JOIN users u ON u.id = p.buyer_user_id
+      WHERE p.artist_user_id = ${artistUserId}::uuid AND p.paid_at IS NOT NULL
+        AND p.status IN ('paid', 'refunded', 'disputed') ${after}
+      ORDER BY p.paid_at DESC, p.id DESC
+      LIMIT ${limit}`);
+  }
+}
+
+export interface SaleRow {
+  id: string;
+  kind: 'sale' | 'tip';
+  status: 'paid' | 'refunded' | 'disputed';
+  currency: string;
+  amountMinor: number;
+  paidAt: Date;
+  trackId: string | null;
+  trackTitle: string | null;
+  buyerHandle: string | null;
 }
 
 /** The contract the payment services take (tests may pass their own). */

@@ -20,6 +20,8 @@ export interface ProfileTrackRow {
 export interface ProfileRow {
   handle: string;
   displayName: string;
+  bio: string;
+  pictureKey: string | null;
   createdAt: Date;
   /** Newest first, strictly after the cursor. */
   tracks: ProfileTrackRow[];
@@ -37,6 +39,8 @@ export interface ProfileRepository {
 interface JoinedRow {
   handle: string;
   displayName: string;
+  bio: string;
+  pictureKey: string | null;
   userCreatedAt: Date;
   id: string | null;
   title: string | null;
@@ -59,7 +63,7 @@ export class PrismaProfileRepository implements ProfileRepository {
           OR (t.created_at = ${cursor.createdAt} AND t.id < ${cursor.id}::uuid))`
       : Prisma.empty;
     const rows = await this.prisma.$queryRaw<JoinedRow[]>`
-      SELECT u.handle, u.display_name AS "displayName", u.created_at AS "userCreatedAt",
+      SELECT u.handle, u.display_name AS "displayName", u.bio, u.picture_key AS "pictureKey", u.created_at AS "userCreatedAt",
              p.id, p.title, p.description, p.owner_user_id AS "ownerUserId",
              p.created_at AS "createdAt", p.updated_at AS "updatedAt"
       FROM users u
@@ -86,6 +90,13 @@ export class PrismaProfileRepository implements ProfileRepository {
         updatedAt: r.updatedAt,
       });
     }
-    return { handle: first.handle, displayName: first.displayName, createdAt: first.userCreatedAt, tracks };
+    return {
+      handle: first.handle,
+      displayName: first.displayName,
+      bio: first.bio,
+      pictureKey: first.pictureKey,
+      createdAt: first.userCreatedAt,
+      tracks,
+    };
   }
 }

@@ -55,6 +55,8 @@ export interface TrackContextRow {
   artistId: string | null;
   album: string | null;
   albumId: string | null;
+  /** The viewer (when one is given) holds a paid purchase of the track. */
+  bought: boolean;
 }
 
 type TrackWithVersionsRow = TrackSummary & { versions: Record<string, unknown>[] };
@@ -95,7 +97,11 @@ export interface TrackRepository {
    * the larger of the rolled-up count and the raw plays still kept (the rollup's own rule), so
    * a play counts before the next rollup.
    */
-  context(trackId: string, versionId: string | null): Promise<TrackContextRow | undefined>;
+  context(
+    trackId: string,
+    versionId: string | null,
+    viewerUserId?: string,
+  ): Promise<TrackContextRow | undefined>;
   /** Every track of one owner (any visibility), newest first, with its versions; strictly past `cursor`. */
   listByOwner(
     ownerUserId: string,
@@ -160,7 +166,11 @@ export class PrismaTrackRepository implements TrackRepository {
    * the larger of the rolled-up count and the raw plays still kept (the rollup's own rule), so
    * a play counts before the next rollup.
    */
-  async context(trackId: string, versionId: string | null): Promise<TrackContextRow | undefined> {
+  async context(
+    trackId: string,
+    versionId: string | null,
+    viewerUserId?: string,
+  ): Promise<TrackContextRow | undefined> {
     const rows = await this.prisma.$queryRaw<TrackContextRow[]>`
       SELECT u.handle AS "ownerHandle", u.display_name AS "ownerDisplayName",
         (SELECT coalesce(sum(greatest(coalesce(d.plays, 0), coalesce(e.n, 0))), 0)::int
@@ -172,7 +182,9 @@ export class PrismaTrackRepository implements TrackRepository {
         CASE WHEN coalesce(nullif(btrim(v.tag_artist), ''), nullif(btrim(v.tag_album_artist), '')) IS NOT NULL
           THEN v.sub_artist_id END AS "artistId",
         nullif(btrim(v.tag_album), '') AS album,
-        CASE WHEN nullif(btrim(v.tag_album), '') IS NOT NULL THEN v.sub_album_id END AS "albumId"
+        CASE WHEN nullif(btrim(v.tag_album), '') IS NOT NULL THEN v.sub_album_id END AS "albumId",
+        EXISTS (SELECT 1 FROM purchases p WHERE p.buyer_user_id = ${viewerUserId ?? null}::uuid
+          AND p.track_id = t.id AND p.kind = 'sale' AND p.status = 'paid') AS bought
       FROM tracks t JOIN users u ON u.id = t.owner_user_id
       LEFT JOIN track_versions v ON v.id = ${versionId}::uuid AND v.track_id = t.id
       WHERE t.id = ${trackId}::uuid`;

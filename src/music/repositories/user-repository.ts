@@ -11,6 +11,8 @@ export interface UserRecord {
   passwordHash: string;
   role: Role;
   displayName: string;
+  bio: string;
+  pictureKey: string | null;
   createdAt: Date;
 }
 
@@ -29,7 +31,10 @@ export interface UserRepository {
   /** By handle or email (both lower-case). */
   findByLogin(login: string): Promise<UserRecord | undefined>;
   setRole(id: string, role: Role): Promise<UserRecord>;
-  update(id: string, changes: { displayName?: string; passwordHash?: string }): Promise<UserRecord>;
+  update(
+    id: string,
+    changes: { displayName?: string; passwordHash?: string; bio?: string },
+  ): Promise<UserRecord>;
 }
 
 export class PrismaUserRepository implements UserRepository {
@@ -63,7 +68,10 @@ export class PrismaUserRepository implements UserRepository {
     return this.prisma.user.update({ where: { id }, data: { role } });
   }
 
-  async update(id: string, changes: { displayName?: string; passwordHash?: string }): Promise<UserRecord> {
+  async update(
+    id: string,
+    changes: { displayName?: string; passwordHash?: string; bio?: string },
+  ): Promise<UserRecord> {
     return this.prisma.user.update({ where: { id }, data: changes });
   }
 }

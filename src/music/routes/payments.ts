@@ -16,6 +16,7 @@ import {
   PriceBody,
   PurchaseParams,
 } from '../schemas/payments.js';
+import { PageQuery } from '../schemas/users.js';
 import type { PaymentDownloads } from '../services/payment-downloads.js';
 import type { PaymentService } from '../services/payment-service.js';
 import type { PaymentWebhooks } from '../services/payment-webhooks.js';
@@ -76,8 +77,11 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
   app.get('/api/v1/payments/library', auth, async (request, reply) =>
     reply.header('cache-control', PRIVATE).send(await payments.library(caller(request))),
   );
-  app.get('/api/v1/payments/sales', auth, async (request, reply) =>
-    reply.header('cache-control', PRIVATE).send(await payments.sales(caller(request))),
+  app.get<{ Querystring: Static<typeof PageQuery> }>(
+    '/api/v1/payments/sales',
+    { ...auth, schema: { querystring: PageQuery } },
+    async (request, reply) =>
+      reply.header('cache-control', PRIVATE).send(await payments.sales(caller(request), request.query)),
   );
   app.get<Id>(
     '/api/v1/payments/tracks/:id/download',

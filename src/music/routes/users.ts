@@ -21,15 +21,17 @@ export function registerUserRoutes(
     );
   }
 
-  app.patch<{ Body: Static<typeof UpdateMeBody> }>(
-    '/api/v1/me',
-    { ...me, schema: { body: UpdateMeBody } },
-    async (request, reply) => {
-      // A password change revokes every older session, the cookie's too: the fresh token replaces it.
-      const answer = await auth.updateMe(caller(request), request.body);
-      return sendSession(reply, auth, answer).send(answer);
-    },
-  );
+  for (const url of ['/api/v1/me', '/api/v1/users/me']) {
+    app.patch<{ Body: Static<typeof UpdateMeBody> }>(
+      url,
+      { ...me, schema: { body: UpdateMeBody } },
+      async (request, reply) => {
+        // A password change revokes every older session, the cookie's too: the fresh token replaces it.
+        const answer = await auth.updateMe(caller(request), request.body);
+        return sendSession(reply, auth, answer).send(answer);
+      },
+    );
+  }
 
   app.get<{ Params: Static<typeof HandleParams>; Querystring: Static<typeof PageQuery> }>(
     '/api/v1/users/:handle',

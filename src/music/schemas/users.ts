@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { HANDLE_PATTERN } from './auth.js';
-import { LINE_PATTERN } from './text.js';
+import { LINE_PATTERN, TEXT_PATTERN } from './text.js';
 
 export const HandleParams = Type.Object(
   { handle: Type.String({ pattern: HANDLE_PATTERN }) },
@@ -18,6 +18,8 @@ export const PageQuery = Type.Object(
 export const UpdateMeBody = Type.Object(
   {
     display_name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: LINE_PATTERN })),
+    // The profile's short bio: empty clears it; newlines kept, other control characters refused.
+    bio: Type.Optional(Type.String({ maxLength: 2000, pattern: TEXT_PATTERN })),
     current_password: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
     new_password: Type.Optional(
       Type.String({ minLength: 10, maxLength: 256, description: 'at least 10 characters' }),

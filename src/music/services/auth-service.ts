@@ -3,6 +3,7 @@
  * message whatever was wrong (unknown user or wrong password), and an unknown user costs a
  * password verification too, so neither the answer nor its timing tells them apart.
  */
+import { imageUrl } from './track-list-item.js';
 import type { AuthContext } from '../auth-context.js';
 import type { TokenRevocationRepository } from '../repositories/token-revocation-repository.js';
 import type { UserRecord, UserRepository } from '../repositories/user-repository.js';
@@ -28,6 +29,7 @@ export interface LoginInput {
 
 export interface UpdateMeInput {
   display_name?: string;
+  bio?: string;
   current_password?: string;
   new_password?: string;
 }
@@ -37,6 +39,8 @@ export interface PrivateUser {
   handle: string;
   email: string;
   display_name: string;
+  bio: string;
+  pictureUrl: string | null;
   role: 'user' | 'admin';
   created_at: string;
 }
@@ -63,6 +67,8 @@ export function privateUser(user: UserRecord): PrivateUser {
     handle: user.handle,
     email: user.email,
     display_name: user.displayName,
+    bio: user.bio,
+    pictureUrl: imageUrl(user.pictureKey),
     role: user.role,
     created_at: user.createdAt.toISOString(),
   };
@@ -197,6 +203,7 @@ export class AuthService {
     }
     const updated = await this.users.update(user.id, {
       ...(input.display_name !== undefined ? { displayName: input.display_name.trim() } : {}),
+      ...(input.bio !== undefined ? { bio: input.bio.trim() } : {}),
       ...(passwordHash !== undefined ? { passwordHash } : {}),
     });
     if (passwordHash === undefined) return { user: privateUser(updated) };

@@ -10,28 +10,13 @@ import {
   prefixQuery,
   type AlbumRow,
   type ArtistRow,
-  type SongRow,
   type Viewer,
 } from '../repositories/subsonic/library-model.js';
 import type { SubsonicLibraryRepository } from '../repositories/subsonic/library-repository.js';
 import { albumNotFound, artistNotFound } from '../errors/catalog.js';
+import { trackListItem } from './track-list-item.js';
 
-function songView(s: SongRow) {
-  return {
-    id: s.id,
-    title: s.title,
-    artist: s.artist,
-    artist_id: s.artist_id,
-    album: s.album,
-    album_id: s.album_id,
-    year: s.year,
-    genre: s.genre,
-    track_number: s.track_number,
-    duration_ms: s.duration_ms,
-    created_at: s.created_at,
-    artwork_url: s.artwork_key ? `/images/${s.artwork_key}` : null,
-  };
-}
+const songView = trackListItem;
 
 function albumView(a: AlbumRow) {
   return {

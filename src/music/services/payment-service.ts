@@ -3,6 +3,7 @@
  * Checkout for a sale or a tip, the buyer's purchases, the artist's totals per currency from the
  * ledger. Off (503 naming the settings) when the provider is not configured.
  */
+import { decodeCursor, encodeCursor } from './page-cursor.js';
 import type { AuthContext } from '../auth-context.js';
 import {
   alreadyBought,
@@ -109,8 +110,12 @@ export class PaymentService {
 
   async price(viewer: AuthContext | undefined, trackId: string) {
     this.on();
-    await this.readable(viewer, trackId);
-    return priceView(trackId, await this.repo.price(trackId));
+    const track = await this.readable(viewer, trackId);
+    // Owned: the caller bought it or it is theirs (the page offers "Download", not "Buy").
+    const owned =
+      viewer !== undefined &&
+      (viewer.userId === track.ownerUserId || (await this.repo.hasBought(viewer.userId, track.id)));
+    return { ...priceView(trackId, await this.repo.price(trackId)), owned };
   }
 
   async setPrice(caller: AuthContext, trackId: string, body: PriceBody) {
@@ -228,8 +233,12 @@ export class PaymentService {
   }
 
   /** The caller's earnings: per currency, sums of the ledger's rows by kind, and the latest rows. */
-  async sales(caller: AuthContext) {
+  async sales(caller: AuthContext, page: { limit: number; cursor?: string } = { limit: 50 }) {
     this.on();
+    const cursor = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
+    const rows = await this.repo.salesOf(caller.userId, page.limit + 1, cursor);
+    const shown = rows.slice(0, page.limit);
+    const last = shown[shown.length - 1];
     const byCurrency = new Map<string, Record<string, number>>();
     for (const row of await this.repo.totals(caller.userId)) {
       const t = byCurrency.get(row.currency) ?? {
@@ -262,6 +271,19 @@ export class PaymentService {
         amount: e.amountMinor,
         created_at: e.createdAt.toISOString(),
       })),
+      // Each sale and tip, newest first: what sold, to whom, when (amounts in minor units, as totals).
+      items: shown.map((r) => ({
+        id: r.id,
+        kind: r.kind === 'sale' ? ('purchase' as const) : ('tip' as const),
+        status: r.status,
+        track: r.trackId === null ? null : { id: r.trackId, title: r.trackTitle ?? '' },
+        buyer: r.buyerHandle === null ? null : { handle: r.buyerHandle },
+        amount: r.amountMinor,
+        currency: r.currency,
+        at: r.paidAt.toISOString(),
+      })),
+      next_cursor:
+        rows.length > page.limit && last ? encodeCursor({ createdAt: last.paidAt, id: last.id }) : null,
     };
   }
 }

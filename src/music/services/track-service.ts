@@ -3,6 +3,7 @@
  * their owner and admins; a track one may not see is a 404 (never 403), so ids do not leak.
  * Changing or deleting a visible track that is not one's own is a 403. See docs/music-domain.md.
  */
+import { durationSeconds } from './track-list-item.js';
 import { NO_EVENTS, publishQuietly, type EventPublisher } from './live-events.js';
 import { decodeCursor, encodeCursor } from './page-cursor.js';
 import { isUuid } from '../uuid.js';
@@ -112,13 +113,15 @@ export class TrackService {
     const found = isUuid(id) ? await this.tracks.findWithVersions(id.toLowerCase()) : undefined;
     if (!found || !canSee(found.track, auth)) throw trackNotFound();
     const view = trackView(found.track, found.versions, this.signer, mayManage(auth, found.track));
-    const context = await this.tracks.context(found.track.id, view.current_version?.id ?? null);
+    const context = await this.tracks.context(found.track.id, view.current_version?.id ?? null, auth?.userId);
     return {
       ...view,
       owner: { handle: context?.ownerHandle ?? '', display_name: context?.ownerDisplayName ?? '' },
       artist: context?.artistId ? { id: context.artistId, name: context.artist } : null,
       album: context?.albumId ? { id: context.albumId, name: context.album } : null,
       counts: { plays: context?.plays ?? 0, comments: context?.comments ?? 0 },
+      // The caller may download it: they bought it, or it is theirs (the page says "You own this").
+      owned: auth !== undefined && (auth.userId === found.track.ownerUserId || (context?.bought ?? false)),
     };
   }
 
@@ -129,10 +132,16 @@ export class TrackService {
     const items = rows.slice(0, page.limit);
     const last = items[items.length - 1];
     return {
-      items: items.map(({ versions, ...track }) => ({
-        ...trackView(track, versions, this.signer, true),
-        version_count: versions.length,
-      })),
+      items: items.map(({ versions, ...track }) => {
+        const view = trackView(track, versions, this.signer, true);
+        const shown = view.current_version;
+        return {
+          ...view,
+          version_count: versions.length,
+          durationSeconds: durationSeconds(shown?.duration_ms ?? null),
+          coverUrl: shown?.artwork_url ?? null,
+        };
+      }),
       next_cursor: rows.length > page.limit && last ? encodeCursor(last) : null,
     };
   }

@@ -3,6 +3,7 @@ import type { ProfileRepository, ProfileTrackRow } from '../repositories/profile
 import { normaliseHandle } from './auth-service.js';
 import { decodeCursor, encodeCursor } from './page-cursor.js';
 import { userNotFound } from '../errors/users.js';
+import { imageUrl } from './track-list-item.js';
 
 export interface PublicTrack {
   id: string;
@@ -16,6 +17,8 @@ export interface PublicTrack {
 export interface PublicProfile {
   handle: string;
   display_name: string;
+  bio: string;
+  pictureUrl: string | null;
   created_at: string;
   tracks: { items: PublicTrack[]; next_cursor: string | null };
 }
@@ -45,6 +48,8 @@ export class UserService {
     return {
       handle: user.handle,
       display_name: user.displayName,
+      bio: user.bio,
+      pictureUrl: imageUrl(user.pictureKey),
       created_at: user.createdAt.toISOString(),
       tracks: {
         items: items.map(publicTrack),

@@ -55,3 +55,14 @@ export function maySee(
 export function mayManage(viewer: Viewer, track: { ownerUserId: string }): boolean {
   return maySee('read', viewer, { ownerUserId: track.ownerUserId, visibility: 'private' });
 }
+
+/**
+ * Who may read a playlist (REST and Subsonic alike): a public one as a public track, a private
+ * one as a private track (its owner, and admins). Its songs are each still checked as tracks.
+ */
+export function mayReadPlaylist(viewer: Viewer, playlist: { ownerUserId: string; public: boolean }): boolean {
+  return maySee('read', viewer, {
+    ownerUserId: playlist.ownerUserId,
+    visibility: playlist.public ? 'public' : 'private',
+  });
+}

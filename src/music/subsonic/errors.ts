@@ -48,8 +48,6 @@ export const notFound = (what: string): SubsonicError =>
   new SubsonicError(ERROR_CODES.notFound, `${what} not found`);
 export const notYourUser = (): SubsonicError =>
   new SubsonicError(ERROR_CODES.notAuthorized, 'You may only read your own user');
-export const notPlaylistOwner = (): SubsonicError =>
-  new SubsonicError(ERROR_CODES.notAuthorized, 'Only the owner may change this playlist');
 export const unsupportedEndpoint = (name: string): SubsonicError =>
   new SubsonicError(
     ERROR_CODES.generic,

@@ -52,11 +52,25 @@ export async function askServer(): Promise<void> {
   }
 }
 
+const endedListeners: (() => void)[] = [];
+
+/** Runs when a request finds that this device's session has ended (expired, or ended elsewhere). */
+export function onSessionEnded(listener: () => void): void {
+  endedListeners.push(listener);
+}
+
 export function api<T>(path: string, init: RequestInit = {}): Promise<T> {
   // Same-origin fetches carry the session cookie; a 401 means it is gone (expired, revoked).
   return requestJson<T>(`/api/v1${path}`, { credentials: 'same-origin', ...init }).catch((err: unknown) => {
-    if (err instanceof ProblemError && err.problem.status === 401) saveSession(null);
-    throw err;
+    if (!(err instanceof ProblemError) || err.problem.status !== 401) throw err;
+    // A refused login (wrong password) is the login form's own answer, not an ended session.
+    const had = session() !== null && !path.startsWith('/auth/');
+    saveSession(null);
+    if (!had) throw err;
+    endedListeners.forEach((l) => l());
+    // The API's own words address developers (an Authorization header): a person reads these.
+    const detail = 'Your session has ended. Log in again.';
+    throw new ProblemError({ ...err.problem, detail, hint: undefined }, err.retryAfter);
   });
 }
 
@@ -103,6 +117,8 @@ export interface TrackPage extends Track {
   artist: { id: string; name: string } | null;
   album: { id: string; name: string } | null;
   counts: { plays: number; comments: number };
+  /** The caller bought it (and may download the original). */
+  owned?: boolean;
 }
 
 export interface TrackSummary {

@@ -2,6 +2,7 @@
 import { h, clear } from '../../shared/dom';
 import { field, showProblem, clearProblem } from '../../shared/forms';
 import { api, saveSession } from './api';
+import { markWelcome } from './profile-edit';
 
 interface Signed {
   expires_at: string;
@@ -57,6 +58,7 @@ export function renderAuth(app: HTMLElement, mode: 'signup' | 'login', go: (path
     api<Signed>(`/auth/${mode}`, { method: 'POST', body: JSON.stringify(body) })
       .then((answer) => {
         saveSession({ expires_at: answer.expires_at, handle: answer.user.handle });
+        if (signup && typeof body.email === 'string') markWelcome(body.email);
         go(`/users/${answer.user.handle}`);
       })
       .catch((err: unknown) => showProblem(err, fields, general))

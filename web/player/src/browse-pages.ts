@@ -2,7 +2,9 @@
 import { h, clear } from '../../shared/dom';
 import { ProblemError } from '../../shared/http';
 import { api, problemText, type Album, type Artist, type Song, type TrackSummary } from './api';
-import { part, songList } from './parts';
+import type { Profile } from './list-pages';
+import { part } from './parts';
+import { playableList, toItems } from './track-rows';
 
 function searchForm(q = ''): HTMLElement {
   const input = h('input', {
@@ -23,15 +25,16 @@ function searchForm(q = ''): HTMLElement {
   );
 }
 
-function trendingList(items: { track: TrackSummary; score: number }[]): HTMLElement {
-  if (items.length === 0) return h('p', { class: 'muted' }, 'No plays counted yet.');
-  return h(
-    'ol',
-    { class: 'track-list', 'aria-label': 'Trending tracks' },
-    items.map(({ track }) =>
-      h('li', { 'data-track': track.id }, h('a', { href: `/tracks/${track.id}` }, track.title)),
-    ),
-  );
+/** Songs with their album and year after the artist. */
+export function songList(label: string, songs: Song[], empty?: string): HTMLElement {
+  const byId = new Map(songs.map((s) => [s.id, s]));
+  return playableList(label, toItems(songs), {
+    empty,
+    extra: (item) => {
+      const s = byId.get(item.id);
+      return [s?.album ? ` · ${s.album}` : '', s?.year ? ` · ${s.year}` : ''];
+    },
+  });
 }
 
 export function renderHome(app: HTMLElement): void {
@@ -51,7 +54,12 @@ export function renderHome(app: HTMLElement): void {
         const answer = await api<{ items: { track: TrackSummary; score: number }[] }>(
           '/trending?window=day&limit=20',
         );
-        return [trendingList(answer.items), h('p', {}, h('a', { href: '/trending' }, 'More of trending'))];
+        return [
+          answer.items.length
+            ? playableList('Trending tracks', toItems(answer.items.map((i) => i.track)))
+            : h('p', { class: 'muted' }, 'No plays counted yet.'),
+          h('p', {}, h('a', { href: '/trending' }, 'More of trending')),
+        ];
       }),
     ),
   );
@@ -121,21 +129,81 @@ function notFound(app: HTMLElement, what: string, err: unknown): void {
   );
 }
 
+/** Albums as a grid of covers (a track's cover stands in for the album's). */
+function albumGrid(label: string, albums: Album[], songs: Song[]): HTMLElement {
+  const coverOf = (a: Album): string | null =>
+    (a as Album & { coverUrl?: string | null }).coverUrl ??
+    songs.find((s) => s.album_id === a.id && s.artwork_url)?.artwork_url ??
+    null;
+  return h(
+    'ul',
+    { class: 'album-grid', 'aria-label': label },
+    albums.map((a) => {
+      const cover = coverOf(a);
+      return h(
+        'li',
+        { 'data-album': a.id },
+        h(
+          'a',
+          { href: `/albums/${a.id}` },
+          cover
+            ? h('img', { src: cover, alt: '', width: 160, height: 160, loading: 'lazy' })
+            : h('span', { class: 'no-cover', 'aria-hidden': 'true' }, '♪'),
+          h('span', { class: 'album-name' }, a.name),
+        ),
+        h(
+          'span',
+          { class: 'muted' },
+          `${a.year ? `${a.year} · ` : ''}${a.track_count} track${a.track_count === 1 ? '' : 's'}`,
+        ),
+      );
+    }),
+  );
+}
+
+type ArtistPage = Artist & { albums: Album[]; tracks: Song[] };
+
+/** The uploader's picture, bio and profile link in the artist page's head. */
+async function artistProfile(head: HTMLElement, name: string, handle: string): Promise<void> {
+  const p = await api<Profile>(`/users/${encodeURIComponent(handle)}`).catch(() => undefined);
+  if (!p) return;
+  const picture = p.pictureUrl ?? p.picture_url;
+  if (picture)
+    head.prepend(
+      h('img', { src: picture, alt: `Picture of ${name}`, class: 'cover round', width: 160, height: 160 }),
+    );
+  const facts = head.querySelector('.track-facts')!;
+  facts.append(
+    h('p', {}, 'Uploaded by ', h('a', { href: `/users/${p.handle}` }, p.display_name ?? `@${p.handle}`)),
+    p.bio ? h('p', { class: 'description', 'data-testid': 'bio' }, p.bio) : '',
+  );
+}
+
 export async function renderArtist(app: HTMLElement, id: string): Promise<void> {
-  let artist: Artist & { albums: Album[]; tracks: Song[] };
+  let artist: ArtistPage;
   try {
     artist = await api(`/artists/${encodeURIComponent(id)}`);
   } catch (err) {
     return notFound(app, 'Artist', err);
   }
   document.title = `${artist.name} · Music`;
+  const head = h(
+    'div',
+    { class: 'track-head' },
+    h('div', { class: 'track-facts' }, h('h1', {}, artist.name), h('p', { class: 'muted' }, 'Artist')),
+  );
+  // The person behind the name (when one account uploaded all of it): their picture and bio.
+  const owners = new Set(
+    artist.tracks.map((t) => (t as Song & { owner?: { handle?: string } }).owner?.handle),
+  );
+  const [handle] = [...owners];
+  if (owners.size === 1 && handle) void artistProfile(head, artist.name, handle);
   clear(
     app,
-    h('h1', {}, artist.name),
-    h('p', { class: 'muted' }, 'Artist'),
+    head,
     h('h2', {}, 'Albums'),
     artist.albums.length
-      ? albumList(`Albums by ${artist.name}`, artist.albums)
+      ? albumGrid(`Albums by ${artist.name}`, artist.albums, artist.tracks)
       : h('p', { class: 'muted' }, 'No albums.'),
     h('h2', {}, 'Tracks'),
     songList(`Tracks by ${artist.name}`, artist.tracks),
@@ -173,6 +241,6 @@ export async function renderAlbum(app: HTMLElement, id: string): Promise<void> {
         ),
       ),
     ),
-    songList(`Tracks of ${album.name}`, album.tracks),
+    playableList(`Tracks of ${album.name}`, toItems(album.tracks)),
   );
 }

@@ -7,7 +7,7 @@
 import { h, clear } from '../../shared/dom';
 import { field, showProblem, clearProblem } from '../../shared/forms';
 import { api, clock, problemText, session, type Comment, type Track, type Version } from './api';
-import type { WaveformView } from './waveform';
+import type { MediaClock, WaveformView } from './waveform';
 
 /** The comments a version's waveform draws. */
 export function drawnOn(version: Version, comments: Comment[]): Comment[] {
@@ -22,14 +22,17 @@ export function drawnOn(version: Version, comments: Comment[]): Comment[] {
 export function commentsPart(
   track: Track,
   version: Version,
-  audio: HTMLAudioElement,
+  audio: MediaClock,
   wave: WaveformView | undefined,
   ownerViewing: boolean,
 ): HTMLElement {
   const list = h('ol', { class: 'comments', 'aria-label': 'Comments' });
   const status = h('div', {});
   const section = h('section', { 'data-part': 'comments' }, h('h2', {}, 'Comments'), status, list);
+  let loads = 0;
   const load = async (): Promise<void> => {
+    // After a post, edit or delete here, the page's counts follow.
+    if (loads++ > 0) document.dispatchEvent(new Event('music:comments'));
     try {
       const answer = await api<{ items: Comment[] }>(
         `/tracks/${encodeURIComponent(track.id)}/comments?limit=100`,
@@ -142,12 +145,7 @@ function editInPlace(item: HTMLElement, c: Comment, reload: () => Promise<void>)
   body.input.focus();
 }
 
-function commentForm(
-  track: Track,
-  version: Version,
-  audio: HTMLAudioElement,
-  reload: () => void,
-): HTMLElement {
+function commentForm(track: Track, version: Version, audio: MediaClock, reload: () => void): HTMLElement {
   if (!session()) return h('p', {}, h('a', { href: '/login' }, 'Log in'), ' to comment.');
   const text = field('body', 'Comment', h('textarea', { rows: 2, maxlength: 2000, required: true }));
   const at = field('position_ms', 'At (m:ss)', h('input', { type: 'text', inputmode: 'numeric', size: 6 }));

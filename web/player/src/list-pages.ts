@@ -1,29 +1,16 @@
-/** Trending (the home page) and profiles: lists of public tracks. */
+/** Trending and profiles (with the artist's picture and bio, edited on their own page). */
 import { h, clear } from '../../shared/dom';
 import { ProblemError } from '../../shared/http';
-import { api, type TrackSummary } from './api';
-
-function trackList(label: string, tracks: { track: TrackSummary; extra?: string }[]): HTMLElement {
-  if (tracks.length === 0) return h('p', { class: 'muted' }, 'Nothing here yet.');
-  return h(
-    'ol',
-    { class: 'track-list', 'aria-label': label },
-    tracks.map(({ track, extra }) =>
-      h(
-        'li',
-        { 'data-track': track.id },
-        h('a', { href: `/tracks/${track.id}` }, track.title),
-        extra ? h('span', { class: 'muted' }, ` ${extra}`) : null,
-      ),
-    ),
-  );
-}
+import { api, session, type TrackSummary } from './api';
+import { profileEditor, welcomeNote } from './profile-edit';
+import { playableList, toItems } from './track-rows';
 
 export async function renderTrending(app: HTMLElement, window: 'day' | 'week' = 'day'): Promise<void> {
   document.title = 'Trending · Music';
   const answer = await api<{ items: { track: TrackSummary; score: number }[]; computed_at: string | null }>(
     `/trending?window=${window}&limit=50`,
   );
+  const scores = new Map(answer.items.map((i) => [i.track.id, i.score]));
   clear(
     app,
     h('h1', {}, 'Trending'),
@@ -42,10 +29,9 @@ export async function renderTrending(app: HTMLElement, window: 'day' | 'week' = 
         ),
       ),
     ),
-    trackList(
-      'Trending tracks',
-      answer.items.map((i) => ({ track: i.track, extra: `score ${i.score.toFixed(2)}` })),
-    ),
+    playableList('Trending tracks', toItems(answer.items.map((i) => i.track)), {
+      extra: (item) => [` · score ${(scores.get(item.id) ?? 0).toFixed(2)}`],
+    }),
     h(
       'p',
       { class: 'muted' },
@@ -54,24 +40,20 @@ export async function renderTrending(app: HTMLElement, window: 'day' | 'week' = 
   );
 }
 
+export interface Profile {
+  handle: string;
+  display_name: string | null;
+  bio?: string | null;
+  pictureUrl?: string | null;
+  picture_url?: string | null;
+  tracks: { items: TrackSummary[] };
+}
+
 export async function renderProfile(app: HTMLElement, handle: string): Promise<void> {
   document.title = `${handle} · Music`;
+  let profile: Profile;
   try {
-    const profile = await api<{
-      handle: string;
-      display_name: string | null;
-      tracks: { items: TrackSummary[] };
-    }>(`/users/${encodeURIComponent(handle)}`);
-    clear(
-      app,
-      h('h1', {}, profile.display_name ?? profile.handle),
-      h('p', { class: 'muted' }, `@${profile.handle}`),
-      h('h2', {}, 'Tracks'),
-      trackList(
-        `Tracks by ${profile.handle}`,
-        profile.tracks.items.map((track) => ({ track })),
-      ),
-    );
+    profile = await api<Profile>(`/users/${encodeURIComponent(handle)}`);
   } catch (err) {
     const gone = err instanceof ProblemError && err.problem.status === 404;
     clear(
@@ -79,5 +61,39 @@ export async function renderProfile(app: HTMLElement, handle: string): Promise<v
       h('h1', {}, handle),
       h('p', { class: 'error', role: 'alert' }, gone ? `No user ${handle}.` : (err as Error).message),
     );
+    return;
   }
+  const name = profile.display_name ?? profile.handle;
+  const picture = profile.pictureUrl ?? profile.picture_url ?? null;
+  const mine = session()?.handle === profile.handle;
+  clear(
+    app,
+    h(
+      'div',
+      { class: 'track-head' },
+      picture
+        ? h('img', { src: picture, alt: `Picture of ${name}`, class: 'cover round', width: 160, height: 160 })
+        : null,
+      h(
+        'div',
+        { class: 'track-facts' },
+        h('h1', {}, name),
+        h('p', { class: 'muted' }, `@${profile.handle}`),
+        profile.bio ? h('p', { class: 'description', 'data-testid': 'bio' }, profile.bio) : null,
+      ),
+    ),
+    (mine && welcomeNote()) ||
+      (mine && profile.tracks.items.length === 0
+        ? h(
+            'p',
+            { class: 'notice', 'data-testid': 'next-step' },
+            'Next: ',
+            h('a', { href: '/upload' }, 'upload your first track'),
+            '.',
+          )
+        : null),
+    h('h2', {}, 'Tracks'),
+    playableList(`Tracks by ${profile.handle}`, toItems(profile.tracks.items)),
+    mine ? profileEditor(profile, () => void renderProfile(app, handle)) : null,
+  );
 }

@@ -6,6 +6,7 @@
  */
 import { h } from '../../shared/dom';
 import { session } from './api';
+import { money as moneyText } from './money';
 
 export interface LiveEvent {
   id: string;
@@ -166,12 +167,13 @@ let tray: HTMLElement | undefined;
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
+/** A notification's amount in the currency's own terms (JPY has no cents). */
 function money(amount: unknown, currency: unknown): string {
-  const n = typeof amount === 'number' ? amount / 100 : 0;
+  if (typeof amount !== 'number' || typeof currency !== 'string') return 'an amount';
   try {
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency: String(currency) }).format(n);
+    return moneyText(amount, currency);
   } catch {
-    return `${n.toFixed(2)} ${String(currency)}`;
+    return `an amount in ${currency.toUpperCase()}`;
   }
 }
 

@@ -1,20 +1,27 @@
 /**
  * Client-side routes of the player: / (new uploads and trending), /trending, /search?q=,
  * /artists/<id>, /albums/<id>, /signup, /login, /upload, /me/tracks, /tracks/<id>, /users/<handle>,
- * /purchases/<id>, /me/purchases, /me/sales, /forgot-password, /reset-password, /verify, /me/sessions (account-pages.ts).
+ * /playlists, /playlists/<id>, /purchases/<id>, /me/purchases, /me/sales, /forgot-password,
+ * /reset-password, /verify, /me/sessions (account-pages.ts). Links inside the app change the page
+ * without a reload (History API), so the player bar's audio plays on across every page.
  */
 import './style.css';
 import { h, clear } from '../../shared/dom';
-import { api, askServer, problemText, saveSession, session } from './api';
+import { api, askServer, onSessionEnded, problemText, saveSession, session } from './api';
 import { renderForgotPassword, renderResetPassword, renderSessions, renderVerify } from './account-pages';
 import { renderAuth } from './auth-pages';
 import { renderAlbum, renderArtist, renderHome, renderSearch } from './browse-pages';
 import { renderProfile, renderTrending } from './list-pages';
 import { renderMyTracks } from './my-tracks';
-import { renderPurchase, renderPurchases, renderSales } from './payments';
+import { renderPurchase, renderPurchases } from './payments';
+import { renderSales } from './sales-page';
 import { leaveTrack, renderTrack } from './track-page';
 import { renderUpload } from './upload-page';
 import { leavePage, startLive, startNotifications, stopLive } from './live';
+import { startMediaKeys } from './media-keys';
+import { mountPlayerBar } from './player-bar';
+import { renderPlaylist, renderPlaylists } from './playlist-pages';
+import { restoreQueue } from './queue';
 
 const app = document.getElementById('app')!;
 const hintedHandle = session()?.handle;
@@ -36,23 +43,39 @@ function logOut(): void {
     });
 }
 
+/** The menu: Search and the main entries in one row; on a phone the rest folds under "Menu". */
 function renderNav(): void {
   const s = session();
-  clear(
-    nav,
-    h('a', { href: '/search' }, 'Search'),
+  const more = h(
+    'div',
+    { class: 'nav-more', id: 'nav-more' },
     h('a', { href: '/trending' }, 'Trending'),
+    s ? h('a', { href: '/playlists' }, 'Playlists') : null,
     s ? h('a', { href: '/upload' }, 'Upload') : null,
     s ? h('a', { href: '/me/tracks' }, 'My tracks') : null,
+    s ? h('a', { href: '/me/sales' }, 'Sales') : null,
     s ? h('a', { href: '/me/sessions' }, 'Account') : null,
     s ? h('a', { href: `/users/${s.handle}` }, s.handle) : h('a', { href: '/login' }, 'Log in'),
     s
       ? h('button', { type: 'button', class: 'link', onclick: logOut }, 'Log out')
       : h('a', { href: '/signup' }, 'Sign up'),
   );
+  const toggle = h(
+    'button',
+    { type: 'button', class: 'link nav-toggle', 'aria-expanded': 'false', 'aria-controls': 'nav-more' },
+    'Menu',
+  );
+  toggle.addEventListener('click', () => {
+    const open = more.classList.toggle('open');
+    toggle.setAttribute('aria-expanded', String(open));
+  });
+  clear(nav, h('a', { href: '/search' }, 'Search'), toggle, more);
+  for (const a of nav.querySelectorAll('a'))
+    if (a.getAttribute('href') === location.pathname) a.setAttribute('aria-current', 'page');
 }
 
 async function route(): Promise<void> {
+  if (session()) document.querySelector('.session-ended')?.remove();
   leaveTrack();
   leavePage();
   // Live updates while logged in (a login since the last route starts them).
@@ -68,11 +91,14 @@ async function route(): Promise<void> {
   const artist = match(/^\/artists\/([^/]+)$/);
   const album = match(/^\/albums\/([^/]+)$/);
   const purchase = match(/^\/purchases\/([^/]+)$/);
+  const playlist = match(/^\/playlists\/([^/]+)$/);
   try {
     if (track) await renderTrack(app, track, go);
     else if (user) await renderProfile(app, user);
     else if (artist) await renderArtist(app, artist);
     else if (album) await renderAlbum(app, album);
+    else if (playlist) await renderPlaylist(app, playlist, go);
+    else if (path === '/playlists') renderPlaylists(app, go);
     else if (purchase)
       await renderPurchase(app, purchase, new URLSearchParams(location.search).get('outcome'));
     else if (path === '/me/purchases') renderPurchases(app);
@@ -131,6 +157,24 @@ document.addEventListener('submit', (event) => {
 });
 window.addEventListener('popstate', () => void route());
 startNotifications();
+mountPlayerBar();
+startMediaKeys();
+restoreQueue();
+onSessionEnded(() => {
+  stopLive();
+  renderNav();
+  // Said once, above the page, with the way back in (never the API's wording about headers).
+  document.querySelector('.session-ended')?.remove();
+  const note = h(
+    'p',
+    { class: 'notice session-ended', role: 'alert' },
+    'Your session has ended. ',
+    h('a', { href: '/login' }, 'Log in again'),
+    '.',
+  );
+  app.before(note);
+  window.addEventListener('popstate', () => note.remove(), { once: true });
+});
 // The page is drawn from the hint at once, then again with the server's answer.
 void route();
 void askServer().then(() => (session()?.handle === hintedHandle ? undefined : route()));

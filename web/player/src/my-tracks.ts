@@ -2,6 +2,7 @@
 import { h, clear } from '../../shared/dom';
 import { api, clock, session, type Track } from './api';
 import { part } from './parts';
+import { playableList } from './track-rows';
 
 type Mine = Track & { version_count: number };
 
@@ -30,24 +31,30 @@ export function renderMyTracks(app: HTMLElement): void {
     part('Every track of mine', 'my-tracks', async () => {
       const answer = await api<{ items: Mine[] }>('/me/tracks?limit=100');
       if (answer.items.length === 0) return h('p', { class: 'muted' }, 'You have not uploaded anything yet.');
-      return h(
-        'ol',
-        { class: 'track-list mine', 'aria-label': 'My tracks' },
-        answer.items.map((t) =>
-          h(
-            'li',
-            { 'data-track': t.id, 'data-visibility': t.visibility },
-            h('a', { href: `/tracks/${t.id}` }, t.title),
-            ' ',
+      const byId = new Map(answer.items.map((t) => [t.id, t]));
+      // Tracks still without audio are listed too; playing one skips to the next with audio.
+      const items = answer.items.map((t) => ({
+        id: t.id,
+        title: t.title,
+        artist: null,
+        artistHref: null,
+        coverUrl: t.current_version?.artwork_url ?? null,
+        durationSeconds: t.current_version?.duration_ms ? t.current_version.duration_ms / 1000 : null,
+      }));
+      return playableList('My tracks', items, {
+        rowAttrs: (item) => ({ 'data-visibility': byId.get(item.id)?.visibility ?? '' }),
+        extra: (item) => {
+          const t = byId.get(item.id)!;
+          return [
             h('span', { class: `badge ${t.visibility}` }, t.visibility),
             h(
               'span',
-              { class: 'muted', 'data-testid': 'state' },
-              ` ${trackState(t)} · ${t.version_count} version${t.version_count === 1 ? '' : 's'}`,
+              { 'data-testid': 'state' },
+              `${trackState(t)} · ${t.version_count} version${t.version_count === 1 ? '' : 's'}`,
             ),
-          ),
-        ),
-      );
+          ];
+        },
+      });
     }),
   );
 }

@@ -1,6 +1,6 @@
-/** Pieces several pages share: a part that loads on its own (its failure stays in it), song lists. */
+/** A part of a page that loads on its own (its failure stays in it). */
 import { h, clear } from '../../shared/dom';
-import { clock, problemText, type Song } from './api';
+import { problemText } from './api';
 
 /**
  * A section whose content is loaded on its own: while loading it says so; when the load fails
@@ -30,29 +30,4 @@ export function part(
     },
   );
   return section;
-}
-
-/** Songs as a list: title (to the track), artist (to the artist), album, year, length. */
-export function songList(label: string, songs: Song[], empty = 'Nothing here yet.'): HTMLElement {
-  if (songs.length === 0) return h('p', { class: 'muted' }, empty);
-  return h(
-    'ol',
-    { class: 'track-list', 'aria-label': label },
-    songs.map((s) =>
-      h(
-        'li',
-        { 'data-track': s.id },
-        h('a', { href: `/tracks/${s.id}` }, s.title),
-        h(
-          'span',
-          { class: 'muted' },
-          ' by ',
-          h('a', { href: `/artists/${s.artist_id}` }, s.artist),
-          s.album ? ` · ${s.album}` : '',
-          s.year ? ` · ${s.year}` : '',
-          s.duration_ms ? ` · ${clock(s.duration_ms)}` : '',
-        ),
-      ),
-    ),
-  );
 }

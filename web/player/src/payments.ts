@@ -7,6 +7,7 @@
 import { h, clear } from '../../shared/dom';
 import { ProblemError } from '../../shared/http';
 import { api, problemText, session, type TrackPage } from './api';
+import { amountError, money, plain, toMinor } from './money';
 import { part } from './parts';
 
 interface Price {
@@ -30,29 +31,6 @@ interface Purchase {
   downloadable: boolean;
 }
 
-/** Digits after the decimal point of a currency (2 for eur, 0 for jpy). */
-function digits(currency: string): number {
-  return (
-    new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2
-  );
-}
-
-/** Minor units as a person reads them ("€7.00"). */
-export function money(minor: number, currency: string): string {
-  const d = digits(currency.toUpperCase());
-  return new Intl.NumberFormat(undefined, { style: 'currency', currency: currency.toUpperCase() }).format(
-    minor / 10 ** d,
-  );
-}
-
-/** "7.5" in eur -> 750; undefined when it is not an amount (no floats: the digits are joined). */
-function toMinor(text: string, currency: string): number | undefined {
-  const d = digits(currency.toUpperCase());
-  const m = /^([0-9]{1,8})(?:[.,]([0-9]+))?$/.exec(text.trim());
-  if (!m || (m[2]?.length ?? 0) > d) return undefined;
-  return Number(m[1]) * 10 ** d + Number((m[2] ?? '').padEnd(d, '0') || '0');
-}
-
 async function startCheckout(body: object, status: HTMLElement): Promise<void> {
   status.textContent = 'Opening the checkout…';
   try {
@@ -68,11 +46,13 @@ async function startCheckout(body: object, status: HTMLElement): Promise<void> {
   }
 }
 
+/** An amount typed in the currency's terms ("3", "3.00", "3,50"), checked before the checkout opens. */
 function amountForm(
   label: string,
   button: string,
   price: Price,
   initial: number,
+  atLeast: number | undefined,
   submit: (minor: number) => void,
   status: HTMLElement,
 ): HTMLElement {
@@ -82,18 +62,19 @@ function amountForm(
     inputmode: 'decimal',
     name: 'amount',
     'aria-label': `${label} (${currency.toUpperCase()})`,
-    value: (initial / 10 ** digits(currency.toUpperCase())).toFixed(digits(currency.toUpperCase())),
+    value: plain(initial, currency),
     size: 8,
   });
   return h(
     'form',
     {
-      class: 'inline',
+      class: 'inline row',
       onsubmit: (event: Event) => {
         event.preventDefault();
+        const problem = amountError(input.value, currency, atLeast);
         const minor = toMinor(input.value, currency);
-        if (minor === undefined) {
-          status.textContent = `Enter an amount in ${currency.toUpperCase()}, like ${(initial / 10 ** digits(currency.toUpperCase())).toFixed(digits(currency.toUpperCase()))}.`;
+        if (problem || minor === undefined) {
+          status.textContent = problem ?? '';
           status.className = 'error';
           return;
         }
@@ -101,7 +82,7 @@ function amountForm(
       },
     },
     h('label', {}, `${label} `, input),
-    ' ',
+    atLeast !== undefined ? h('span', { class: 'muted' }, `at least ${money(atLeast, currency)}`) : null,
     h('button', { type: 'submit' }, button),
   );
 }
@@ -149,30 +130,48 @@ function offers(track: TrackPage, price: Price): (HTMLElement | null)[] {
   const sale = price.for_sale && price.amount !== null;
   const buy = !sale
     ? null
-    : price.pay_what_you_want
-      ? amountForm(
-          'Pay what you want',
-          'Buy',
-          price,
-          price.amount!,
-          (amount) => void startCheckout({ track_id: track.id, kind: 'sale', amount }, status),
-          status,
+    : track.owned
+      ? h(
+          'p',
+          { class: 'owned', 'data-testid': 'owned' },
+          'You own this · ',
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'link',
+              'data-testid': 'download',
+              onclick: () => void download(track.id, status),
+            },
+            'Download',
+          ),
         )
-      : h(
-          'button',
-          {
-            type: 'button',
-            'data-testid': 'buy',
-            onclick: () => void startCheckout({ track_id: track.id, kind: 'sale' }, status),
-          },
-          `Buy ${money(price.amount!, price.currency)}`,
-        );
+      : price.pay_what_you_want
+        ? amountForm(
+            'Pay what you want',
+            'Buy',
+            price,
+            price.amount!,
+            price.amount!,
+            (amount) => void startCheckout({ track_id: track.id, kind: 'sale', amount }, status),
+            status,
+          )
+        : h(
+            'button',
+            {
+              type: 'button',
+              'data-testid': 'buy',
+              onclick: () => void startCheckout({ track_id: track.id, kind: 'sale' }, status),
+            },
+            `Buy ${money(price.amount!, price.currency)}`,
+          );
   const tip = price.tips
     ? amountForm(
         'Tip',
         'Send tip',
         price,
         (price.amount ?? 0) > 0 ? price.amount! : 300,
+        undefined,
         (amount) => void startCheckout({ track_id: track.id, kind: 'tip', amount }, status),
         status,
       )
@@ -299,55 +298,5 @@ export function renderPurchases(app: HTMLElement): void {
       );
     }),
     h('p', {}, h('a', { href: '/me/sales' }, 'Your sales as an artist')),
-  );
-}
-
-interface Totals {
-  currency: string;
-  sales: number;
-  sales_count: number;
-  tips: number;
-  tips_count: number;
-  refunds: number;
-  disputes: number;
-  net: number;
-}
-
-/** /me/sales: the artist's totals per currency, computed by the server from the ledger. */
-export function renderSales(app: HTMLElement): void {
-  document.title = 'Your sales · Music';
-  clear(
-    app,
-    h('h1', {}, 'Your sales'),
-    part('Totals per currency', 'sales', async () => {
-      const answer = await api<{ totals: Totals[] }>('/payments/sales');
-      if (answer.totals.length === 0) return h('p', { class: 'muted' }, 'No sales or tips yet.');
-      const row = (t: Totals) =>
-        h(
-          'tr',
-          { 'data-currency': t.currency },
-          h('th', { scope: 'row' }, t.currency.toUpperCase()),
-          h('td', {}, `${money(t.sales, t.currency)} (${t.sales_count})`),
-          h('td', {}, `${money(t.tips, t.currency)} (${t.tips_count})`),
-          h('td', {}, money(t.refunds + t.disputes, t.currency)),
-          h('td', { 'data-testid': 'net' }, money(t.net, t.currency)),
-        );
-      return h(
-        'table',
-        {},
-        h(
-          'thead',
-          {},
-          h(
-            'tr',
-            {},
-            ['Currency', 'Sales', 'Tips', 'Refunds and disputes', 'Net'].map((c) =>
-              h('th', { scope: 'col' }, c),
-            ),
-          ),
-        ),
-        h('tbody', {}, answer.totals.map(row)),
-      );
-    }),
   );
 }

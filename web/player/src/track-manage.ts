@@ -8,6 +8,7 @@ import { field, showProblem, clearProblem, type Field } from '../../shared/forms
 import { ProblemError } from '../../shared/http';
 import { api, clock, problemText, type Track, type Version } from './api';
 import { part } from './parts';
+import { sellPart } from './selling';
 import { titleFromName, visibilitySelect } from './upload-page';
 import { uploadFile } from './uploader';
 
@@ -17,6 +18,7 @@ export function managePart(track: Track, reload: () => void, go: (path: string) 
     { class: 'manage', 'aria-label': 'Manage this track', 'data-part': 'manage' },
     h('h2', {}, 'Manage this track'),
     editForm(track, reload),
+    sellPart(track),
     part('Versions', 'versions', () => versionList(track, reload), 'h3'),
     addVersionForm(track, reload),
     deleteButton(track, go),

@@ -1,19 +1,22 @@
 /**
- * A track: its context (cover, artist, album, year, genre, date, counts); while a version
- * transcodes, its processing state (polled); the player (hls.js where the browser has no HLS of
- * its own), the waveform seek bar, one ReplayGain-normalised volume; comments; and for its owner,
- * the tools to manage it. Each part loads and fails on its own: a failing part never takes the
- * player down.
+ * A track: its context (cover, artist, album, year, genre, date, counts that follow plays and
+ * comments); Play, Play next and Add to queue first under the title (the app's one player plays
+ * it: audio-engine.ts); while a version transcodes, its processing steps (finished ones stay,
+ * ticked); the waveform seek bar; comments; and for its owner, the tools to manage and sell it.
+ * Each part loads and fails on its own: a failing part never takes the player down.
  */
-import type Hls from 'hls.js/light';
 import { h, clear } from '../../shared/dom';
 import { ProblemError } from '../../shared/http';
 import { api, clock, problemText, session, type TrackPage, type Version } from './api';
-import { liveOpen, stepList } from './live';
+import { audio, current, toggle, TRACK_EVENT } from './audio-engine';
+import { liveOpen, onLive, stepList, type LiveEvent } from './live';
 import { commentsPart } from './comments';
 import { managePart } from './track-manage';
 import { paymentPart } from './payments';
-import { waveformView, type WaveformView } from './waveform';
+import { addToPlaylist } from './playlist-picker';
+import { addToQueue, playNext, playNow } from './queue';
+import type { QueueItem } from './queue-store';
+import { waveformView, type MediaClock, type WaveformView } from './waveform';
 
 let teardown: (() => void) | undefined;
 
@@ -42,7 +45,7 @@ export async function renderTrack(app: HTMLElement, id: string, go: (path: strin
   const reload = (): void => void renderTrack(app, id, go);
   const body = h('div', {});
   const mine = session()?.handle === track.owner.handle;
-  clear(app, trackHead(track), paymentPart(track, mine), body);
+  clear(app, trackHead(track, cleanups), paymentPart(track, mine), body);
   const processing = processingNotice(track, id, reload, cleanups);
   const version = track.current_version;
   if (!version) {
@@ -51,12 +54,39 @@ export async function renderTrack(app: HTMLElement, id: string, go: (path: strin
     return;
   }
   const player = await renderPlayer(track, version, cleanups);
-  const comments = commentsPart(track, version, player.audio, player.wave, mine);
+  const comments = commentsPart(track, version, player.media, player.wave, mine);
   clear(body, processing, player.element, comments);
   if (mine) body.append(managePart(track, reload, go));
 }
 
-function trackHead(track: TrackPage): HTMLElement {
+function countsText(c: TrackPage['counts']): string {
+  return `${c.plays} play${c.plays === 1 ? '' : 's'} · ${c.comments} comment${c.comments === 1 ? '' : 's'}`;
+}
+
+/** The counts follow what happens: re-read after a play is posted or a comment lands (live or here). */
+function liveCounts(track: TrackPage, cleanups: (() => void)[]): HTMLElement {
+  const el = h('p', { 'data-testid': 'counts' }, countsText(track.counts));
+  const refresh = (): void =>
+    void api<TrackPage>(`/tracks/${encodeURIComponent(track.id)}`).then(
+      (fresh) => (el.textContent = countsText(fresh.counts)),
+      () => undefined,
+    );
+  const onPlayed = (e: Event): void => {
+    if ((e as CustomEvent<string>).detail === track.id) refresh();
+  };
+  audio.addEventListener('music:played', onPlayed);
+  document.addEventListener('music:comments', refresh);
+  cleanups.push(
+    () => audio.removeEventListener('music:played', onPlayed),
+    () => document.removeEventListener('music:comments', refresh),
+    onLive((e) => {
+      if (e.type.startsWith('comment.') && e.data.track_id === track.id) refresh();
+    }),
+  );
+  return el;
+}
+
+function trackHead(track: TrackPage, cleanups: (() => void)[]): HTMLElement {
   const tags = track.tags;
   const year = tags?.date ?? (tags?.year ? String(tags.year) : null);
   const facts: (Node | string)[] = [];
@@ -82,6 +112,7 @@ function trackHead(track: TrackPage): HTMLElement {
           ? h('a', { href: `/artists/${track.artist.id}` }, track.artist.name)
           : h('a', { href: `/users/${track.owner.handle}` }, track.owner.display_name || track.owner.handle),
       ),
+      playActions(track, cleanups),
       facts.length ? h('p', { 'data-testid': 'album' }, facts) : null,
       h(
         'p',
@@ -91,15 +122,14 @@ function trackHead(track: TrackPage): HTMLElement {
         ` on ${new Date(track.created_at).toLocaleDateString(undefined, { dateStyle: 'long' })}`,
         track.visibility !== 'public' ? ` · ${track.visibility}` : '',
       ),
-      h(
-        'p',
-        { 'data-testid': 'counts' },
-        `${track.counts.plays} play${track.counts.plays === 1 ? '' : 's'} · ${track.counts.comments} comment${track.counts.comments === 1 ? '' : 's'}`,
-      ),
+      liveCounts(track, cleanups),
       track.description ? h('p', { class: 'description' }, track.description) : null,
     ),
   );
 }
+
+/** Each processing version's events so far, replayed into the steps list a re-drawn page makes. */
+const stepsSeen = new Map<string, LiveEvent[]>();
 
 /**
  * The newest version's processing state: its steps live (live.ts), or, while the live socket is
@@ -129,8 +159,17 @@ function processingNotice(
   const wrap = h('div', { class: 'processing' }, notice);
   if (!failed) {
     const steps = stepList((d) => d.version_id === p.version_id, reload);
+    // A re-drawn page keeps the steps already finished (ticked) beside the running ones.
+    const seen = stepsSeen.get(p.version_id) ?? [];
+    stepsSeen.set(p.version_id, seen);
+    seen.filter((e) => e.type === 'version.queued' || e.type === 'version.step').forEach(steps.feed);
     wrap.append(steps.element);
-    cleanups.push(steps.stop);
+    cleanups.push(
+      steps.stop,
+      onLive((e) => {
+        if (e.data.version_id === p.version_id) seen.push(e);
+      }),
+    );
     let timer: ReturnType<typeof setTimeout>;
     let ticks = 0;
     const poll = (): void => {
@@ -149,93 +188,63 @@ function processingNotice(
   return wrap;
 }
 
-function gainFactor(version: Version): number {
-  const db = version.loudness?.replay_gain_db;
-  // Loud tracks are turned down; quiet ones cannot go above full volume.
-  return db === null || db === undefined ? 1 : Math.min(1, 10 ** (db / 20));
+/** The track as the queue and the player bar hold it. */
+function trackItem(track: TrackPage): QueueItem {
+  const version = track.current_version;
+  return {
+    id: track.id,
+    title: track.title,
+    artist: track.artist?.name ?? track.owner.display_name ?? track.owner.handle,
+    artistHref: track.artist ? `/artists/${track.artist.id}` : `/users/${track.owner.handle}`,
+    coverUrl: version?.artwork_url ?? null,
+    durationSeconds: version?.duration_ms ? version.duration_ms / 1000 : null,
+  };
 }
 
 interface Player {
   element: HTMLElement;
-  audio: HTMLAudioElement;
+  media: MediaClock;
   wave: WaveformView | undefined;
 }
 
+/**
+ * The track's own view of the app's one player: its waveform follows the audio while this version
+ * is the one loaded; a seek on it (or on a comment marker) otherwise starts this track there.
+ */
 async function renderPlayer(track: TrackPage, version: Version, cleanups: (() => void)[]): Promise<Player> {
-  // No native controls: their own volume would be a second one beside the normalised slider.
-  const audio = h('audio', { preload: 'metadata', 'data-testid': 'audio', 'data-version': version.id });
-  let hls: Hls | undefined;
-  let engine = 'progressive';
-  if (version.hls_url && audio.canPlayType('application/vnd.apple.mpegurl')) {
-    audio.src = version.hls_url;
-    engine = 'native-hls';
-  } else if (version.hls_url) {
-    // hls.js's light build (no subtitles, DRM or alternate renditions: audio only), loaded only here.
-    const { default: HlsJs } = await import('hls.js/light');
-    if (HlsJs.isSupported()) {
-      // No worker: the seed's CSP allows no blob: workers (docs/web.md).
-      hls = new HlsJs({ enableWorker: false });
-      hls.loadSource(version.hls_url);
-      hls.attachMedia(audio);
-      engine = 'hls.js';
-    } else if (version.progressive_url) audio.src = version.progressive_url;
-  } else if (version.progressive_url) audio.src = version.progressive_url;
-  audio.dataset.engine = engine;
-  cleanups.push(() => {
-    hls?.destroy();
-    audio.pause();
-  });
-
+  const isThis = (): boolean => current()?.version.id === version.id;
   const durationMs = version.duration_ms ?? 0;
-  const play = h('button', { type: 'button', class: 'play', 'aria-label': `Play ${track.title}` }, '▶');
+  const media: MediaClock = {
+    get currentTime() {
+      return isThis() ? audio.currentTime : 0;
+    },
+    set currentTime(seconds: number) {
+      if (isThis()) audio.currentTime = seconds;
+      else void playNow(trackItem(track), track, seconds);
+    },
+    get duration() {
+      return isThis() && Number.isFinite(audio.duration) ? audio.duration : durationMs / 1000;
+    },
+  };
   const time = h('span', { class: 'time', 'aria-live': 'off' }, `0:00 / ${clock(durationMs)}`);
-  const showState = (): void => {
-    const playing = !audio.paused;
-    play.textContent = playing ? '❚❚' : '▶';
-    play.setAttribute('aria-label', `${playing ? 'Pause' : 'Play'} ${track.title}`);
+  const showTime = (): void => {
+    time.textContent = `${clock(media.currentTime * 1000)} / ${clock(durationMs)}`;
+    wave?.update();
   };
-  play.addEventListener(
-    'click',
-    () => void (audio.paused ? audio.play().catch(() => undefined) : audio.pause()),
-  );
-  audio.addEventListener('play', showState);
-  audio.addEventListener('pause', showState);
-  audio.addEventListener('timeupdate', () => {
-    time.textContent = `${clock(audio.currentTime * 1000)} / ${clock(durationMs)}`;
-  });
-
-  const volume = h('input', { type: 'range', min: 0, max: 1, step: 0.01, value: 1, id: 'volume' });
-  const normalise = h('input', { type: 'checkbox', id: 'normalise', checked: true });
-  const gain = gainFactor(version);
-  const applyVolume = (): void => {
-    audio.volume = Number(volume.value) * (normalise.checked ? gain : 1);
+  const listen = (type: string, f: () => void): void => {
+    audio.addEventListener(type, f);
+    cleanups.push(() => audio.removeEventListener(type, f));
   };
-  volume.addEventListener('input', applyVolume);
-  normalise.addEventListener('change', applyVolume);
-  applyVolume();
-
-  let counted = false;
-  audio.addEventListener('playing', () => {
-    if (counted) return;
-    counted = true;
-    void api('/analytics/plays', {
-      method: 'POST',
-      body: JSON.stringify({
-        track_id: track.id,
-        version_id: version.id,
-        position_ms: Math.round(audio.currentTime * 1000),
-      }),
-    }).catch(() => (counted = false));
-  });
+  listen('timeupdate', showTime);
+  listen('seeked', showTime);
+  listen(TRACK_EVENT, showTime);
 
   let wave: WaveformView | undefined;
   const waveSlot = h('div', { class: 'wave-slot' });
   if (version.waveform_url) {
     try {
-      wave = await waveformView(version.waveform_url, audio, durationMs);
+      wave = await waveformView(version.waveform_url, media, durationMs);
       waveSlot.append(wave.element);
-      audio.addEventListener('timeupdate', () => wave?.update());
-      audio.addEventListener('seeked', () => wave?.update());
     } catch (err) {
       waveSlot.append(h('p', { class: 'error' }, problemText(err)));
     }
@@ -243,29 +252,44 @@ async function renderPlayer(track: TrackPage, version: Version, cleanups: (() =>
   const db = version.loudness?.replay_gain_db;
   const element = h(
     'section',
-    { class: 'player', 'aria-label': 'Player', 'data-part': 'player' },
+    { class: 'player', 'aria-label': 'Waveform', 'data-part': 'player' },
     waveSlot,
-    audio,
     h(
-      'div',
-      { class: 'row controls' },
-      play,
+      'p',
+      { class: 'row muted' },
       time,
-      h('label', { for: 'volume' }, 'Volume'),
-      volume,
-      h(
-        'span',
-        { class: 'row' },
-        normalise,
-        h(
-          'label',
-          { for: 'normalise' },
-          db === null || db === undefined
-            ? 'Normalise loudness (no measurement)'
-            : `Normalise loudness (ReplayGain ${db.toFixed(2)} dB)`,
-        ),
-      ),
+      db === null || db === undefined ? '' : ` · ReplayGain ${db.toFixed(2)} dB (the player normalises it)`,
     ),
   );
-  return { element, audio, wave };
+  return { element, media, wave };
+}
+
+/** Play (or pause, when this track plays), play next, add to the queue: first under the title. */
+function playActions(track: TrackPage, cleanups: (() => void)[]): HTMLElement | null {
+  if (!track.current_version) return null;
+  const item = trackItem(track);
+  const play = h('button', { type: 'button', class: 'primary play', 'data-testid': 'play' }, 'Play');
+  const isThis = (): boolean => current()?.version.id === track.current_version?.id;
+  const show = (): void => {
+    const playing = isThis() && !audio.paused;
+    play.textContent = playing ? 'Pause' : 'Play';
+    play.setAttribute('aria-label', `${playing ? 'Pause' : 'Play'} ${track.title}`);
+  };
+  play.addEventListener('click', () => {
+    if (isThis()) toggle();
+    else void playNow(item, track);
+  });
+  for (const type of ['play', 'pause', TRACK_EVENT]) {
+    audio.addEventListener(type, show);
+    cleanups.push(() => audio.removeEventListener(type, show));
+  }
+  show();
+  return h(
+    'div',
+    { class: 'row play-actions' },
+    play,
+    h('button', { type: 'button', onclick: () => playNext([item]) }, 'Play next'),
+    h('button', { type: 'button', onclick: () => addToQueue([item]) }, 'Add to queue'),
+    session() ? addToPlaylist(item) : null,
+  );
 }

@@ -60,6 +60,8 @@ export function renderUpload(app: HTMLElement, go: (path: string) => void): void
   });
   const progress = h('progress', { max: 1, value: 0, 'aria-label': 'Upload progress' });
   const progressText = h('span', { 'data-testid': 'upload-progress' });
+  // No empty bar before anything is sent: it appears with the first part.
+  const progressRow = h('div', { class: 'row', hidden: true }, progress, progressText);
   const general = h('p', { class: 'error', role: 'alert' });
   const submit = h('button', { type: 'submit', class: 'primary' }, pending ? 'Resume the upload' : 'Upload');
   const fields = [fileField, titleField, descriptionField, visibilityField];
@@ -79,7 +81,7 @@ export function renderUpload(app: HTMLElement, go: (path: string) => void): void
         )
       : null,
     fields.map((f) => f.wrap),
-    h('div', { class: 'row' }, progress, progressText),
+    progressRow,
     general,
     submit,
   );
@@ -95,6 +97,7 @@ export function renderUpload(app: HTMLElement, go: (path: string) => void): void
     submit.disabled = true;
     void (async () => {
       try {
+        progressRow.hidden = false;
         const completed = await uploadFile(file, typed, (sent, total) => {
           progress.value = total ? sent / total : 0;
           progressText.textContent = `${Math.round((100 * sent) / Math.max(1, total))}% (${(sent / 1e6).toFixed(1)} of ${(total / 1e6).toFixed(1)} MB)`;

@@ -8,6 +8,12 @@ import type { JsonWaveformData } from 'waveform-data';
 import { h, clear } from '../../shared/dom';
 import { clock, type Comment } from './api';
 
+/** What the waveform reads and moves: the app's audio while this version plays (track-page.ts). */
+export interface MediaClock {
+  currentTime: number;
+  readonly duration: number;
+}
+
 export interface WaveformView {
   element: HTMLElement;
   update(): void;
@@ -16,7 +22,7 @@ export interface WaveformView {
 
 export async function waveformView(
   url: string,
-  audio: HTMLAudioElement,
+  audio: MediaClock,
   durationMs: number,
 ): Promise<WaveformView> {
   const response = await fetch(url);

@@ -17,6 +17,9 @@ export interface Viewer {
 export interface SongRow {
   id: string;
   owner_user_id: string;
+  /** The owner's handle and display name (the web player's lists link the artist's profile). */
+  owner_handle: string;
+  owner_name: string;
   visibility: string;
   /** ISO 8601 text, as the answers write it (made by PostgreSQL: no Date per row). */
   created_at: string;

@@ -14,7 +14,9 @@ export const SONG_VISIBILITY = {
 export const iso = (column: string): string =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-export const SONG_COLUMNS = Prisma.sql`s.id::text AS id, s.owner_user_id::text AS owner_user_id, s.visibility::text AS visibility,
+export const SONG_COLUMNS = Prisma.sql`s.id::text AS id, s.owner_user_id::text AS owner_user_id,
+  (SELECT u.handle FROM users u WHERE u.id = s.owner_user_id) AS owner_handle,
+  (SELECT u.display_name FROM users u WHERE u.id = s.owner_user_id) AS owner_name, s.visibility::text AS visibility,
   ${Prisma.raw(iso('s.created_at'))} AS created_at, s.title, s.artist, s.album_artist, s.album, s.artist_id, s.album_id, s.genre, s.year,
   s.track_number, s.disc_number, s.mb_recording_id::text AS mb_recording_id, s.version_id::text AS version_id,
   s.duration_ms, s.bit_rate, s.sample_rate, s.channels, s.codec, s.replay_gain, s.true_peak, s.artwork_key,

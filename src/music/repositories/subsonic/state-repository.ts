@@ -1,11 +1,16 @@
 /** Per-user Subsonic state: playlists, bookmarks, the saved play queue, and now-playing (Redis). */
 import type { Redis } from 'ioredis';
+import { Prisma } from '../../../../generated/prisma/client.js';
 import type { PrismaClient } from '../prisma.js';
+import { visibleSql } from '../visibility-sql.js';
+import { SONG_VISIBILITY } from './library-sql.js';
+import type { Viewer } from './library-model.js';
 
 export interface PlaylistRecord {
   id: string;
   ownerUserId: string;
   ownerHandle: string;
+  ownerName: string;
   name: string;
   comment: string;
   public: boolean;
@@ -14,18 +19,26 @@ export interface PlaylistRecord {
   trackIds: string[];
 }
 
+/** What a list of playlists shows of each one's songs (those the viewer may play). */
+export interface PlaylistSongSummary {
+  playlistId: string;
+  trackCount: number;
+  durationMs: number;
+  coverKey: string | null;
+}
+
 /** How long a now-playing report stays listed without a new one. */
 export const NOW_PLAYING_SECONDS = 15 * 60;
 
 const PLAYLIST_INCLUDE = {
   entries: { orderBy: { position: 'asc' } },
-  owner: { select: { handle: true } },
+  owner: { select: { handle: true, displayName: true } },
 } as const;
 
 function playlistRecord(p: {
   id: string;
   ownerUserId: string;
-  owner: { handle: string };
+  owner: { handle: string; displayName: string };
   name: string;
   comment: string;
   public: boolean;
@@ -37,6 +50,7 @@ function playlistRecord(p: {
     id: p.id,
     ownerUserId: p.ownerUserId,
     ownerHandle: p.owner.handle,
+    ownerName: p.owner.displayName,
     name: p.name,
     comment: p.comment,
     public: p.public,
@@ -69,26 +83,55 @@ export class SubsonicStateRepository {
     return rows.map(playlistRecord);
   }
 
-  async createPlaylist(ownerUserId: string, name: string, trackIds: string[]): Promise<string> {
-    const p = await this.prisma.playlist.create({
-      data: {
-        ownerUserId,
-        name,
-        entries: { create: trackIds.map((trackId, position) => ({ trackId, position })) },
-      },
+  /** The owner's playlists, most recently changed first. */
+  async ownPlaylists(ownerUserId: string, limit: number): Promise<PlaylistRecord[]> {
+    const rows = await this.prisma.playlist.findMany({
+      where: { ownerUserId },
+      include: PLAYLIST_INCLUDE,
+      orderBy: [{ updatedAt: 'desc' }, { id: 'asc' }],
+      take: limit,
     });
-    return p.id;
+    return rows.map(playlistRecord);
   }
 
-  /** Replaces the entries (createPlaylist with playlistId, updatePlaylist) in one transaction. */
+  /**
+   * A new playlist, unless the owner has `maxPerOwner` already (undefined then). Creations of one
+   * owner meet on an advisory lock, so two at once cannot both pass the count.
+   */
+  async createPlaylist(
+    ownerUserId: string,
+    fields: { name: string; public?: boolean; trackIds: string[] },
+    maxPerOwner = Number.MAX_SAFE_INTEGER,
+  ): Promise<string | undefined> {
+    return this.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(26, hashtext(${ownerUserId}))`;
+      if ((await tx.playlist.count({ where: { ownerUserId } })) >= maxPerOwner) return undefined;
+      const p = await tx.playlist.create({
+        data: {
+          ownerUserId,
+          name: fields.name,
+          public: fields.public ?? false,
+          entries: { create: fields.trackIds.map((trackId, position) => ({ trackId, position })) },
+        },
+      });
+      return p.id;
+    });
+  }
+
+  /**
+   * Changes fields and replaces the entries in one transaction; the playlist's row is locked
+   * first, so two replacements at once are applied one after the other (never a duplicate position).
+   */
   async updatePlaylist(
     id: string,
     changes: { name?: string; comment?: string; public?: boolean; trackIds?: string[] },
   ): Promise<void> {
     await this.prisma.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT 1 FROM playlists WHERE id = ${id}::uuid FOR UPDATE`;
       await tx.playlist.update({
         where: { id },
         data: {
+          updatedAt: new Date(),
           ...(changes.name !== undefined ? { name: changes.name } : {}),
           ...(changes.comment !== undefined ? { comment: changes.comment } : {}),
           ...(changes.public !== undefined ? { public: changes.public } : {}),
@@ -101,6 +144,19 @@ export class SubsonicStateRepository {
         });
       }
     });
+  }
+
+  /** Per playlist: how many of its songs the viewer may play, their length, the first cover. */
+  async playlistSongSummaries(v: Viewer, playlistIds: string[]): Promise<PlaylistSongSummary[]> {
+    if (playlistIds.length === 0) return [];
+    const visible = visibleSql('read', { userId: v.userId, role: v.role ?? 'user' }, SONG_VISIBILITY);
+    return this.prisma.$queryRaw<PlaylistSongSummary[]>(Prisma.sql`
+      SELECT e.playlist_id::text AS "playlistId", count(*)::int AS "trackCount",
+             coalesce(sum(s.duration_ms), 0)::float8 AS "durationMs",
+             (array_agg(s.artwork_key ORDER BY e.position) FILTER (WHERE s.artwork_key IS NOT NULL))[1] AS "coverKey"
+      FROM playlist_entries e JOIN subsonic_songs s ON s.id = e.track_id
+      WHERE e.playlist_id = ANY(${playlistIds}::uuid[]) AND ${visible}
+      GROUP BY e.playlist_id`);
   }
 
   async deletePlaylist(id: string): Promise<void> {

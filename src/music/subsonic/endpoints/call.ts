@@ -11,6 +11,7 @@ import type { SongRow, Viewer } from '../../repositories/subsonic/library-model.
 import type { SubsonicLibraryRepository } from '../../repositories/subsonic/library-repository.js';
 import type { SubsonicStateRepository } from '../../repositories/subsonic/state-repository.js';
 import type { AnalyticsService } from '../../services/analytics-service.js';
+import type { PlaylistService } from '../../services/playlist-service.js';
 import type { SubsonicUser } from '../client-key-service.js';
 import type { BinaryAnswer, RedirectAnswer, SongStreams } from '../song-streams.js';
 import type { Params } from '../params.js';
@@ -35,6 +36,7 @@ export interface EndpointDeps {
   library: SubsonicLibraryRepository;
   annotations: SubsonicAnnotationRepository;
   state: SubsonicStateRepository;
+  playlists: PlaylistService;
   media: SongStreams;
   analytics: AnalyticsService;
   nowMs: () => number;

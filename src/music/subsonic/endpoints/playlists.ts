@@ -1,11 +1,17 @@
 /** Playlists: list, read, create (or replace), update and delete; only the owner changes one. */
-import { isUuid } from '../../uuid.js';
 import type { SongRow } from '../../repositories/subsonic/library-model.js';
 import type { PlaylistRecord } from '../../repositories/subsonic/state-repository.js';
-import { badParameter, notFound, notPlaylistOwner } from '../errors.js';
+import { badParameter } from '../errors.js';
 import type { Payload } from '../response.js';
 import { songView } from '../views.js';
-import { checkedSongIds, optional, visibleSongsInOrder, type Call, type EndpointDeps } from './call.js';
+import {
+  authContext,
+  checkedSongIds,
+  optional,
+  visibleSongsInOrder,
+  type Call,
+  type EndpointDeps,
+} from './call.js';
 
 function playlistView(p: PlaylistRecord, songs: SongRow[]) {
   return {
@@ -22,24 +28,11 @@ function playlistView(p: PlaylistRecord, songs: SongRow[]) {
   };
 }
 
-function playlistName(name: string): string {
-  const trimmed = name.trim();
-  if (trimmed === '' || trimmed.length > 200) throw badParameter('name', 'must be 1 to 200 characters');
-  return trimmed;
-}
-
 export function playlistEndpoints(d: EndpointDeps) {
-  const readable = async (c: Call, id: string): Promise<PlaylistRecord> => {
-    const p = isUuid(id) ? await d.state.findPlaylist(id.toLowerCase()) : undefined;
-    if (!p || (p.ownerUserId !== c.user.userId && !p.public)) throw notFound('Playlist');
-    return p;
-  };
-
-  const own = async (c: Call, id: string): Promise<PlaylistRecord> => {
-    const p = await readable(c, id);
-    if (p.ownerUserId !== c.user.userId) throw notPlaylistOwner();
-    return p;
-  };
+  // The rules (who reads, who changes, bounds) are the web player's: services/playlist-service.ts.
+  const readable = (c: Call, id: string): Promise<PlaylistRecord> =>
+    d.playlists.readable(authContext(c.user), id);
+  const own = (c: Call, id: string): Promise<PlaylistRecord> => d.playlists.owned(authContext(c.user), id);
 
   /** A playlist with the songs of it the caller can see, in playlist order (others are left out). */
   const withEntries = async (c: Call, p: PlaylistRecord): Promise<Payload> => {
@@ -62,11 +55,14 @@ export function playlistEndpoints(d: EndpointDeps) {
       const songIds = await checkedSongIds(d, c, c.params.all('songId'));
       const existing = c.params.get('playlistId');
       let id: string;
+      const auth = authContext(c.user);
       if (existing !== undefined) {
-        id = (await own(c, existing)).id;
-        await d.state.updatePlaylist(id, { trackIds: songIds, ...optional('name', c.params.get('name')) });
+        id = await d.playlists.changeOwn(auth, existing, {
+          trackIds: songIds,
+          ...optional('name', c.params.get('name')),
+        });
       } else {
-        id = await d.state.createPlaylist(c.user.userId, playlistName(c.params.required('name')), songIds);
+        id = await d.playlists.createOwn(auth, { name: c.params.required('name'), trackIds: songIds });
       }
       return withEntries(c, await readable(c, id));
     },
@@ -83,19 +79,17 @@ export function playlistEndpoints(d: EndpointDeps) {
       );
       const add = await checkedSongIds(d, c, c.params.all('songIdToAdd'));
       const trackIds = [...p.trackIds.filter((_, i) => !remove.has(i)), ...add];
-      const name = c.params.get('name');
-      await d.state.updatePlaylist(p.id, {
+      await d.playlists.changeOwn(authContext(c.user), p.id, {
         trackIds,
-        ...optional('name', name === undefined ? undefined : playlistName(name)),
-        ...optional('comment', c.params.get('comment')?.slice(0, 2000)),
+        ...optional('name', c.params.get('name')),
+        ...optional('comment', c.params.get('comment')),
         ...optional('public', c.params.has('public') ? c.params.bool('public', false) : undefined),
       });
       return {};
     },
 
     deletePlaylist: async (c: Call): Promise<Payload> => {
-      const p = await own(c, c.params.required('id'));
-      await d.state.deletePlaylist(p.id);
+      await d.playlists.deleteOwn(authContext(c.user), c.params.required('id'));
       return {};
     },
   };
