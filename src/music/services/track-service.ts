@@ -16,6 +16,7 @@ import type { VersionFlowStarter } from '../jobs/flow.js';
 import type { AudioProbe, AudioTags } from '../ffmpeg-commands/probe.js';
 import { mayManage, maySee } from './visibility-policy.js';
 import {
+  inheritedTags,
   shownVersion,
   tagColumns,
   trackSummaryView,
@@ -187,6 +188,7 @@ export class TrackService {
       throw noCompletedUpload();
     }
     const probe = asset.probe as unknown as AudioProbe | null;
+    const shown = shownVersion(track, await this.tracks.listVersions(track.id));
     const version = await this.tracks.createVersion({
       trackId: track.id,
       assetId: asset.id,
@@ -195,7 +197,7 @@ export class TrackService {
       bitRate: probe?.bit_rate ?? null,
       channels: probe?.channels ?? null,
       sampleRate: probe?.sample_rate ?? null,
-      ...(tagColumns(probe?.tags ?? {}) as Required<ReturnType<typeof tagColumns>>),
+      ...(inheritedTags(tagColumns(probe?.tags ?? {}), shown) as Required<ReturnType<typeof tagColumns>>),
     });
     // Before the flow starts, so `queued` precedes every step the worker publishes.
     await publishQuietly(this.events, auth.userId, {
