@@ -204,7 +204,7 @@ export function subsonicFixture() {
     expect(created.statusCode, created.body).toBe(201);
     const { key, id: keyId } = created.json<{ key: string; id: string }>();
     const [songId, privateSongId] = await Promise.all([
-      publish(t, flow, owner, await taggedSong(dir, 'tagged', TAGS, true), 'public', 'Upload title'),
+      publish(t, flow, owner, await taggedSong(dir, 'tagged', TAGS, true), 'public', TAGS.title),
       publish(
         t,
         flow,
@@ -216,7 +216,7 @@ export function subsonicFixture() {
           false,
         ),
         'private',
-        'Secret',
+        'Secret Sine',
       ),
     ]);
     state = { t, base, dir, owner, other, key, keyId, songId, privateSongId };

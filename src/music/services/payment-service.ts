@@ -26,7 +26,7 @@ import type {
   PriceRecord,
   PurchaseRecord,
 } from '../repositories/payment-repository.js';
-import { amountProblem, CURRENCIES } from './money.js';
+import { amountProblem, CURRENCIES, formatMoney } from './money.js';
 import type { PaymentGateway } from './payment-gateway.js';
 import type { PurchaseKind } from './payment-types.js';
 import { mayManage, maySee } from './visibility-policy.js';
@@ -153,12 +153,18 @@ export class PaymentService {
     if (!price || price.amountMinor === null) throw notForSale();
     if (!price.payWhatYouWant) {
       if (body.amount !== undefined && body.amount !== price.amountMinor)
-        throw invalidMoney('/amount', `the price is fixed at ${price.amountMinor}; leave amount out`);
+        throw invalidMoney(
+          '/amount',
+          `the price is fixed at ${formatMoney({ currency: price.currency, amountMinor: price.amountMinor })}; leave amount out`,
+        );
       return { currency: price.currency, amountMinor: price.amountMinor };
     }
     const amount = body.amount ?? price.amountMinor;
     if (amount < price.amountMinor)
-      throw invalidMoney('/amount', `must be at least the artist's minimum of ${price.amountMinor}`);
+      throw invalidMoney(
+        '/amount',
+        `must be at least the artist's minimum of ${formatMoney({ currency: price.currency, amountMinor: price.amountMinor })}`,
+      );
     const problem = amountProblem({ currency: price.currency, amountMinor: amount });
     if (problem) throw invalidMoney('/amount', problem);
     return { currency: price.currency, amountMinor: amount };

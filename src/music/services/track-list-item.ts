@@ -33,5 +33,3 @@ export function trackListItem(s: SongRow) {
     coverUrl: imageUrl(s.artwork_key),
   };
 }
-
-export type TrackListItem = ReturnType<typeof trackListItem>;

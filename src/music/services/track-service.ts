@@ -11,11 +11,17 @@ import type { AuthContext } from '../auth-context.js';
 import type { Visibility } from './visibility-policy.js';
 import type { AssetRepository } from '../repositories/asset-repository.js';
 import type { ObjectStores } from '../repositories/object-store/object-store.js';
-import type { TrackRepository, TrackSummary, VersionRecord } from '../repositories/track-repository.js';
+import type {
+  TrackRepository,
+  TrackSummary,
+  VersionRecord,
+  VersionTagColumns,
+} from '../repositories/track-repository.js';
 import type { FlowOptions, VersionFlowStarter } from '../jobs/flow.js';
 import type { AudioProbe, AudioTags } from '../ffmpeg-commands/probe.js';
 import { mayManage, maySee } from './visibility-policy.js';
 import {
+  inheritedTags,
   shownVersion,
   tagColumns,
   trackSummaryView,
@@ -37,14 +43,15 @@ import {
  * The columns a version takes from its original's probe: facts and tags. Uploads and the
  * library import both make versions with it (the one tag-to-version mapping; tagColumns names the columns).
  */
-export function versionFields(probe: AudioProbe | null) {
+export function versionFields(probe: AudioProbe | null, shown?: VersionTagColumns) {
   return {
     durationMs: probe?.duration_ms ?? null,
     codec: probe?.codec ?? null,
     bitRate: probe?.bit_rate ?? null,
     channels: probe?.channels ?? null,
     sampleRate: probe?.sample_rate ?? null,
-    ...(tagColumns(probe?.tags ?? {}) as Required<ReturnType<typeof tagColumns>>),
+    // A track's shown tags win; the new file fills only what they lack (docs/music-domain.md).
+    ...(inheritedTags(tagColumns(probe?.tags ?? {}), shown) as Required<ReturnType<typeof tagColumns>>),
   };
 }
 
@@ -208,10 +215,12 @@ export class TrackService {
     if (!asset || asset.ownerUserId !== auth.userId || asset.status !== 'uploaded') {
       throw noCompletedUpload();
     }
+    const probe = asset.probe as unknown as AudioProbe | null;
+    const shown = shownVersion(track, await this.tracks.listVersions(track.id));
     const version = await this.tracks.createVersion({
       trackId: track.id,
       assetId: asset.id,
-      ...versionFields(asset.probe as unknown as AudioProbe | null),
+      ...versionFields(probe, shown),
     });
     await this.startVersion(auth.userId, version, asset.objectKey);
     return versionView(version, this.signer, true);

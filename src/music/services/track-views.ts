@@ -40,6 +40,21 @@ export function tagColumns(tags: Partial<AudioTags>): Partial<VersionTagColumns>
   return out;
 }
 
+/**
+ * A new version's tags (one title everywhere, issue 44): the track's metadata, as its shown
+ * version holds it, wins; the file's tags fill only what the track does not have yet, so a file
+ * without date or genre tags never wipes the track's year or genre.
+ */
+export function inheritedTags(
+  file: Partial<VersionTagColumns>,
+  shown: VersionTagColumns | undefined,
+): Partial<VersionTagColumns> {
+  const out: Record<string, string | number | null> = { ...file };
+  if (shown === undefined) return file;
+  for (const column of Object.values(TAG_COLUMNS)) if (shown[column] !== null) out[column] = shown[column];
+  return out;
+}
+
 export function hlsMasterKey(hlsKey: string): string {
   return hlsKey.endsWith('.m3u8') ? hlsKey : `${hlsKey.replace(/\/$/, '')}/master.m3u8`;
 }
