@@ -139,6 +139,8 @@ export interface MusicAppOptions extends PaymentAppOptions {
   webRoot?: string;
   /** Tests shorten the backoff of mail retries (default: 6 tries over about 30 minutes). */
   mailRetry?: MailRetryOptions;
+  /** Where log lines go (default stdout); tests read them here. */
+  logStream?: { write(line: string): void };
 }
 
 export function buildMusicApp(
@@ -150,8 +152,10 @@ export function buildMusicApp(
   const nowSeconds = options.nowSeconds ?? (() => Date.now() / 1000);
   // Host names (a compose service such as "nginx"): resolved before the app listens, then on a timer.
   const proxies = new TrustedProxies(config.trustedProxies);
+  const logger = loggerOptions(config.logLevel, 'music-api', config.nodeEnv);
   const app = buildBaseApp({
-    logger: loggerOptions(config.logLevel, 'music-api', config.nodeEnv),
+    logger:
+      typeof logger === 'object' && options.logStream ? { ...logger, stream: options.logStream } : logger,
     httpLimits: config.httpLimits,
     trustedProxies: proxies,
     // The default of every route; upload part routes set config.bodyLimit on themselves.
