@@ -54,6 +54,7 @@ import { registerUploadRoutes } from './routes/uploads.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerMediaRoutes } from './routes/media-delivery.js';
 import { registerUserRoutes } from './routes/users.js';
+import { PictureEncoder } from './repositories/picture-encoder.js';
 import { ProfilePictureService } from './services/profile-picture-service.js';
 import { registerMusicValidators } from './validation.js';
 import { registerPayments, type PaymentAppOptions } from './payment-app.js';
@@ -250,8 +251,7 @@ export function buildMusicApp(
   const pictures = new ProfilePictureService(
     users,
     connections.stores.images,
-    new FfmpegRunner(),
-    join(config.dataDir, 'tmp'),
+    new PictureEncoder(new FfmpegRunner(), join(config.dataDir, 'tmp')),
     (key) => mediaCache.delete(IMAGES_MOUNT + key),
   );
   registerUserRoutes(
