@@ -54,6 +54,8 @@ import { registerUploadRoutes } from './routes/uploads.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerMediaRoutes } from './routes/media-delivery.js';
 import { registerUserRoutes } from './routes/users.js';
+import { PictureEncoder } from './repositories/picture-encoder.js';
+import { ProfilePictureService } from './services/profile-picture-service.js';
 import { registerMusicValidators } from './validation.js';
 import { registerPayments, type PaymentAppOptions } from './payment-app.js';
 import { registerWebFallback, resolveWebRoot } from './routes/web.js';
@@ -80,7 +82,7 @@ import { LoginBackoff } from './services/login-backoff.js';
 import { RedisLoginFailureRepository } from './repositories/login-failure-repository.js';
 import { HotObjectCache } from './services/hot-object-cache.js';
 import { JobAdminService } from './services/job-admin-service.js';
-import { MediaDelivery } from './services/media-delivery.js';
+import { IMAGES_MOUNT, MediaDelivery } from './services/media-delivery.js';
 import { TokenService } from './services/tokens.js';
 import { AnalyticsService } from './services/analytics-service.js';
 import { CatalogService } from './services/catalog-service.js';
@@ -212,12 +214,13 @@ export function buildMusicApp(
     { backoff: loginBackoff, devices: new KnownDevices(config.jwt.secret) },
   );
   const tracks = new PrismaTrackRepository(connections.prisma);
+  const mediaCache = new HotObjectCache(config.mediaCache.maxBytes, config.mediaCache.maxObjectBytes);
   const delivery = new MediaDelivery({
     trackOfVersion: (versionId) => tracks.trackOfVersion(versionId),
     transcodes: connections.stores.transcodes,
     images: connections.stores.images,
     waveforms: connections.stores.waveforms,
-    cache: new HotObjectCache(config.mediaCache.maxBytes, config.mediaCache.maxObjectBytes),
+    cache: mediaCache,
     secureLinkSecret: config.secureLink.secret,
     nowSeconds,
   });
@@ -249,7 +252,17 @@ export function buildMusicApp(
   const live = createLiveEvents(config, connections, auth, app.log);
   app.decorate('liveHub', live.hub);
   registerEventRoutes(app, live.hub);
-  registerUserRoutes(app, new UserService(new PrismaProfileRepository(connections.prisma)), auth, hooks);
+  const pictures = new ProfilePictureService(
+    users,
+    connections.stores.images,
+    new PictureEncoder(new FfmpegRunner(), join(config.dataDir, 'tmp')),
+    (key) => mediaCache.delete(IMAGES_MOUNT + key),
+  );
+  registerUserRoutes(
+    app,
+    { users: new UserService(new PrismaProfileRepository(connections.prisma)), auth, pictures },
+    hooks,
+  );
   const assets = new PrismaAssetRepository(connections.prisma);
   const uploads = new UploadService(assets, connections.stores.originals, (source) =>
     probeAudio(source, join(config.dataDir, 'tmp')),

@@ -35,6 +35,8 @@ export interface UserRepository {
     id: string,
     changes: { displayName?: string; passwordHash?: string; bio?: string },
   ): Promise<UserRecord>;
+  /** The stored key of the profile picture (under the images store), or null for none. */
+  setPicture(id: string, pictureKey: string | null): Promise<UserRecord>;
 }
 
 export class PrismaUserRepository implements UserRepository {
@@ -73,5 +75,9 @@ export class PrismaUserRepository implements UserRepository {
     changes: { displayName?: string; passwordHash?: string; bio?: string },
   ): Promise<UserRecord> {
     return this.prisma.user.update({ where: { id }, data: changes });
+  }
+
+  async setPicture(id: string, pictureKey: string | null): Promise<UserRecord> {
+    return this.prisma.user.update({ where: { id }, data: { pictureKey } });
   }
 }

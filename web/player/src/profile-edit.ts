@@ -1,6 +1,6 @@
 /**
- * The artist's own page: their bio, edited in place (the picture is shown when the profile has one;
- * its upload waits for PUT /users/me/picture); the welcome after sign-up.
+ * The artist's own page: their bio and picture, edited in place (PUT/DELETE /users/me/picture: the
+ * server probes and re-encodes the file); the welcome after sign-up.
  */
 import { h } from '../../shared/dom';
 import { field, showProblem, clearProblem } from '../../shared/forms';
@@ -53,6 +53,36 @@ export function profileEditor(profile: Profile, reload: () => void): HTMLElement
     'section',
     { class: 'manage', 'aria-label': 'Your artist page', 'data-part': 'profile-edit' },
     h('h2', {}, 'Your artist page'),
+    pictureControls(profile, reload),
     form,
+  );
+}
+
+/** "Change picture" (a file input) and, with a picture, "Remove picture"; the server's words on refusal. */
+function pictureControls(profile: Profile, reload: () => void): HTMLElement {
+  const file = field(
+    'picture',
+    'Change picture',
+    h('input', { type: 'file', accept: 'image/png,image/jpeg,image/webp,image/gif,image/bmp' }),
+  );
+  const general = h('p', { class: 'error', role: 'alert' });
+  const send = (init: RequestInit): void => {
+    clearProblem([file], general);
+    api('/users/me/picture', init).then(reload, (err: unknown) => showProblem(err, [file], general));
+  };
+  file.input.addEventListener('change', () => {
+    const chosen = (file.input as HTMLInputElement).files?.[0];
+    if (chosen)
+      send({ method: 'PUT', body: chosen, headers: { 'content-type': 'application/octet-stream' } });
+  });
+  const remove = h('button', { type: 'button' }, 'Remove picture');
+  remove.addEventListener('click', () => send({ method: 'DELETE' }));
+  const hasPicture = (profile.pictureUrl ?? profile.picture_url ?? null) !== null;
+  return h(
+    'div',
+    { class: 'stack', role: 'group', 'aria-label': 'Your picture' },
+    file.wrap,
+    hasPicture ? remove : null,
+    general,
   );
 }

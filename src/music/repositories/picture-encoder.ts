@@ -1,0 +1,39 @@
+/**
+ * A profile picture's bytes, probed by ffprobe and re-encoded by ffmpeg in a private temp folder
+ * (ffmpeg-commands/picture-args.ts): the JPEG this code made, or what was found instead.
+ */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { judgePictureProbe, pictureArgs, pictureProbeArgs } from '../ffmpeg-commands/picture-args.js';
+import type { FfmpegRunner } from './ffmpeg-runner.js';
+
+export type EncodedPicture = { ok: true; jpeg: Buffer } | { ok: false; found: string };
+
+export class PictureEncoder {
+  constructor(
+    private readonly ffmpeg: FfmpegRunner,
+    private readonly tmpRoot: string,
+  ) {}
+
+  async encode(bytes: Buffer): Promise<EncodedPicture> {
+    await mkdir(this.tmpRoot, { recursive: true });
+    const dir = await mkdtemp(join(this.tmpRoot, 'picture-'));
+    try {
+      const input = join(dir, 'input');
+      const output = join(dir, 'picture.jpg');
+      await writeFile(input, bytes);
+      const verdict = await this.ffmpeg
+        .ffprobe(pictureProbeArgs(input), { timeoutMs: 15_000 })
+        .then(judgePictureProbe, () => ({ ok: false as const, found: 'nothing ffprobe could read' }));
+      if (!verdict.ok) return verdict;
+      const made = await this.ffmpeg.ffmpeg(pictureArgs(input, output), { timeoutMs: 30_000 }).then(
+        () => true,
+        () => false,
+      );
+      if (!made) return { ok: false, found: 'a picture ffmpeg could not decode' };
+      return { ok: true, jpeg: await readFile(output) };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+}
