@@ -1,7 +1,7 @@
 /**
  * Prices, tips and Checkout Sessions through the official library pointed at the local
  * stand-in (which checks what the library sends), the buyer's library and signed downloads, the
- * artist's totals per currency from the ledger; and everything off (503) without the settings.
+ * artist's totals per currency from the ledger (everything off: music-payments-off.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { downloadPath } from '../src/music/services/download-link.js';
@@ -376,45 +376,6 @@ describe('buying needs a verified address when mail is on', () => {
       expect((await tip()).statusCode).not.toBe(403);
     } finally {
       await mailOn.close();
-    }
-  });
-});
-
-describe('payments off', () => {
-  it('without the three settings every payment route is a 503 naming them', async () => {
-    const off = await createMusicTestApp({ RATE_LIMITS: 'off' });
-    try {
-      const user = await signupUser(off.app, 'off');
-      const status = await off.app.inject({ method: 'GET', url: '/api/v1/payments' });
-      expect(status.json()).toEqual({
-        enabled: false,
-        settings: ['PAYMENT_SECRET_KEY', 'PAYMENT_PUBLISHABLE_KEY', 'PAYMENT_WEBHOOK_SECRET'],
-      });
-      const id = '00000000-0000-4000-8000-000000000000';
-      for (const [method, url, payload] of [
-        ['GET', `/api/v1/payments/tracks/${id}`],
-        ['PUT', `/api/v1/payments/tracks/${id}`, { currency: 'usd', amount: 100 }],
-        ['POST', '/api/v1/payments/checkout', { track_id: id, kind: 'sale' }],
-        ['GET', `/api/v1/payments/purchases/${id}`],
-        ['GET', '/api/v1/payments/library'],
-        ['GET', '/api/v1/payments/sales'],
-        ['GET', `/api/v1/payments/tracks/${id}/download`],
-        ['GET', `/api/v1/payments/download/${id}`],
-        ['POST', '/api/v1/payments/webhook', { id: 'evt_1' }],
-      ] as const) {
-        const res = await off.app.inject({
-          method,
-          url,
-          headers: user.headers,
-          ...(payload ? { payload } : {}),
-        });
-        expect(res.statusCode, `${method} ${url}`).toBe(503);
-        expect(res.json().detail).toMatch(
-          /PAYMENT_SECRET_KEY, PAYMENT_PUBLISHABLE_KEY and PAYMENT_WEBHOOK_SECRET/,
-        );
-      }
-    } finally {
-      await off.close();
     }
   });
 });
