@@ -336,7 +336,7 @@ describe('nginx in front of the apps (production template)', () => {
     const client = await LiveClient.open(
       `wss://127.0.0.1:${edge.httpsPort}/api/v1/events`,
       { host: DOMAIN },
-      { ca: edge.ca, servername: DOMAIN },
+      { ca: edge.ca },
     );
     expect(client).toBeInstanceOf(LiveClient);
     const live = client as LiveClient;

@@ -48,7 +48,8 @@ export async function apiHostCut(cluster: Cluster, track: UploadedTrack): Promis
       headers: {
         'content-type': 'application/json',
         authorization: `Bearer ${commenters[n % 3]}`,
-        'x-forwarded-for': `203.0.113.${(n % 3) + 1}`,
+        // Each comment from an address of its own: the comments scope allows 6 at once per address.
+        'x-forwarded-for': `203.0.113.${n + 10}`,
       },
       body: JSON.stringify({ track_id: track.trackId, body: `comment ${n}` }),
     });
@@ -74,22 +75,29 @@ export async function apiHostCut(cluster: Cluster, track: UploadedTrack): Promis
     }
   };
   const loops = Array.from({ length: 8 }, browse);
-  for (let i = 0; i < 5; i++) await comment();
-  await sleep(2000);
-  const cutAt = performance.now();
-  await setHostLink('api1', false);
-  for (let i = 0; i < 15; i++) {
-    await comment();
-    await sleep(300);
+  let cutAt = 0;
+  let total = 0;
+  try {
+    for (let i = 0; i < 5; i++) await comment();
+    await sleep(2000);
+    cutAt = performance.now();
+    await setHostLink('api1', false);
+    for (let i = 0; i < 15; i++) {
+      await comment();
+      await sleep(300);
+    }
+    total = sent;
+    await until('every live client has every comment', 120, () =>
+      Promise.resolve(
+        live.every((l) => l.events.filter((e) => e.type === 'comment.created').length >= total),
+      ),
+    );
+    await sleep(5000);
+  } finally {
+    browsing = false;
+    await Promise.all(loops);
+    for (const l of live) l.stop();
   }
-  const total = sent;
-  await until('every live client has every comment', 120, () =>
-    Promise.resolve(live.every((l) => l.events.filter((e) => e.type === 'comment.created').length >= total)),
-  );
-  await sleep(5000);
-  browsing = false;
-  await Promise.all(loops);
-  for (const l of live) l.stop();
 
   for (const l of live) {
     const comments = l.events.filter((e) => e.type === 'comment.created');

@@ -93,6 +93,8 @@ export class Cluster {
       MUSIC_HOST: '0.0.0.0',
       MUSIC_PORT: String(MUSIC_PORT),
       EVENTS_HEARTBEAT_SECONDS: String(HEARTBEAT_SECONDS),
+      // Scenario 3's six sockets of one user, plus those a cut-off host still counts (default 5).
+      EVENTS_MAX_CONNECTIONS_PER_USER: '20',
     };
     this.workerEnv = {
       ...this.musicEnv,
