@@ -14,7 +14,7 @@ let base: string;
 const MCP_ACCEPT = 'application/json, text/event-stream';
 const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
 
-function mcp(body: string, headers: Record<string, string> = {}) {
+function mcp(body: string | Buffer, headers: Record<string, string> = {}) {
   return rawRequest(`${base}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: MCP_ACCEPT, ...headers },
@@ -105,6 +105,37 @@ describe('MCP DNS-rebinding protection', () => {
     const res = await rawRequest(`${base}/api/catalog`, { headers: { origin: 'https://attacker.example' } });
     expect(res.status).toBe(200);
     expect(res.headers['access-control-allow-origin']).toBe('*');
+  });
+});
+
+describe('MCP body encoding', () => {
+  it('refuses invalid UTF-8 with 400 and JSON-RPC -32700, as REST refuses it with 400', async () => {
+    // A lone continuation byte inside a string: a replacing decoder would run "x\uFFFD".
+    const bytes = (json: string) => Buffer.from(json.replace('BAD', '\uFFFD'), 'utf8');
+    const bad = (json: string) => {
+      const at = json.indexOf('BAD');
+      return Buffer.concat([
+        Buffer.from(json.slice(0, at)),
+        Buffer.from([0x80]),
+        Buffer.from(json.slice(at + 3)),
+      ]);
+    };
+    const call =
+      '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"leakage","arguments":{"exam":[{"item_id":"xBAD","prompt":"x y z"}]}}}';
+    const res = await mcp(bad(call));
+    expect(res.status).toBe(400);
+    const body = res.json() as { id: unknown; error: { code: number; message: string } };
+    expect(body.id).toBeNull();
+    expect(body.error.code).toBe(-32700);
+    expect(body.error.message).toMatch(/^Parse error: The request body is not valid UTF-8/);
+    const rest = await rawRequest(`${base}/api/leakage`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: bad('{"exam":[{"item_id":"xBAD","prompt":"x y z"}]}'),
+    });
+    expect(rest.status).toBe(400);
+    // The same message in valid UTF-8 (U+FFFD itself) is run.
+    expect((await mcp(bytes(call))).status).toBe(200);
   });
 });
 

@@ -129,15 +129,17 @@ describe('without SMTP settings', () => {
     const id = (await t.connections.prisma.user.findUniqueOrThrow({ where: { handle: user.handle } })).id;
     const make = async (minutesLeft: number): Promise<string> => {
       const { token, hash } = newAccountToken();
-      await t.connections.prisma.accountToken.create({
-        data: {
+      // As the service issues them: a newer token voids the older ones.
+      await new PrismaAccountRepository(t.connections.prisma).issueToken(
+        {
           userId: id,
           purpose: 'password_reset',
           tokenHash: hash,
           email: user.email,
           expiresAt: new Date(Date.now() + minutesLeft * 60_000),
         },
-      });
+        new Date(),
+      );
       return token;
     };
     const confirm = (token: string) =>
@@ -178,6 +180,7 @@ describe('without SMTP settings', () => {
       mail: { outbox, publicUrl: 'https://music.test' },
       endSessions: () => Promise.resolve(0),
       revokeClientKeys: () => Promise.resolve(0),
+      clearLoginFailures: () => Promise.resolve(),
       reportFailure: (err) => {
         throw err;
       },

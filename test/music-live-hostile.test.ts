@@ -156,3 +156,47 @@ describe('live updates: hostile clients', () => {
     expect(fine.messages[0]).toMatchObject({ type: 'hello', user_id: user.id });
   });
 });
+
+describe('live updates: what a refused frame logs', () => {
+  it('an oversized frame or invalid UTF-8 is one warning without a stack, never an error', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const waiters: (() => void)[] = [];
+    const logStream = {
+      write(line: string) {
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+        for (const wake of waiters.splice(0)) wake();
+      },
+    };
+    const warnings = (n: number) =>
+      new Promise<void>((resolve) => {
+        // At LOG_LEVEL warn every line counts: one is written for each refused frame.
+        const check = () => {
+          if (lines.length >= n) resolve();
+          else waiters.push(check);
+        };
+        check();
+      });
+    const t = await createMusicTestApp({ RATE_LIMITS: 'off', LOG_LEVEL: 'warn' }, { logStream });
+    try {
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const url = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/v1/events`;
+      const big = await LiveClient.open(url);
+      if (!(big instanceof LiveClient)) throw new Error(`refused: ${big.status}`);
+      big.send({ type: 'hello', v: 1, token: 'x'.repeat(20_000) });
+      expect((await big.closed).code).toBe(1009);
+      const utf8 = await LiveClient.open(url);
+      if (!(utf8 instanceof LiveClient)) throw new Error(`refused: ${utf8.status}`);
+      utf8.ws.send(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), { binary: false });
+      expect((await utf8.closed).code).toBe(1007);
+      await warnings(2);
+      expect(lines.map((l) => [l.level, l.ws_error, l.msg])).toEqual([
+        [40, 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH', 'live updates: client frame refused'],
+        [40, 'WS_ERR_INVALID_UTF8', 'live updates: client frame refused'],
+      ]);
+      expect(JSON.stringify(lines)).not.toMatch(/"stack"|"err"/);
+      expect(lines.filter((l) => (l.level as number) >= 50)).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});

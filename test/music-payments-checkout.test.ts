@@ -18,6 +18,7 @@ import {
 import {
   openPaymentsFixture,
   processed,
+  PUBLIC_URL,
   sellerWithTrack,
   type PaymentsFixture,
   type Seller,
@@ -92,6 +93,26 @@ describe('prices and tips', () => {
 });
 
 describe('checkout through the library', () => {
+  it('returns the buyer to PUBLIC_URL whatever Host the request names (a forged Host changes nothing)', async () => {
+    const buyer = await signupUser(f.t.app, 'forgedhost');
+    for (const host of ['evil.example', 'evil.example:8081', '127.0.0.1:1']) {
+      const before = f.provider.requests.length;
+      const res = await f.t.app.inject({
+        method: 'POST',
+        url: '/api/v1/payments/checkout',
+        headers: { ...buyer.headers, host },
+        payload: { track_id: seller.trackId, kind: 'tip', amount: 300 },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const form = f.provider.requests.slice(before)[0]!.form;
+      const back = `${PUBLIC_URL}/purchases/${res.json().purchase_id}`;
+      expect([form.get('success_url'), form.get('cancel_url')]).toEqual([
+        `${back}?outcome=success`,
+        `${back}?outcome=cancel`,
+      ]);
+    }
+  });
+
   it('creates a Checkout Session with the request the API reference describes and returns its URL', async () => {
     const buyer = await signupUser(f.t.app, 'buyer');
     const before = f.provider.requests.length;
@@ -118,8 +139,8 @@ describe('checkout through the library', () => {
       'line_items[0][price_data][currency]': 'usd',
       'line_items[0][price_data][unit_amount]': '500',
       'line_items[0][price_data][product_data][name]': 'Priced',
-      success_url: `http://music.test:8081/purchases/${purchaseId}?outcome=success`,
-      cancel_url: `http://music.test:8081/purchases/${purchaseId}?outcome=cancel`,
+      success_url: `${PUBLIC_URL}/purchases/${purchaseId}?outcome=success`,
+      cancel_url: `${PUBLIC_URL}/purchases/${purchaseId}?outcome=cancel`,
       expires_at: expect.stringMatching(/^\d+$/),
     });
     // Payable for 40 minutes (the API takes 30 minutes to 24 hours), and the purchase knows when.

@@ -276,6 +276,48 @@ describe('payments webhook', () => {
     expect(await canDownload(who, seller.trackId)).toBe(403);
   });
 
+  it('reversals are capped at the amount paid: a dispute, a refund and a second dispute leave the purchase at 0, the excess a finding', async () => {
+    const who = await signupUser(f.t.app, 'reversals');
+    const session = paidSession(await checkout(who, { track_id: seller.trackId, kind: 'sale' }));
+    const id = session.client_reference_id!;
+    await deliverProcessed(providerEvent('checkout.session.completed', session));
+    const outcomes: (string | null)[] = [];
+    for (const event of [
+      providerEvent('charge.dispute.created', disputeObject(session)),
+      providerEvent('charge.refunded', chargeObject(session, 700)),
+      providerEvent('charge.dispute.created', disputeObject(session)),
+    ]) {
+      await deliverProcessed(event);
+      const row = await f.t.connections.prisma.paymentEvent.findUniqueOrThrow({
+        where: { id: event.id as string },
+      });
+      outcomes.push(row.outcome);
+    }
+    expect(outcomes).toEqual([
+      'disputed 700',
+      'refunded 0; finding: 700 more than the purchase has left to reverse was not recorded as money',
+      'disputed 0; finding: 700 more than the purchase has left to reverse was not recorded as money',
+    ]);
+    const rows = await ledger(id);
+    expect(rows.map((r) => [r.kind, r.amountMinor])).toEqual([
+      ['sale', 700],
+      ['dispute', -700],
+    ]);
+    expect(rows.reduce((sum, r) => sum + r.amountMinor, 0)).toBe(0);
+  });
+
+  it('the ledger refuses TRUNCATE as it refuses UPDATE and DELETE', async () => {
+    const before = await f.t.connections.prisma.ledgerEntry.count();
+    expect(before).toBeGreaterThan(0);
+    await expect(f.t.connections.prisma.$executeRawUnsafe('TRUNCATE ledger_entries')).rejects.toThrow(
+      /ledger_entries is append-only \(TRUNCATE refused\)/,
+    );
+    await expect(f.t.connections.prisma.$executeRawUnsafe('DELETE FROM ledger_entries')).rejects.toThrow(
+      /append-only \(DELETE refused\)/,
+    );
+    expect(await f.t.connections.prisma.ledgerEntry.count()).toBe(before);
+  });
+
   it('an amount the provider reports that differs from the purchase is not granted', async () => {
     const who = await signupUser(f.t.app, 'mismatch');
     const session = paidSession(await checkout(who, { track_id: seller.trackId, kind: 'sale' }));

@@ -103,8 +103,8 @@ describe('session cookie', () => {
     }
     expect((await create({ cookie, origin: ORIGIN })).statusCode).toBe(201);
     expect((await create({ authorization: `Bearer ${token}` })).statusCode).toBe(201);
-    // A proxy that forwards the host name without its port ($host): compared by name.
-    // Its X-Forwarded-Proto says the scheme, believed only from a trusted proxy.
+    // Behind a proxy: Host without a port is the scheme's default port, so a page on another
+    // port of the same name is refused. X-Forwarded-Proto is believed only from a trusted proxy.
     const proxied = (remoteAddress: string, headers: Record<string, string>) =>
       t.app.inject({
         method: 'POST',
@@ -115,6 +115,16 @@ describe('session cookie', () => {
       });
     expect((await proxied(PROXY, { 'x-forwarded-proto': 'https' })).statusCode).toBe(201);
     expect((await proxied(PROXY, { 'x-forwarded-proto': 'http' })).statusCode).toBe(403);
+    const otherPort = { 'x-forwarded-proto': 'https', origin: 'https://music.test:8443' };
+    expect((await proxied(PROXY, otherPort)).statusCode).toBe(403);
+    // nginx's `Host $http_host` carries a public port that is not the default one.
+    const publicPort = {
+      'x-forwarded-proto': 'https',
+      host: 'music.test:8443',
+      origin: 'https://music.test:8443',
+    };
+    expect((await proxied(PROXY, publicPort)).statusCode).toBe(201);
+    expect((await proxied(PROXY, { ...publicPort, origin: 'https://music.test' })).statusCode).toBe(403);
     expect((await proxied('10.9.8.6', { 'x-forwarded-proto': 'https' })).statusCode).toBe(403);
   });
 

@@ -7,6 +7,7 @@
  * eval, and a service down or redeployed at a new address while nginx keeps serving. Rendering
  * refusals and starting with a service unresolved are in nginx-edge-startup.test.ts.
  */
+import { PASSWORD } from './helpers/music-domain.js';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
@@ -214,6 +215,30 @@ describe('nginx in front of the apps (production template)', () => {
       expect(seen[0]!['x-forwarded-proto'], path).toBe('https');
       expect(seen[0]!.connection, path).toBeUndefined();
     }
+  });
+
+  it('passes the public port in Host, so a page on another port of the same name cannot write', async () => {
+    const host = `${DOMAIN}:${edge.httpsPort}`;
+    // A session made directly at the app (nginx's auth zone stays untouched); writes go through nginx.
+    const signup = await music.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/signup',
+      payload: { handle: 'edge_origin', email: 'edge_origin@example.org', password: PASSWORD },
+    });
+    const cookie = `__Host-music_session=${signup.json<{ token: string }>().token}`;
+    const create = (origin: string) =>
+      https('/api/v1/tracks', {
+        method: 'POST',
+        headers: { host, origin, cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ title: 'Through the edge' }),
+      });
+    const before = musicSaw.length;
+    expect((await create(`https://${host}`)).status).toBe(201);
+    expect(musicSaw[before]!.host).toBe(host);
+    const other = await create(`https://${DOMAIN}:${edge.httpsPort + 1}`);
+    expect(other.status).toBe(403);
+    expect(other.body).toMatch(/Origin/);
+    expect((await create(`https://${DOMAIN}`)).status).toBe(403);
   });
 
   it('refuses /metrics at the edge in every spelling, while the apps serve it on their own port', async () => {

@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWebApp, launchBrowser, listen, type TestBrowser } from './helpers/browser.js';
+import { buildWebApp, freePort, launchBrowser, listen, type TestBrowser } from './helpers/browser.js';
 import { createMusicTestApp } from './helpers/music-app.js';
 import { PASSWORD, signupUser } from './helpers/music-domain.js';
 import {
@@ -28,8 +28,11 @@ beforeAll(async () => {
   const built = await buildWebApp('player');
   webRoot = built.root;
   cleanup = () => built.cleanup();
-  f = await openPaymentsFixture({ webRoot });
-  base = await listen(f.t.app);
+  // Checkout returns the buyer to PUBLIC_URL: the address this app is about to listen on.
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  f = await openPaymentsFixture({ webRoot, publicUrl: base });
+  await f.t.app.listen({ port, host: '127.0.0.1' });
   f.provider.webhookTarget = base;
   seller = await sellerWithTrack(f.t, 'Bought In A Browser');
   const price = await f.t.app.inject({

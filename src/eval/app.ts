@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { buildBaseApp } from '../core/app.js';
 import { clientAddress } from '../core/client-address.js';
+import { withLocalFallback } from '../core/rate-limit/fallback-store.js';
 import { loggerOptions } from '../core/logger.js';
 import { createHttpMetrics, registerMetricsRoute } from '../core/metrics.js';
 import { MetricsScrapers } from '../core/metrics-access.js';
@@ -116,9 +117,15 @@ export async function buildEvalApp(
   let batchLimiter: BatchLimiter | undefined;
   if (config.rateLimits.enabled) {
     const toolPaths = new Set(TOOLS.map((t) => t.path));
-    const store = redis
-      ? new RedisRateLimitStore(redis, `${config.cacheKeyPrefix}rl:`)
-      : new MemoryRateLimitStore();
+    // Shared through Redis; limits locally when Redis is slow or down (the batch lines too).
+    const store = withLocalFallback(
+      redis ? new RedisRateLimitStore(redis, `${config.cacheKeyPrefix}rl:`) : new MemoryRateLimitStore(),
+      (err, localDecisions) =>
+        app.log.warn(
+          { err: (err as Error).message, local_decisions: localDecisions },
+          'rate limiter store unavailable; limiting in this process alone',
+        ),
+    );
     const tools = {
       name: 'tools',
       // The batch endpoint is charged per line by its route, in this scope's bucket.

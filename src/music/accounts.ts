@@ -21,6 +21,8 @@ import { PasswordResetService } from './services/password-reset-service.js';
 import { SessionService, type ClientInfo } from './services/session-service.js';
 import type { TokenService } from './services/tokens.js';
 import { VerificationService, type AccountMail } from './services/verification-service.js';
+import { MailLimits } from './services/mail-limits.js';
+import type { RateLimitStore } from '../core/rate-limit/store.js';
 
 export interface AccountsWiring {
   config: MusicConfig;
@@ -31,6 +33,10 @@ export interface AccountsWiring {
   hooks: AuthHooks;
   revokeClientKeys: (userId: string) => Promise<number>;
   clientAddress: (request: FastifyRequest) => string;
+  /** The shared limiter store (Redis, with the local fallback): the mail limits' buckets. */
+  limiter: RateLimitStore;
+  /** Ends an account's wait after failed logins (a reset by mail proves the owner). */
+  clearLoginFailures: (userId: string) => Promise<void>;
   nowMs: () => number;
   /** Tests shorten the mail retries' backoff. */
   mailRetry?: MailRetryOptions;
@@ -67,13 +73,14 @@ export function registerAccounts(app: FastifyInstance, w: AccountsWiring): Accou
     w.tokens.lifetime,
     w.nowMs,
   );
-  const verification = new VerificationService(w.users, accounts, mail, w.nowMs);
+  const verification = new VerificationService(w.users, accounts, mail, new MailLimits(w.limiter), w.nowMs);
   const reset = new PasswordResetService({
     users: w.users,
     accounts,
     mail,
     endSessions: (userId) => sessions.endAll(userId),
     revokeClientKeys: w.revokeClientKeys,
+    clearLoginFailures: w.clearLoginFailures,
     reportFailure: (err) => app.log.error({ err: (err as Error).message }, 'password reset mail not sent'),
     nowMs: w.nowMs,
   });

@@ -12,6 +12,7 @@ import { loggerOptions } from '../core/logger.js';
 import { createHttpMetrics, registerMetricsRoute, type HttpMetrics } from '../core/metrics.js';
 import { MetricsScrapers } from '../core/metrics-access.js';
 import { registerRateLimits, type RateLimitScope } from '../core/rate-limit/plugin.js';
+import { withLocalFallback } from '../core/rate-limit/fallback-store.js';
 import { RedisRateLimitStore } from '../core/repositories/redis-rate-limit-store.js';
 import type { RateLimitStore } from '../core/rate-limit/store.js';
 import { registerSecurityHeaders, securityHeaders } from '../core/security-headers.js';
@@ -68,6 +69,9 @@ import { SubsonicStateRepository } from './repositories/subsonic/state-repositor
 import { ScratchFiles } from './repositories/scratch-files.js';
 import { MUSIC_SERVER_VERSION } from './repositories/server-version.js';
 import { AuthService } from './services/auth-service.js';
+import { KnownDevices } from './services/known-device.js';
+import { LoginBackoff } from './services/login-backoff.js';
+import { RedisLoginFailureRepository } from './repositories/login-failure-repository.js';
 import { HotObjectCache } from './services/hot-object-cache.js';
 import { JobAdminService } from './services/job-admin-service.js';
 import { MediaDelivery } from './services/media-delivery.js';
@@ -128,6 +132,8 @@ export interface MusicAppOptions extends PaymentAppOptions {
   webRoot?: string;
   /** Tests shorten the backoff of mail retries (default: 6 tries over about 30 minutes). */
   mailRetry?: MailRetryOptions;
+  /** Where log lines go (default stdout); tests read them here. */
+  logStream?: { write(line: string): void };
 }
 
 export function buildMusicApp(
@@ -139,8 +145,10 @@ export function buildMusicApp(
   const nowSeconds = options.nowSeconds ?? (() => Date.now() / 1000);
   // Host names (a compose service such as "nginx"): resolved before the app listens, then on a timer.
   const proxies = new TrustedProxies(config.trustedProxies);
+  const logger = loggerOptions(config.logLevel, 'music-api', config.nodeEnv);
   const app = buildBaseApp({
-    logger: loggerOptions(config.logLevel, 'music-api', config.nodeEnv),
+    logger:
+      typeof logger === 'object' && options.logStream ? { ...logger, stream: options.logStream } : logger,
     httpLimits: config.httpLimits,
     trustedProxies: proxies,
     // The default of every route; upload part routes set config.bodyLimit on themselves.
@@ -155,10 +163,18 @@ export function buildMusicApp(
   registerRequestScheme(app, proxies);
   // First hook: the headers are on every answer, including 429s and other errors.
   registerSecurityHeaders(app, config.domain);
-  // One limiter store: the scopes below, and the Subsonic API's failed-login and per-user counts.
-  const rateLimitStore = config.rateLimits
-    ? (options.rateLimitStore ?? new RedisRateLimitStore(connections.redis, `${config.cacheKeyPrefix}rl:`))
-    : undefined;
+  // One limiter store, shared by every instance through Redis and limiting locally when Redis is
+  // slow or down: the scopes below, the Subsonic API's failed-login and per-user counts, mail limits.
+  const limiter = withLocalFallback(
+    options.rateLimitStore ?? new RedisRateLimitStore(connections.redis, `${config.cacheKeyPrefix}rl:`),
+    (err, localDecisions) =>
+      app.log.warn(
+        { err: (err as Error).message, local_decisions: localDecisions },
+        'rate limiter store unavailable; limiting in this process alone',
+      ),
+  );
+  // RATE_LIMITS=off lifts the request scopes only: mail and login-failure limits protect third parties and owners.
+  const rateLimitStore = config.rateLimits ? limiter : undefined;
   if (rateLimitStore) {
     registerRateLimits(app, {
       store: rateLimitStore,
@@ -177,12 +193,16 @@ export function buildMusicApp(
     new ClientKeyCrypto(config.clientKeySecret),
   );
   const revocations = new RedisTokenRevocationRepository(connections.redis, config.cacheKeyPrefix);
+  const loginBackoff = new LoginBackoff(
+    new RedisLoginFailureRepository(connections.redis, config.cacheKeyPrefix),
+  );
   const auth = new AuthService(
     users,
     revocations,
     tokens,
     () => Math.floor(nowSeconds()),
     (userId) => clientKeys.revokeAll(userId),
+    { backoff: loginBackoff, devices: new KnownDevices(config.jwt.secret) },
   );
   const tracks = new PrismaTrackRepository(connections.prisma);
   const delivery = new MediaDelivery({
@@ -213,6 +233,8 @@ export function buildMusicApp(
     hooks,
     revokeClientKeys: (userId) => clientKeys.revokeAll(userId),
     clientAddress: (request) => clientAddress(request, proxies),
+    limiter,
+    clearLoginFailures: (userId) => loginBackoff.cleared(userId),
     nowMs: () => nowSeconds() * 1000,
     ...(options.mailRetry ? { mailRetry: options.mailRetry } : {}),
   });

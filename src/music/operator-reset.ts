@@ -2,6 +2,7 @@
  * The operator's password reset (`cli admin reset-password HANDLE`), with the consequences of a
  * reset by mail: every session and Subsonic client key ended, the owner told (when mail is on).
  */
+import { RedisLoginFailureRepository } from './repositories/login-failure-repository.js';
 import type { MusicConfig } from './config.js';
 import type { MusicConnections } from './repositories/connections.js';
 import { PrismaAccountRepository } from './repositories/account-repository.js';
@@ -27,6 +28,7 @@ export async function resetPasswordAsOperator(
     config.jwt.expiresInSeconds,
   );
   const clientKeys = new ClientKeyRepository(connections.prisma);
+  const loginFailures = new RedisLoginFailureRepository(connections.redis, config.cacheKeyPrefix);
   const reset = new PasswordResetService({
     users: new PrismaUserRepository(connections.prisma),
     accounts: new PrismaAccountRepository(connections.prisma),
@@ -34,6 +36,7 @@ export async function resetPasswordAsOperator(
     endSessions: (userId) => sessions.endAll(userId),
     // API processes forget cached keys within seconds (CLIENT_KEY_CACHE_MS).
     revokeClientKeys: (userId) => clientKeys.deleteAllOfUser(userId),
+    clearLoginFailures: (userId) => loginFailures.clear(userId),
     reportFailure: () => undefined,
   });
   try {

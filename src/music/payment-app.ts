@@ -45,8 +45,12 @@ export function registerPayments(
   registerPaymentRoutes(
     app,
     {
-      payments: new PaymentService(repo, gateway, config.payment?.publishableKey, (caller) =>
-        ctx.accounts.verification.assertVerified(caller, 'buying or tipping'),
+      payments: new PaymentService(
+        repo,
+        gateway,
+        config.mail.publicUrl,
+        config.payment?.publishableKey,
+        (caller) => ctx.accounts.verification.assertVerified(caller, 'buying or tipping'),
       ),
       downloads: new PaymentDownloads(
         repo,

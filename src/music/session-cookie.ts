@@ -39,6 +39,18 @@ export function setSessionCookie(reply: FastifyReply, token: string, maxAgeSecon
   void reply.setCookie(SESSION_COOKIE, token, { ...COOKIE_OPTIONS, maxAge: Math.max(0, maxAgeSeconds) });
 }
 
+/** Marks a device that logged in (services/known-device.ts); only the login route reads it. */
+export const DEVICE_COOKIE = '__Host-music_device';
+const DEVICE_MAX_AGE = 365 * 24 * 3600;
+
+export function setDeviceCookie(reply: FastifyReply, value: string): void {
+  void reply.setCookie(DEVICE_COOKIE, value, { ...COOKIE_OPTIONS, maxAge: DEVICE_MAX_AGE });
+}
+
+export function deviceCookie(request: FastifyRequest): string | undefined {
+  return request.cookies[DEVICE_COOKIE];
+}
+
 export function clearSessionCookie(reply: FastifyReply): void {
   void reply.clearCookie(SESSION_COOKIE, COOKIE_OPTIONS);
 }
@@ -60,8 +72,9 @@ export function assertSameOrigin(request: FastifyRequest): void {
 }
 
 /**
- * Origin's scheme against the request's (registerRequestScheme), its host against Host; a Host
- * without a port (a proxy's `$host`) is compared by name only.
+ * Origin's scheme against the request's (registerRequestScheme), its host and port against
+ * Host's; a Host without a port means the scheme's default port (so a proxy must pass the public
+ * port: the nginx template sends `Host $http_host`).
  */
 export function sameOrigin(
   origin: string | undefined,
@@ -70,12 +83,15 @@ export function sameOrigin(
 ): boolean {
   if (origin === undefined || origin === 'null' || host === undefined) return false;
   let url: URL;
+  let expected: URL;
   try {
     url = new URL(origin);
+    expected = new URL(`${scheme}://${host}`);
   } catch {
     return false;
   }
-  if (url.protocol !== `${scheme}:`) return false;
-  const expected = host.toLowerCase();
-  return url.host === expected || (!expected.includes(':') && url.hostname === expected);
+  // The URL parser writes a scheme's default port as '' on both sides.
+  return (
+    url.protocol === expected.protocol && url.hostname === expected.hostname && url.port === expected.port
+  );
 }

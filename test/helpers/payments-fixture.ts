@@ -21,6 +21,9 @@ import {
   TEST_PAYMENT_WEBHOOK_SECRET,
 } from './payment-provider.js';
 
+/** Where Checkout returns the buyer: PUBLIC_URL, whatever Host a request names. */
+export const PUBLIC_URL = 'https://music.example.org';
+
 export interface PaymentsFixture {
   t: MusicTestApp;
   provider: PaymentProviderStandIn;
@@ -39,12 +42,12 @@ class RecordingPublisher implements EventPublisher {
 }
 
 export async function openPaymentsFixture(
-  options: { listen?: boolean; webRoot?: string } = {},
+  options: { listen?: boolean; webRoot?: string; publicUrl?: string } = {},
 ): Promise<PaymentsFixture> {
   const provider = new PaymentProviderStandIn();
   const paymentApi = await provider.start();
   const t = await createMusicTestApp(
-    { RATE_LIMITS: 'off', ...PAYMENT_ENV },
+    { RATE_LIMITS: 'off', ...PAYMENT_ENV, PUBLIC_URL: options.publicUrl ?? PUBLIC_URL },
     { paymentApi, ...(options.webRoot ? { webRoot: options.webRoot } : {}) },
   );
   const events = await openFlowEvents(t.config, ['payments']);

@@ -1,5 +1,5 @@
 import { gcra, gcraUpTo, type GcraLimit } from './gcra.js';
-import type { RateLimitGrant, RateLimitResult, RateLimitStore } from './store.js';
+import type { RateLimitBucket, RateLimitGrant, RateLimitResult, RateLimitStore } from './store.js';
 
 /** In-process GCRA state, for a single instance. Idle keys are swept so memory stays bounded. */
 export class MemoryRateLimitStore implements RateLimitStore {
@@ -22,6 +22,16 @@ export class MemoryRateLimitStore implements RateLimitStore {
     const g = gcraUpTo(this.tats.get(key), now, limit, most);
     if (g.granted > 0) this.tats.set(key, g.tat);
     return Promise.resolve({ granted: g.granted, retryAfterMs: g.retryAfterMs });
+  }
+
+  takeAll(buckets: readonly RateLimitBucket[]): Promise<RateLimitResult> {
+    const now = this.now();
+    this.sweep(now);
+    const decisions = buckets.map((b) => gcra(this.tats.get(b.key), now, b.limit));
+    const wait = Math.max(0, ...decisions.map((d) => (d.allowed ? 0 : d.retryAfterMs)));
+    if (wait > 0) return Promise.resolve({ allowed: false, retryAfterMs: wait });
+    buckets.forEach((b, i) => this.tats.set(b.key, decisions[i]!.tat));
+    return Promise.resolve({ allowed: true, retryAfterMs: 0 });
   }
 
   /** A key whose TAT has passed holds no information (it equals a fresh key). */

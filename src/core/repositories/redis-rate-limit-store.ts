@@ -1,6 +1,11 @@
 import type { Redis } from 'ioredis';
 import type { GcraLimit } from '../rate-limit/gcra.js';
-import type { RateLimitGrant, RateLimitResult, RateLimitStore } from '../rate-limit/store.js';
+import type {
+  RateLimitBucket,
+  RateLimitGrant,
+  RateLimitResult,
+  RateLimitStore,
+} from '../rate-limit/store.js';
 
 /**
  * GCRA in Redis: one Lua script, atomic per key, clock from Redis `TIME` so instances with
@@ -45,6 +50,30 @@ redis.call('SET', KEYS[1], tostring(new_tat), 'PX', math.max(1, math.ceil(new_ta
 return {granted, '0'}
 `;
 
+/** One request from each key (ARGV: interval, tolerance per key), all or none. Returns {allowed, retry_ms}. */
+const ALL_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local tats = {}
+local wait = 0
+for i, key in ipairs(KEYS) do
+  local interval = tonumber(ARGV[2 * i - 1])
+  local tolerance = tonumber(ARGV[2 * i])
+  local stored = redis.call('GET', key)
+  local tat = now
+  if stored then tat = math.max(tonumber(stored), now) end
+  wait = math.max(wait, tat - tolerance - now)
+  tats[i] = tat + interval
+end
+if wait > 0 then
+  return {0, tostring(wait)}
+end
+for i, key in ipairs(KEYS) do
+  redis.call('SET', key, tostring(tats[i]), 'PX', math.max(1, math.ceil(tats[i] - now)))
+end
+return {1, '0'}
+`;
+
 type Script = (key: string, interval: string, tolerance: string, n: string) => Promise<[number, string]>;
 
 export class RedisRateLimitStore implements RateLimitStore {
@@ -54,6 +83,20 @@ export class RedisRateLimitStore implements RateLimitStore {
   ) {
     redis.defineCommand('gcraTake', { numberOfKeys: 1, lua: SCRIPT });
     redis.defineCommand('gcraTakeUpTo', { numberOfKeys: 1, lua: UP_TO_SCRIPT });
+    redis.defineCommand('gcraTakeAll', { lua: ALL_SCRIPT });
+  }
+
+  async takeAll(buckets: readonly RateLimitBucket[]): Promise<RateLimitResult> {
+    const args = buckets.flatMap(({ limit }) => {
+      const interval = 1000 / limit.ratePerSecond;
+      return [String(interval), String(limit.burst * interval)];
+    });
+    const run = (
+      this.redis as unknown as { gcraTakeAll: (...a: (string | number)[]) => Promise<[number, string]> }
+    ).gcraTakeAll;
+    const keys = buckets.map((b) => this.keyPrefix + b.key);
+    const [allowed, retry] = await run.call(this.redis, keys.length, ...keys, ...args);
+    return { allowed: allowed === 1, retryAfterMs: Number(retry) };
   }
 
   async takeUpTo(key: string, limit: GcraLimit, most: number): Promise<RateLimitGrant> {

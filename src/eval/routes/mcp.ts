@@ -1,5 +1,6 @@
 /** POST /mcp (MCP over Streamable HTTP), 405 for its other methods, and the discovery manifest. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { decodeUtf8Body } from '../../core/json-bodies.js';
 import { SERVICE_VERSION } from '../../core/receipt.js';
 import { firstTooDeep, MAX_JSON_DEPTH, tooDeepMessage } from '../speed/json-depth.js';
 import type { McpHostCheck } from '../mcp/dns-rebinding.js';
@@ -54,12 +55,18 @@ export function registerMcpRoutes(
     });
     // Parsed here rather than by fastify so malformed JSON is a JSON-RPC parse error.
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (_req, body, parsed) =>
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit }, (_req, body, parsed) =>
       parsed(null, body),
     );
     scope.post('/mcp', { bodyLimit }, async (request, reply) => {
-      const text = request.body as string;
+      let text: string;
       let message: unknown;
+      try {
+        // Refused as REST refuses it, never replaced by U+FFFD and run.
+        text = decodeUtf8Body(request.body as Buffer);
+      } catch (err) {
+        return sendRpcError(reply, 400, null, -32700, `Parse error: ${(err as Error).message}`);
+      }
       try {
         message = JSON.parse(text);
       } catch (err) {

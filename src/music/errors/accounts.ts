@@ -52,3 +52,10 @@ export const accountGone = () =>
   });
 
 export const adminsOnly = () => new AppError('forbidden', 'This endpoint is for administrators only.');
+
+export const mailLimited = (seconds: number) =>
+  new AppError(
+    'rate_limited',
+    `A mail went to this address or for this account moments ago (one a minute per address, a few per account); ask again in ${seconds} s, and check the spam folder meanwhile.`,
+    { headers: { 'retry-after': String(seconds) }, extra: { retry_after_seconds: seconds } },
+  );

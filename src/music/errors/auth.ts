@@ -34,3 +34,19 @@ export const sessionStoreUnavailable = (): AppError =>
   new AppError('unavailable', 'The session store is unavailable; retry in a few seconds.', {
     headers: { 'retry-after': '5' },
   });
+
+/** The bounded queue of password hashes is full (services/hash-queue.ts): shed, not slowed. */
+export const passwordChecksBusy = (seconds: number): AppError =>
+  new AppError(
+    'unavailable',
+    `The server is checking too many passwords at once; try again in ${seconds} s.`,
+    { headers: { 'retry-after': String(seconds) }, extra: { retry_after_seconds: seconds } },
+  );
+
+/** The account's wait after repeated failed logins (services/login-backoff.ts). */
+export const loginBackoff = (seconds: number): AppError =>
+  new AppError(
+    'rate_limited',
+    `Too many failed logins for this account; try again in ${seconds} s. The owner can get in at once with a password reset link (POST /api/v1/auth/password-reset), which also ends this wait.`,
+    { headers: { 'retry-after': String(seconds) }, extra: { retry_after_seconds: seconds } },
+  );

@@ -87,6 +87,3 @@ export const downloadLinkInvalid = () =>
 
 export const downloadLinkExpired = () =>
   new AppError('gone', 'This download link has expired; ask for a fresh one from your library.');
-
-export const badReturnHost = () =>
-  new AppError('invalid_input', 'The Host header is not a host name the checkout can return to.');

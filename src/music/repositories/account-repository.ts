@@ -17,8 +17,12 @@ export interface NewAccountToken {
 }
 
 export interface AccountRepository {
-  /** Stores a token; the user's earlier unused tokens of the same purpose stop working. */
-  issueToken(token: NewAccountToken, now: Date): Promise<void>;
+  /**
+   * Stores a token; the user's earlier unused tokens of the same purpose stop working. With
+   * `minIntervalMs`, nothing is stored (false) when the newest token of the purpose is younger.
+   * Serialised per account (its row is locked), so concurrent calls issue one token at a time.
+   */
+  issueToken(token: NewAccountToken, now: Date, minIntervalMs?: number): Promise<boolean>;
   /** Marks the token used if it is unused and unexpired: its user and address, else undefined. */
   consumeToken(
     purpose: AccountTokenPurpose,
@@ -31,8 +35,6 @@ export interface AccountRepository {
     tokenHash: string,
     now: Date,
   ): Promise<{ userId: string; email: string } | undefined>;
-  /** When the user's newest token of this purpose was issued (undefined: none kept). */
-  lastIssuedAt(userId: string, purpose: AccountTokenPurpose): Promise<Date | undefined>;
   /** Ends every unused token of the user of this purpose. */
   voidTokens(userId: string, purpose: AccountTokenPurpose, now: Date): Promise<void>;
   verifiedAt(userId: string): Promise<Date | null | undefined>;
@@ -44,8 +46,18 @@ export interface AccountRepository {
 export class PrismaAccountRepository implements AccountRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
-  async issueToken(token: NewAccountToken, now: Date): Promise<void> {
-    await this.prisma.$transaction(async (tx) => {
+  async issueToken(token: NewAccountToken, now: Date, minIntervalMs?: number): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      // The account's row lock: the check below and the insert are one step for concurrent requests.
+      await tx.$queryRaw`SELECT 1 FROM "users" WHERE "id" = ${token.userId}::uuid FOR UPDATE`;
+      if (minIntervalMs !== undefined) {
+        const newest = await tx.accountToken.findFirst({
+          where: { userId: token.userId, purpose: token.purpose },
+          orderBy: { createdAt: 'desc' },
+          select: { createdAt: true },
+        });
+        if (newest && now.getTime() - newest.createdAt.getTime() < minIntervalMs) return false;
+      }
       await tx.accountToken.updateMany({
         where: { userId: token.userId, purpose: token.purpose, usedAt: null },
         data: { usedAt: now },
@@ -55,6 +67,7 @@ export class PrismaAccountRepository implements AccountRepository {
         where: { userId: token.userId, OR: [{ usedAt: { not: null } }, { expiresAt: { lt: now } }] },
       });
       await tx.accountToken.create({ data: { ...token, createdAt: now } });
+      return true;
     });
   }
 
@@ -86,15 +99,6 @@ export class PrismaAccountRepository implements AccountRepository {
       select: { userId: true, email: true },
     });
     return row ?? undefined;
-  }
-
-  async lastIssuedAt(userId: string, purpose: AccountTokenPurpose): Promise<Date | undefined> {
-    const row = await this.prisma.accountToken.findFirst({
-      where: { userId, purpose },
-      orderBy: { createdAt: 'desc' },
-      select: { createdAt: true },
-    });
-    return row?.createdAt;
   }
 
   async voidTokens(userId: string, purpose: AccountTokenPurpose, now: Date): Promise<void> {

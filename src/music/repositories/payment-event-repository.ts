@@ -115,6 +115,10 @@ class PrismaPaymentEventTx implements PaymentEventTx {
     };
   }
 
+  async ledgerHas(reference: string): Promise<boolean> {
+    return (await this.tx.ledgerEntry.count({ where: { reference } })) > 0;
+  }
+
   async ledgerSum(purchaseId: string, kind: LedgerKind): Promise<number> {
     const r = await this.tx.ledgerEntry.aggregate({
       where: { purchaseId, kind },

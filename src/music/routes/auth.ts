@@ -7,7 +7,13 @@ import type { Static } from 'typebox';
 import { caller, type AuthHooks } from '../auth-hook.js';
 import { LoginBody, SignupBody } from '../schemas/auth.js';
 import type { AuthService } from '../services/auth-service.js';
-import { assertSameOrigin, clearSessionCookie, setSessionCookie } from '../session-cookie.js';
+import {
+  assertSameOrigin,
+  clearSessionCookie,
+  deviceCookie,
+  setDeviceCookie,
+  setSessionCookie,
+} from '../session-cookie.js';
 import { assertNoBodyFields } from '../validation.js';
 
 /** A browser (it sends Origin) may only sign in from this site: no login CSRF. */
@@ -55,8 +61,9 @@ export function registerAuthRoutes(
     '/api/v1/auth/login',
     { schema: { body: LoginBody }, onRequest: refuseForeignOrigin },
     async (request, reply) => {
-      const answer = await auth.login(request.body);
+      const { device, ...answer } = await auth.login(request.body, deviceCookie(request));
       await observer?.signedIn(request, answer, false);
+      if (device !== undefined) setDeviceCookie(reply, device);
       return sendSession(reply, auth, answer).send(answer);
     },
   );

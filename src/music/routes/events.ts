@@ -6,6 +6,7 @@
  */
 import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
 import { eventsCrossOrigin, eventsNeedWebsocket } from '../errors/live.js';
 import { CLOSE } from '../services/live-protocol.js';
 import type { LiveHub } from '../services/live-hub.js';
@@ -32,9 +33,27 @@ function textOf(data: Buffer | ArrayBuffer | Buffer[]): string {
   return Buffer.from(data as ArrayBuffer).toString('utf8');
 }
 
+/**
+ * A frame ws refuses (oversized, invalid UTF-8, bad framing: codes WS_ERR_*) is anyone's to send:
+ * a warning without a stack, and ws closes with the fitting code (1009, 1007, 1002) itself.
+ * Anything else is ours: an error with its stack, and the socket dropped.
+ */
+function onSocketError(error: Error, socket: WebSocket, request: FastifyRequest): void {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && code.startsWith('WS_ERR_')) {
+    request.log.warn({ ws_error: code, reason: error.message }, 'live updates: client frame refused');
+    return;
+  }
+  request.log.error(error);
+  socket.terminate();
+}
+
 export function registerEventRoutes(app: FastifyInstance, hub: LiveHub): void {
   void app.register(async (scope) => {
-    await scope.register(fastifyWebsocket, { options: { maxPayload: MAX_MESSAGE_BYTES } });
+    await scope.register(fastifyWebsocket, {
+      options: { maxPayload: MAX_MESSAGE_BYTES },
+      errorHandler: (error, socket, request) => onSocketError(error, socket, request),
+    });
     scope.addHook('onClose', () => hub.close());
     scope.route({
       method: 'GET',

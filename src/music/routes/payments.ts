@@ -2,12 +2,11 @@
  * /api/v1/payments: prices, checkout, purchases, the buyer's library, the artist's sales,
  * download links and the provider's webhook (raw body, its own body limit, no session).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { takeAnyTypeAsBytes } from '../../core/json-bodies.js';
 import { caller, type AuthHooks } from '../auth-hook.js';
 import type { AuthContext } from '../auth-context.js';
-import { badReturnHost } from '../errors/payments.js';
 import {
   CheckoutBody,
   DownloadParams,
@@ -28,15 +27,6 @@ export interface PaymentRouteDeps {
   downloads: PaymentDownloads;
   webhooks: PaymentWebhooks;
   roleOf: (userId: string) => Promise<AuthContext['role'] | undefined>;
-}
-
-const HOST = /^(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/;
-
-/** Where Checkout sends the buyer back: this site, as the browser reached it. */
-function returnOrigin(request: FastifyRequest): string {
-  const host = request.headers.host;
-  if (host === undefined || !HOST.test(host)) throw badReturnHost();
-  return `${request.scheme}://${host}`;
 }
 
 type Id = { Params: Static<typeof PaymentTrackParams> };
@@ -62,8 +52,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
   app.post<{ Body: Static<typeof CheckoutBody> }>(
     '/api/v1/payments/checkout',
     { ...auth, schema: { body: CheckoutBody } },
-    async (request, reply) =>
-      reply.code(201).send(await payments.checkout(caller(request), request.body, returnOrigin(request))),
+    async (request, reply) => reply.code(201).send(await payments.checkout(caller(request), request.body)),
   );
   app.get<{ Params: Static<typeof PurchaseParams> }>(
     '/api/v1/payments/purchases/:id',

@@ -6,6 +6,9 @@
 import type { AuthContext } from '../auth-context.js';
 import type { TokenRevocationRepository } from '../repositories/token-revocation-repository.js';
 import type { UserRecord, UserRepository } from '../repositories/user-repository.js';
+import { passwordHashes } from './hash-queue.js';
+import type { KnownDevices } from './known-device.js';
+import { loginSubject, type LoginBackoff } from './login-backoff.js';
 import { assertPasswordPolicy } from './password-policy.js';
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import type { TokenService } from './tokens.js';
@@ -73,6 +76,8 @@ export class AuthService {
     private readonly nowSeconds: () => number = () => Math.floor(Date.now() / 1000),
     /** Called after a password change with the user's id: revokes the Subsonic client keys, says how many. */
     private readonly revokeClientKeys: (userId: string) => Promise<number> = () => Promise.resolve(0),
+    /** Failed logins per account and the devices that may skip their wait. */
+    private readonly guard?: { backoff: LoginBackoff; devices: KnownDevices },
   ) {}
 
   private async session(user: UserRecord): Promise<SessionToken> {
@@ -102,16 +107,30 @@ export class AuthService {
     return this.tokens.lifetime;
   }
 
-  /** The answer has the sign-up's shape: the user and the session. */
-  async login(input: LoginInput): Promise<{ user: PrivateUser } & SessionToken> {
+  /**
+   * The answer has the sign-up's shape: the user and the session, and `device`, the value that
+   * marks this device as known to the account (the route sets it as a cookie, never in the body).
+   */
+  async login(
+    input: LoginInput,
+    device?: string,
+  ): Promise<{ user: PrivateUser } & SessionToken & { device?: string }> {
+    // A full hash queue answers before any database or Redis work is spent on the attempt.
+    passwordHashes.assertRoom();
     const login = input.login.includes('@') ? normaliseEmail(input.login) : normaliseHandle(input.login);
     const user = await this.users.findByLogin(login);
+    const subject = loginSubject(user?.id, login);
+    const known = user !== undefined && this.guard?.devices.recognises(user.id, device) === true;
+    // Refused before any hash is computed: a guess during the wait costs the server nothing.
+    await this.guard?.backoff.attempt(subject, known);
     const ok = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
     if (!user || !ok) throw unauthorized(LOGIN_FAILED);
+    await this.guard?.backoff.cleared(subject);
     // The password is known only now: an outdated hash (scrypt, older parameters) is replaced.
     if (needsRehash(user.passwordHash))
       await this.users.update(user.id, { passwordHash: await hashPassword(input.password) });
-    return { user: privateUser(user), ...(await this.session(user)) };
+    const issued = this.guard?.devices.issue(user.id);
+    return { user: privateUser(user), ...(await this.session(user)), ...(issued ? { device: issued } : {}) };
   }
 
   /** Who presented this bearer token, or a 401 (missing, invalid, expired or revoked). */

@@ -33,6 +33,8 @@ export interface ResetDependencies {
   endSessions: (userId: string) => Promise<number>;
   /** Revokes the user's Subsonic client keys: how many. */
   revokeClientKeys: (userId: string) => Promise<number>;
+  /** Ends the account's wait after failed logins (login-backoff.ts): the link proves the owner. */
+  clearLoginFailures: (userId: string) => Promise<void>;
   /** Where a failure of the work done after the answer is reported (never the token). */
   reportFailure: (err: unknown) => void;
   nowMs?: () => number;
@@ -72,10 +74,8 @@ export class PasswordResetService {
 
   private async sendLink(mail: AccountMail, user: UserRecord): Promise<void> {
     const now = this.nowMs();
-    const last = await this.deps.accounts.lastIssuedAt(user.id, 'password_reset');
-    if (last !== undefined && now - last.getTime() < RESET_MAIL_INTERVAL_MS) return;
     const { token, hash } = newAccountToken();
-    await this.deps.accounts.issueToken(
+    const issued = await this.deps.accounts.issueToken(
       {
         userId: user.id,
         purpose: 'password_reset',
@@ -84,7 +84,9 @@ export class PasswordResetService {
         expiresAt: new Date(now + RESET_TTL_MS),
       },
       new Date(now),
+      RESET_MAIL_INTERVAL_MS,
     );
+    if (!issued) return;
     await mail.outbox.enqueue({
       kind: 'password-reset',
       to: user.email,
@@ -117,6 +119,7 @@ export class PasswordResetService {
   private async setPassword(user: UserRecord, passwordHash: string): Promise<PasswordSetResult> {
     await this.deps.accounts.setPasswordHash(user.id, passwordHash);
     await this.deps.accounts.voidTokens(user.id, 'password_reset', new Date(this.nowMs()));
+    await this.deps.clearLoginFailures(user.id);
     const endedSessions = await this.deps.endSessions(user.id);
     const revokedClientKeys = await this.deps.revokeClientKeys(user.id);
     await this.deps.mail?.outbox.enqueue({ kind: 'password-changed', to: user.email, handle: user.handle });

@@ -2,7 +2,7 @@
  * Password hashes: Argon2id from node:crypto (Node >= 24.7) at OWASP's first recommendation
  * (m = 19 MiB, t = 2, p = 1), stored in the standard PHC string format
  * `$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>` (unpadded base64), run on libuv's thread pool
- * so the event loop keeps serving. Hashes of the earlier format (`scrypt$<log2 N>$<r>$<p>$...`)
+ * so the event loop keeps serving, through a bounded queue (hash-queue.ts). Hashes of the earlier format (`scrypt$<log2 N>$<r>$<p>$...`)
  * still verify; `needsRehash` tells the login to replace them (and any Argon2id hash made with
  * other parameters) with a current one.
  */
@@ -14,6 +14,7 @@ import {
   type Argon2Parameters,
   type ScryptOptions,
 } from 'node:crypto';
+import { passwordHashes } from './hash-queue.js';
 
 /** OWASP Password Storage Cheat Sheet, Argon2id's first configuration. */
 export const ARGON2_PARAMS = { memory: 19_456, passes: 2, parallelism: 1 } as const;
@@ -26,10 +27,13 @@ function argon2(
   salt: Buffer,
   params: Omit<Argon2Parameters, 'message' | 'nonce'>,
 ): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    argon2Cb('argon2id', { ...params, message: password.normalize('NFKC'), nonce: salt }, (err, key) =>
-      err ? reject(err) : resolve(key),
-    ),
+  return passwordHashes.run(
+    () =>
+      new Promise((resolve, reject) =>
+        argon2Cb('argon2id', { ...params, message: password.normalize('NFKC'), nonce: salt }, (err, key) =>
+          err ? reject(err) : resolve(key),
+        ),
+      ),
   );
 }
 
@@ -60,10 +64,13 @@ async function verifyArgon2(password: string, m: RegExpExecArray): Promise<boole
 }
 
 function scrypt(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scryptCb(password.normalize('NFKC'), salt, keyLength, options, (err, key) =>
-      err ? reject(err) : resolve(key),
-    ),
+  return passwordHashes.run(
+    () =>
+      new Promise((resolve, reject) =>
+        scryptCb(password.normalize('NFKC'), salt, keyLength, options, (err, key) =>
+          err ? reject(err) : resolve(key),
+        ),
+      ),
   );
 }
 
@@ -105,6 +112,10 @@ export function needsRehash(stored: string): boolean {
  */
 let decoy: Promise<string> | undefined;
 export function decoyHash(): Promise<string> {
-  decoy ??= hashPassword(randomBytes(18).toString('base64url'));
+  // A refusal (the hash queue full) is not kept: the next login makes the decoy.
+  decoy ??= hashPassword(randomBytes(18).toString('base64url')).catch((err: unknown) => {
+    decoy = undefined;
+    throw err;
+  });
   return decoy;
 }

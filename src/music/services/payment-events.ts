@@ -279,18 +279,39 @@ export class PaymentEventProcessor {
     // amount_refunded is cumulative: the row is what was not recorded yet.
     const recorded = -(await tx.ledgerSum(purchase.id, 'refund'));
     const delta = refunded - recorded;
-    if (delta > 0)
+    if (delta <= 0) {
+      if (purchase.status === 'paid') await tx.updatePurchase(purchase.id, { status: 'refunded' });
+      return done('no change: refund already recorded');
+    }
+    const { amount, excess } = await this.capped(purchase, delta, tx);
+    if (amount > 0)
       await tx.appendLedger({
         purchaseId: purchase.id,
         artistUserId: purchase.artistUserId,
         kind: 'refund',
         currency: purchase.currency,
-        amountMinor: -delta,
+        amountMinor: -amount,
         reference: `refund:${chargeId}:${refunded}`,
         eventId,
       });
     if (purchase.status === 'paid') await tx.updatePurchase(purchase.id, { status: 'refunded' });
-    return done(delta > 0 ? `refunded ${delta}` : 'no change: refund already recorded');
+    return done(`refunded ${amount}${excessFinding(excess)}`);
+  }
+
+  /**
+   * A reversal (refund or dispute) as far as the purchase still has money to reverse: together
+   * they never exceed what was paid. The rest is a finding for an admin, not a ledger row.
+   */
+  private async capped(
+    purchase: PurchaseRow,
+    asked: number,
+    tx: PaymentEventTx,
+  ): Promise<{ amount: number; excess: number }> {
+    const reversed = -(
+      (await tx.ledgerSum(purchase.id, 'refund')) + (await tx.ledgerSum(purchase.id, 'dispute'))
+    );
+    const amount = Math.max(0, Math.min(asked, purchase.amountMinor - reversed));
+    return { amount, excess: asked - amount };
   }
 
   private async disputeCreated(eventId: string, dispute: Obj, tx: PaymentEventTx): Promise<Applied> {
@@ -302,16 +323,28 @@ export class PaymentEventProcessor {
       return done('ignored: no amount or id');
     if (str(dispute, 'currency') !== purchase.currency)
       return done('ignored: the dispute is in another currency');
-    const added = await tx.appendLedger({
-      purchaseId: purchase.id,
-      artistUserId: purchase.artistUserId,
-      kind: 'dispute',
-      currency: purchase.currency,
-      amountMinor: -Math.min(amount, purchase.amountMinor),
-      reference: `dispute:${disputeId}`,
-      eventId,
-    });
+    const reference = `dispute:${disputeId}`;
+    if (await tx.ledgerHas(reference)) return done('no change: dispute already recorded');
+    const { amount: capped, excess } = await this.capped(purchase, amount, tx);
+    const added =
+      capped > 0 &&
+      (await tx.appendLedger({
+        purchaseId: purchase.id,
+        artistUserId: purchase.artistUserId,
+        kind: 'dispute',
+        currency: purchase.currency,
+        amountMinor: -capped,
+        reference,
+        eventId,
+      }));
+    if (capped > 0 && !added) return done('no change: dispute already recorded');
     if (purchase.status === 'paid') await tx.updatePurchase(purchase.id, { status: 'disputed' });
-    return done(added ? 'disputed' : 'no change: dispute already recorded');
+    return done(`disputed ${capped}${excessFinding(excess)}`);
   }
 }
+
+/** The outcome's note of what a reversal asked beyond what was paid (recorded with the event, never as money). */
+const excessFinding = (excess: number): string =>
+  excess > 0
+    ? `; finding: ${excess} more than the purchase has left to reverse was not recorded as money`
+    : '';

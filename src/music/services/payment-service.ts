@@ -84,6 +84,8 @@ export class PaymentService {
   constructor(
     private readonly repo: PaymentRepository,
     private readonly gateway: PaymentGateway | undefined,
+    /** Checkout returns the buyer here (PUBLIC_URL), never to the request's Host (docs/music-edge.md). */
+    private readonly publicUrl: string,
     private readonly publishableKey?: string,
     /** Buying and tipping need a verified address when mail is on (docs/accounts.md). */
     private readonly assertMayPay: (caller: AuthContext) => Promise<void> = () => Promise.resolve(),
@@ -163,7 +165,7 @@ export class PaymentService {
    * The purchase and its Checkout Session; the player redirects to `url`. A sale the buyer has
    * open already (two tabs, a double click) answers that purchase and its session, never a second.
    */
-  async checkout(caller: AuthContext, body: CheckoutBody, returnOrigin: string) {
+  async checkout(caller: AuthContext, body: CheckoutBody) {
     const gateway = this.on();
     const track = await this.readable(caller, body.track_id);
     if (track.ownerUserId === caller.userId) throw ownTrack();
@@ -191,7 +193,7 @@ export class PaymentService {
     if (purchase.checkoutUrl !== null) return { purchase_id: purchase.id, url: purchase.checkoutUrl };
     // Made here, or made a moment ago by a request still asking the provider: the same request
     // (the purchase's own amount and expiry) under the same idempotency key is the same session.
-    const back = `${returnOrigin}/purchases/${purchase.id}`;
+    const back = `${this.publicUrl}/purchases/${purchase.id}`;
     let session: { id: string; url: string };
     try {
       session = await gateway.createCheckout({

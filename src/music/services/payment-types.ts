@@ -65,6 +65,8 @@ export interface PaymentEventTx {
   updatePurchase(id: string, patch: PurchasePatch): Promise<void>;
   /** false when a row with this reference exists already. */
   appendLedger(entry: LedgerInsert): Promise<boolean>;
+  /** Whether a row with this reference is in the ledger (an event's reversal recorded already). */
+  ledgerHas(reference: string): Promise<boolean>;
   /** Sum of the purchase's rows of one kind (signed minor units). */
   ledgerSum(purchaseId: string, kind: LedgerKind): Promise<number>;
   /** What the artist's notice names: the track's title and the buyer (null when anonymous or gone). */

@@ -20,6 +20,7 @@ import type { MailOutbox } from '../repositories/mail-outbox.js';
 import type { UserRecord, UserRepository } from '../repositories/user-repository.js';
 import { hashAccountToken, newAccountToken, tokenLink } from './account-tokens.js';
 import { normaliseEmail } from './auth-service.js';
+import type { MailLimits } from './mail-limits.js';
 import { verifyPassword } from './passwords.js';
 
 export const VERIFICATION_TTL_MS = 48 * 3600 * 1000;
@@ -43,6 +44,8 @@ export class VerificationService {
     private readonly users: UserRepository,
     private readonly accounts: AccountRepository,
     private readonly mail: AccountMail | undefined,
+    /** Per account and per recipient (mail-limits.ts); every mail a client can cause goes through it. */
+    private readonly limits: MailLimits,
     private readonly nowMs: () => number = () => Date.now(),
   ) {}
 
@@ -82,6 +85,7 @@ export class VerificationService {
   async signedUp(userId: string): Promise<void> {
     if (!this.mail) return;
     const user = await this.user(userId);
+    await this.limits.admit(user.id, [user.email]);
     await this.send(this.mail, user, user.email, false);
   }
 
@@ -96,6 +100,7 @@ export class VerificationService {
     if (!this.mail) throw mailNotConfigured('Verifying an address');
     const user = await this.user(caller.userId);
     if ((await this.accounts.verifiedAt(user.id)) != null) throw alreadyVerified();
+    await this.limits.admit(user.id, [user.email]);
     await this.send(this.mail, user, user.email, false);
     return { sent_to: user.email };
   }
@@ -129,6 +134,8 @@ export class VerificationService {
       await this.accounts.setEmail(user.id, email, null);
       return { email };
     }
+    // Charged to the new address and the account; the notice to the owner's own address rides along.
+    await this.limits.admit(user.id, [email]);
     await this.send(this.mail, user, email, true);
     await this.mail.outbox.enqueue({
       kind: 'email-change-notice',

@@ -9,6 +9,7 @@
 import type { GcraLimit } from '../../core/rate-limit/gcra.js';
 import { retryAfterSeconds } from '../../core/rate-limit/gcra.js';
 import type { RateLimitStore } from '../../core/rate-limit/store.js';
+import { limitKey } from '../../core/rate-limit/plugin.js';
 import type { ClientKeyService, SubsonicUser } from './client-key-service.js';
 import type { Params } from './params.js';
 import {
@@ -116,7 +117,7 @@ export class SubsonicAuthenticator {
   ): { key: string; limit: GcraLimit | undefined; what: string }[] {
     const keys = [
       {
-        key: `auth:${address}`,
+        key: limitKey({ name: 'auth' }, address),
         limit: this.limits?.authFailures,
         what: 'Too many failed authentications from this address',
       },

@@ -1,0 +1,183 @@
+/**
+ * A login flood beside the routes everyone uses (issue 45): `/api/v1/health` and a track read
+ * (`GET /api/v1/tracks/:id`), polled for BENCH_SECONDS each without and then with 120 wrong
+ * logins a second, in one run. Every flood request comes from an address of its own (many
+ * addresses: the per-address scope never stops it); half guess at one account (its backoff
+ * answers), half at names without an account (each would cost a decoy Argon2id hash: the
+ * bounded hash queue answers). The server runs in a child process with the production settings
+ * and rate limits on, so the pollers and the flood never share its event loop.
+ *
+ *   node --import tsx bench/login-flood.ts      (writes bench/results/login-flood.md)
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os, { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import {
+  listenLocal,
+  serveUntilParentEnds,
+  startServeChild,
+  withBenchMusic,
+  writeBenchResult,
+} from './lib/music-app.js';
+import { seedReadyTrack } from './lib/music-seed.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const LOGINS_PER_SECOND = Number(process.env.BENCH_LOGINS_PER_SECOND ?? 120);
+const POLL_MS = 50;
+const GOAL_MS = 50;
+const PASSWORD = 'a long enough passphrase';
+
+interface Served {
+  url: string;
+  handle: string;
+  trackId: string;
+}
+
+let addressCount = 0;
+/** An address never used before in this run (10.0.0.0/8), sent through the trusted proxy header. */
+const freshAddress = (): string => {
+  addressCount++;
+  return `10.${(addressCount >> 16) & 255}.${(addressCount >> 8) & 255}.${addressCount & 255}`;
+};
+
+async function serve(): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'bench-login-flood-'));
+  try {
+    await withBenchMusic(
+      dataDir,
+      async ({ app, connections }) => {
+        const handle = `owner_${randomBytes(3).toString('hex')}`;
+        const signup = await app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/signup',
+          payload: { handle, email: `${handle}@example.org`, password: PASSWORD },
+        });
+        if (signup.statusCode !== 201) throw new Error(`sign-up: ${signup.statusCode} ${signup.body}`);
+        const userId = signup.json<{ user: { id: string } }>().user.id;
+        const trackId = await seedReadyTrack(connections, userId, 'Flood', { durationMs: 215_000 });
+        await serveUntilParentEnds({ url: await listenLocal(app), handle, trackId } satisfies Served);
+      },
+      {
+        env: {
+          RATE_LIMITS: 'on',
+          TRUSTED_PROXIES: '127.0.0.1',
+          LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
+        },
+      },
+    );
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+const pct = (sorted: number[], p: number): number =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN;
+
+/** Polls `path` every POLL_MS (one request in flight) until `until`; the latencies and statuses. */
+async function poll(url: string, until: number): Promise<{ ms: number[]; statuses: Map<number, number> }> {
+  const ms: number[] = [];
+  const statuses = new Map<number, number>();
+  while (performance.now() < until) {
+    const started = performance.now();
+    const res = await fetch(url, { headers: { 'x-forwarded-for': freshAddress() } });
+    await res.arrayBuffer();
+    ms.push(performance.now() - started);
+    statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+    const next = started + POLL_MS - performance.now();
+    if (next > 0) await new Promise((resolve) => setTimeout(resolve, next));
+  }
+  return { ms: ms.sort((a, b) => a - b), statuses };
+}
+
+/** Wrong logins at LOGINS_PER_SECOND, open loop, until `until`: the count of each answer. */
+async function flood(served: Served, until: number): Promise<Map<number, number>> {
+  const statuses = new Map<number, number>();
+  const inFlight = new Set<Promise<void>>();
+  const interval = 1000 / LOGINS_PER_SECOND;
+  let sent = 0;
+  const start = performance.now();
+  while (performance.now() < until) {
+    const login = sent % 2 === 0 ? served.handle : `nobody_${sent}`;
+    const p = fetch(`${served.url}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': freshAddress() },
+      body: JSON.stringify({ login, password: `wrong guess ${sent}` }),
+    })
+      .then(async (res) => {
+        await res.arrayBuffer();
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      })
+      .catch(() => {
+        statuses.set(0, (statuses.get(0) ?? 0) + 1);
+      })
+      .finally(() => inFlight.delete(p));
+    inFlight.add(p);
+    sent++;
+    const next = start + sent * interval - performance.now();
+    if (next > 0) await new Promise((resolve) => setTimeout(resolve, next));
+  }
+  await Promise.all(inFlight);
+  return statuses;
+}
+
+interface Phase {
+  health: number[];
+  track: number[];
+  trackStatuses: Map<number, number>;
+  logins?: Map<number, number>;
+}
+
+async function phase(served: Served, withFlood: boolean): Promise<Phase> {
+  const until = performance.now() + SECONDS * 1000;
+  const [health, track, logins] = await Promise.all([
+    poll(`${served.url}/api/v1/health`, until),
+    poll(`${served.url}/api/v1/tracks/${served.trackId}`, until),
+    withFlood ? flood(served, until) : Promise.resolve(undefined),
+  ]);
+  return { health: health.ms, track: track.ms, trackStatuses: track.statuses, ...(logins ? { logins } : {}) };
+}
+
+const row = (name: string, quiet: number[], loud: number[]): string => {
+  const [q50, q99, l50, l99] = [pct(quiet, 50), pct(quiet, 99), pct(loud, 50), pct(loud, 99)];
+  return `| ${name} | ${q50.toFixed(1)} | ${q99.toFixed(1)} | ${l50.toFixed(1)} | ${l99.toFixed(1)} | ${(l99 / q99).toFixed(2)} | ${loud.length} |`;
+};
+const counts = (m: Map<number, number> | undefined): string =>
+  [...(m ?? new Map<number, number>()).entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([status, n]) => `${status === 0 ? 'network error' : status}: ${n}`)
+    .join(', ');
+
+async function main(): Promise<void> {
+  const child = await startServeChild<Served>(import.meta.filename);
+  try {
+    // Warm-up: the first requests compile routes and open pools.
+    await phase(child.served, false).catch(() => undefined);
+    const quiet = await phase(child.served, false);
+    const loud = await phase(child.served, true);
+    const healthP99 = pct(loud.health, 99);
+    const load = os.loadavg().map((l) => l.toFixed(1));
+    const md = [
+      '## Login flood: health and a track read beside 120 wrong logins a second',
+      '',
+      `Command: \`node --import tsx bench/login-flood.ts\`. The music-api in a child process (production settings, rate limits on, behind a trusted proxy header: every request from an address of its own), ${SECONDS} s per phase, one request in flight per poller every ${POLL_MS} ms; milliseconds. Flood: ${LOGINS_PER_SECOND} wrong logins a second, open loop, half at one account, half at names without an account. Machine: ${os.cpus().length} CPU(s), load average ${load.join(' / ')} at the end (a shared machine).`,
+      '',
+      '| route | p50 quiet | p99 quiet | p50 flood | p99 flood | p99 ratio flood/quiet | requests in flood |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+      row('GET /api/v1/health', quiet.health, loud.health),
+      row('GET /api/v1/tracks/:id', quiet.track, loud.track),
+      '',
+      `Goal: health p99 ≤ ${GOAL_MS} ms during the flood: **${healthP99 <= GOAL_MS ? 'met' : 'not met'}** (${healthP99.toFixed(1)} ms).`,
+      '',
+      `Answers to the flood's logins: ${counts(loud.logins)}. Track reads: quiet ${counts(quiet.trackStatuses)}; flood ${counts(loud.trackStatuses)}.`,
+      '',
+    ].join('\n');
+    await writeBenchResult('login-flood', md);
+  } finally {
+    await child.stop();
+  }
+}
+
+if (process.argv.includes('--serve')) await serve();
+else await main();
