@@ -10,7 +10,7 @@ import { percentile } from '../../load-tests/lib/report.js';
 import { HEARTBEAT_SECONDS, LB, musicUrl, type Cluster } from './cluster.js';
 import type { UploadedTrack } from './music-client.js';
 import { clientFetch } from './clients.js';
-import { setHostLink } from './netns.js';
+import { CLIENT_ADDRESSES, setHostLink } from './netns.js';
 import { answersOk, until } from './processes.js';
 import { record } from './results.js';
 import { ResilientLive } from './resilient-live.js';
@@ -35,7 +35,14 @@ interface Outcome {
 export async function apiHostCut(cluster: Cluster, track: UploadedTrack): Promise<void> {
   const live = Array.from(
     { length: 6 },
-    () => new ResilientLive(`wss://${LB.slice(8)}/api/v1/events`, track.token, HEARTBEAT_SECONDS, cluster.ca),
+    (_, i) =>
+      new ResilientLive(
+        `wss://${LB.slice(8)}/api/v1/events`,
+        track.token,
+        HEARTBEAT_SECONDS,
+        cluster.ca,
+        CLIENT_ADDRESSES[CLIENT_ADDRESSES.length - 60 + i]!,
+      ),
   );
   await Promise.all(live.map((l) => l.start()));
   // The commenters write on api2 directly (each its own address): the events' source stays up.
@@ -87,16 +94,26 @@ export async function apiHostCut(cluster: Cluster, track: UploadedTrack): Promis
       await sleep(300);
     }
     total = sent;
-    await until('every live client has every comment', 120, () =>
-      Promise.resolve(
-        live.every((l) => l.events.filter((e) => e.type === 'comment.created').length >= total),
-      ),
+    await until(
+      () =>
+        `every live client has every comment (${total}); they have ${live
+          .map(
+            (l) =>
+              `${l.events.filter((e) => e.type === 'comment.created').length} after ${l.reconnects} reconnects`,
+          )
+          .join(', ')}`,
+      120,
+      () =>
+        Promise.resolve(
+          live.every((l) => l.events.filter((e) => e.type === 'comment.created').length >= total),
+        ),
     );
     await sleep(5000);
   } finally {
     browsing = false;
     await Promise.all(loops);
     for (const l of live) l.stop();
+    await setHostLink('api1', true);
   }
 
   for (const l of live) {
@@ -117,7 +134,6 @@ export async function apiHostCut(cluster: Cluster, track: UploadedTrack): Promis
   const afterMs = after.map((o) => o.ms).sort((a, b) => a - b);
   const reconnected = live.filter((l) => l.reconnects > 0).length;
 
-  await setHostLink('api1', true);
   await until('api1 answers again', 60, () => answersOk(`${musicUrl('api1')}/api/v1/health/ready`));
   record('3. An API host cut off', [
     `api1's veth went down while 8 loops browsed a track page through lb (each request from the next of 150`,

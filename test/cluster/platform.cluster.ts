@@ -4,7 +4,7 @@
  * figures, written to bench/results/cluster.md at the end.
  */
 import { execFileSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
 import { apiHostCut } from './api-cut.js';
 import { Cluster, ROOT } from './cluster.js';
 import { loadMix } from './load.js';
@@ -40,8 +40,11 @@ describe('the platform on several hosts', () => {
   beforeAll(async () => {
     await cluster.start();
   });
-  afterAll(async () => {
+  // After each scenario, so a run stopped midway keeps the figures of those that finished.
+  afterEach(async () => {
     await writeResults();
+  });
+  afterAll(async () => {
     await cluster.stop();
   });
 

@@ -40,18 +40,19 @@ export function startOn(
 
 /** Polls `probe` until it is true; fails naming `what` with the process's last lines. */
 export async function until(
-  what: string,
+  what: string | (() => string),
   seconds: number,
   probe: () => Promise<boolean>,
   p?: HostProcess,
 ): Promise<void> {
   const deadline = Date.now() + seconds * 1000;
   for (;;) {
+    const named = typeof what === 'string' ? what : what();
     if (p && (p.child.exitCode !== null || p.child.signalCode !== null))
-      throw new Error(`${p.name} on ${p.host} exited while ${what}:\n${p.lines.slice(-40).join('\n')}`);
+      throw new Error(`${p.name} on ${p.host} exited while ${named}:\n${p.lines.slice(-40).join('\n')}`);
     if (await probe().catch(() => false)) return;
     if (Date.now() > deadline)
-      throw new Error(`${what}: not after ${seconds} s${p ? `:\n${p.lines.slice(-40).join('\n')}` : ''}`);
+      throw new Error(`${named}: not after ${seconds} s${p ? `:\n${p.lines.slice(-40).join('\n')}` : ''}`);
     await sleep(200);
   }
 }

@@ -18,6 +18,8 @@ export class ResilientLive {
     private readonly token: string,
     private readonly heartbeatSeconds: number,
     private readonly ca: string,
+    /** The address it connects from (a person of its own for nginx's per-address limits). */
+    private readonly localAddress: string,
   ) {}
 
   async start(): Promise<void> {
@@ -32,7 +34,7 @@ export class ResilientLive {
     const client = await LiveClient.connect(
       this.url,
       { token: this.token, ...(last ? { last_id: last } : {}) },
-      { ca: this.ca },
+      { ca: this.ca, localAddress: this.localAddress },
     );
     this.heard = Date.now();
     this.client = client;
