@@ -87,20 +87,23 @@ export async function restartsUnderLoad(cluster: Cluster, track: UploadedTrack):
       `| ${name} | ${((up - down) / 1000).toFixed(1)} | ${((recovered - up) / 1000).toFixed(1)} | ${during.length} | ${count(200)} | ${count(503)} | ${during.filter((a) => a.status === 503 && !a.retryAfter).length} | ${statuses.filter((s) => s !== 200 && s !== 503).join(', ') || 'none'} |`,
     );
   };
-  await sleep(3000);
-  await outage(
-    'Redis',
-    () => cluster.data.stopRedis(),
-    () => cluster.data.startRedis(),
-  );
-  await sleep(3000);
-  await outage(
-    'PostgreSQL',
-    () => cluster.data.stopPostgres(),
-    () => cluster.data.startPostgres(),
-  );
-  running = false;
-  await Promise.all(loops);
+  try {
+    await sleep(3000);
+    await outage(
+      'Redis',
+      () => cluster.data.stopRedis(),
+      () => cluster.data.startRedis(),
+    );
+    await sleep(3000);
+    await outage(
+      'PostgreSQL',
+      () => cluster.data.stopPostgres(),
+      () => cluster.data.startPostgres(),
+    );
+  } finally {
+    running = false;
+    await Promise.all(loops);
+  }
   await untilReady(cluster, queued);
 
   const bad = answers.filter(
