@@ -79,6 +79,8 @@ export async function apiHostCut(cluster: Cluster, track: UploadedTrack): Promis
       } catch {
         outcomes.push({ startedAt, ms: performance.now() - startedAt, status: 'error' });
       }
+      // A listener's pace (~10 pages a second a loop): within nginx's 100 a minute per address.
+      await sleep(100);
     }
   };
   const loops = Array.from({ length: 8 }, browse);

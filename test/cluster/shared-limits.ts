@@ -19,7 +19,8 @@ const SCOPES: Scope[] = [
     name: 'auth',
     method: 'POST',
     path: '/api/v1/auth/login',
-    body: JSON.stringify({ login: 'x', password: 'y' }),
+    // A login name per client: issue 45 also counts failed logins per account, across addresses.
+    body: '{"login":"LOGIN","password":"y"}',
   },
   { name: 'comments', method: 'GET', path: '/api/v1/comments?track_id=x' },
 ];
@@ -35,7 +36,7 @@ async function refusedAt(
     const res = await fetch(`${musicUrl(host)}${scope.path}`, {
       method: scope.method,
       headers: { 'x-forwarded-for': address, ...(scope.body ? { 'content-type': 'application/json' } : {}) },
-      ...(scope.body ? { body: scope.body } : {}),
+      ...(scope.body ? { body: scope.body.replace('LOGIN', `nobody-${address}`) } : {}),
     });
     await res.arrayBuffer();
     if (res.status === 429) return { n, retryAfter: res.headers.get('retry-after') };
