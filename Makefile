@@ -20,7 +20,7 @@ export PATH := $(NODE_RUNTIME_DIR)/bin:$(PATH)
 export npm_config_nodedir := $(NODE_RUNTIME_DIR)
 endif
 
-.PHONY: client-deps client-build client-types setup system node deps build start start-eval start-music start-worker start-verify-worker test check bench bench-guard load soak clean
+.PHONY: cluster-test client-deps client-build client-types setup system node deps build start start-eval start-music start-worker start-verify-worker test check bench bench-guard load soak clean
 
 setup: system node deps
 
@@ -103,6 +103,14 @@ bench: setup build
 # only, never absolute times). Not part of `make test`: a loaded machine must not fail CI.
 bench-guard: setup build
 	node scripts/bench-guard.mjs
+
+# The platform on several hosts (network namespaces: lb, api1/2, eval1/2, worker1/2, verify1/2,
+# data) under faults and load; root only (the script says so and does nothing otherwise);
+# results in bench/results/cluster.md. Never part of `make test`.
+cluster-test:
+	@bash scripts/cluster-test.sh --root-check-only
+	@$(MAKE) --no-print-directory build
+	@bash scripts/cluster-test.sh
 
 # Load scenarios, each bounded by LOAD_SECONDS (default 20), each printing a summary table;
 # non-zero on any 5xx/error. Against a stack of its own (own ports, database, Redis prefixes and

@@ -64,9 +64,12 @@ describe('docker/compose.yaml', () => {
     expect(checked).toBeGreaterThanOrEqual(10);
   });
 
-  it('pins the object store by digest, runs SeaweedFS (not MinIO), and nothing runs :latest from a registry', () => {
+  it('pins every registry image by digest, runs SeaweedFS (not MinIO), and nothing runs :latest from a registry', () => {
     const store = compose.services.objectstore!;
     expect(store.image).toMatch(/^chrislusf\/seaweedfs:[\d.]+@sha256:[0-9a-f]{64}$/);
+    expect(compose.services.nginx!.image).toMatch(/^nginx:1\.30\.\d+@sha256:[0-9a-f]{64}$/);
+    expect(compose.services.postgres!.image).toMatch(/^postgres:15\.\d+@sha256:[0-9a-f]{64}$/);
+    expect(compose.services.redis!.image).toMatch(/@sha256:[0-9a-f]{64}$/);
     for (const [name, service] of Object.entries(compose.services)) {
       expect(service.image ?? '', name).not.toMatch(/minio/i);
       if (!service.build) expect(service.image ?? '', name).not.toMatch(/:latest$|^[^:]+$/);

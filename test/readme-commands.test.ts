@@ -30,6 +30,7 @@ const SKIPPED: Record<string, string> = {
   'make check': 'lint, types and dead-code checks over the whole tree (minutes); CI runs it',
   'make bench': 'every benchmark (minutes, on an idle machine)',
   'make load': 'starts its own stack and loads it (minutes): test/load-tests.test.ts runs the scenarios',
+  'make cluster-test': 'root only: ten hosts as network namespaces under faults and load (minutes)',
 };
 
 /** The fields of an mdast node this test reads. */

@@ -47,9 +47,10 @@ export class LiveClient {
   static open(
     url: string,
     headers: Record<string, string> = {},
+    options: WebSocket.ClientOptions = {},
   ): Promise<LiveClient | { status: number; body: string }> {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url, { headers });
+      const ws = new WebSocket(url, { ...options, headers });
       const client = new LiveClient(ws);
       ws.once('open', () => resolve(client));
       ws.once('unexpected-response', (_req, res) => {
@@ -62,8 +63,12 @@ export class LiveClient {
   }
 
   /** Opens and says hello (token and resume point); resolves with the server's hello. */
-  static async connect(url: string, hello: { token?: string; last_id?: string }): Promise<LiveClient> {
-    const client = await LiveClient.open(url);
+  static async connect(
+    url: string,
+    hello: { token?: string; last_id?: string },
+    options: WebSocket.ClientOptions = {},
+  ): Promise<LiveClient> {
+    const client = await LiveClient.open(url, {}, options);
     if (!(client instanceof LiveClient)) throw new Error(`upgrade refused: ${client.status} ${client.body}`);
     client.send({ type: 'hello', v: 1, ...hello });
     const first = await Promise.race([client.next((m) => m.type === 'hello'), client.closed]);
