@@ -5,7 +5,8 @@
  * secure_link, the auth limit, the media cache and the body limit, cache headers by status,
  * /metrics refused, the proxy headers reaching the app, eval's files and workbench routed to
  * eval, and a service down or redeployed at a new address while nginx keeps serving. Rendering
- * refusals and starting with a service unresolved are in nginx-edge-startup.test.ts.
+ * refusals and starting with a service unresolved are in nginx-edge-startup.test.ts, the live
+ * updates websocket in nginx-edge-events.test.ts.
  */
 import { PASSWORD } from './helpers/music-domain.js';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
@@ -23,7 +24,6 @@ import {
   type MusicTestApp,
 } from './helpers/music-app.js';
 import { startTestDns, type TestDns } from './helpers/dns-server.js';
-import { LiveClient } from './helpers/live-client.js';
 import {
   collect,
   edgeHttps,
@@ -355,19 +355,6 @@ describe('nginx in front of the apps (production template)', () => {
       body: '',
     }).catch((err: Error) => ({ status: -1, body: err.message }) as Answer);
     expect(answer.status).toBe(413);
-  });
-
-  it('passes the live-updates websocket (/api/v1/events) through, upgrade and all', async () => {
-    const client = await LiveClient.open(
-      `wss://127.0.0.1:${edge.httpsPort}/api/v1/events`,
-      { host: DOMAIN },
-      { ca: edge.ca },
-    );
-    expect(client).toBeInstanceOf(LiveClient);
-    const live = client as LiveClient;
-    // No token: the API answers the hello by closing with its 4001, so the socket reached it.
-    live.send({ type: 'hello', v: 1 });
-    expect((await live.closed).code).toBe(4001);
   });
 
   it('keeps serving while eval is redeployed at a new address, then answers 503 while it is down', async () => {
