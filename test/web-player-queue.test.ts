@@ -11,10 +11,10 @@
 import { SubsonicAPI } from 'subsonic-api';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWebApp, launchBrowser, listen, type TestBrowser } from './helpers/browser.js';
+import { buildWebApp, launchBrowser, type TestBrowser } from './helpers/browser.js';
 import { clientKeys } from './helpers/library-rows.js';
 import { PASSWORD, signupUser, type TestUser } from './helpers/music-domain.js';
-import { openPaymentsFixture, type PaymentsFixture } from './helpers/payments-fixture.js';
+import { openBrowserPaymentsFixture, type PaymentsFixture } from './helpers/payments-fixture.js';
 import { checkPage } from './helpers/player-fixture.js';
 import { pictureRoundTrip } from './helpers/profile-picture.js';
 import { albumIdByName, logInAs, playableTrack } from './helpers/playable-tracks.js';
@@ -55,9 +55,7 @@ async function audioState(
 beforeAll(async () => {
   const built = await buildWebApp('player');
   cleanup = () => built.cleanup();
-  f = await openPaymentsFixture({ webRoot: built.root });
-  base = await listen(f.t.app);
-  f.provider.webhookTarget = base;
+  ({ f, base } = await openBrowserPaymentsFixture(built.root));
   artist = await signupUser(f.t.app, 'ada');
   listener = await signupUser(f.t.app, 'lis');
   longId = (

@@ -14,6 +14,7 @@ import { openFlowEvents, type FlowEvents } from './flow-events.js';
 import { addReadyVersion } from './library-rows.js';
 import { createMusicTestApp, type MusicTestApp } from './music-app.js';
 import { signupUser, type TestUser } from './music-domain.js';
+import { freePort } from './browser.js';
 import {
   PAYMENT_ENV,
   PaymentProviderStandIn,
@@ -112,4 +113,16 @@ export async function sellerWithTrack(t: MusicTestApp, title = 'For Sale'): Prom
 /** Waits for the payments job of this event to complete (subscribe before delivering). */
 export function processed(f: PaymentsFixture, eventId: string): Promise<void> {
   return f.events.completed('payments', paymentJobId(eventId));
+}
+
+/** A fixture a browser reaches: PUBLIC_URL is the address it then listens on, so Checkout returns there. */
+export async function openBrowserPaymentsFixture(
+  webRoot: string,
+): Promise<{ f: PaymentsFixture; base: string }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const f = await openPaymentsFixture({ webRoot, publicUrl: base });
+  await f.t.app.listen({ port, host: '127.0.0.1' });
+  f.provider.webhookTarget = base;
+  return { f, base };
 }
