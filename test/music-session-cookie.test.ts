@@ -70,11 +70,13 @@ describe('session cookie', () => {
     // The same shape as the sign-up's answer: the user and the session.
     expect(Object.keys(body).sort()).toEqual(['expires_at', 'token', 'token_type', 'user']);
     expect(Object.keys(body.user).sort()).toEqual([
+      'bio',
       'created_at',
       'display_name',
       'email',
       'handle',
       'id',
+      'pictureUrl',
       'role',
     ]);
     expect(body.user.handle).toBe(handle);
