@@ -112,7 +112,12 @@ export function mountPlayerBar(): void {
     const now = current();
     bar.hidden = !now && queue().items.length === 0;
     document.body.classList.toggle('with-player', !bar.hidden);
-    if (!now) return;
+    // A queue played to its end has nothing current: no empty, unnamed title or artist links.
+    title.hidden = !now;
+    if (!now) {
+      artist.hidden = true;
+      return;
+    }
     cover.hidden = !now.item.coverUrl;
     if (now.item.coverUrl) cover.src = now.item.coverUrl;
     title.textContent = now.item.title;
