@@ -31,6 +31,8 @@ const SKIPPED: Record<string, string> = {
   'make bench': 'every benchmark (minutes, on an idle machine)',
   'make load': 'starts its own stack and loads it (minutes): test/load-tests.test.ts runs the scenarios',
   'make cluster-test': 'root only: ten hosts as network namespaces under faults and load (minutes)',
+  'bin/verifier-music library import ~/Music --owner alice':
+    'needs a folder of music and an account: test/music-library-import-resume.test.ts runs the command',
 };
 
 /** The fields of an mdast node this test reads. */
