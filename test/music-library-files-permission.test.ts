@@ -37,9 +37,10 @@ describe('library files without permission', () => {
     const child = spawn(
       'setpriv',
       [
-        '--reuid=65534',
-        '--regid=65534',
-        '--clear-groups',
+        // Root without the capabilities that bypass file modes: the repository (perhaps in a
+        // private temporary folder) stays readable as its owner's, the locked files do not.
+        '--inh-caps=-all',
+        '--bounding-set=-dac_override,-dac_read_search',
         process.execPath,
         '--import',
         'tsx',
