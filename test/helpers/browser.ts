@@ -83,7 +83,9 @@ export async function launchBrowser(): Promise<TestBrowser> {
       await page.setViewportSize({ width, height: 900 });
       const errors: string[] = [];
       page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+        // The resource's address too: a failed load's text alone does not say what failed.
+        const at = message.location().url;
+        if (message.type() === 'error') errors.push(`console: ${message.text()}${at ? ` @ ${at}` : ''}`);
       });
       page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
       return { page, errors };
