@@ -1,40 +1,24 @@
 /**
- * Compression benchmark: for each tool's near-limit payload (../shared/tools/payloads.py), bytes
+ * Compression benchmark: for each tool's near-limit workload (bench/lib/workloads.ts), bytes
  * on the wire and end-to-end time with the request and answer plain (the baseline, same run)
- * vs gzip and br; and, in process, the CPU cost of each compression level on the eight
+ * vs gzip and br; and, in process, the CPU cost of each compression level on their
  * receipts beside the transfer time it saves on a 100 Mbit/s link, which chose the levels in
  * src/core/response-compression.ts.
  *
  *   npx tsx bench/compression.ts      (writes bench/results/compression.md; needs dist/: make build)
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import zlib from 'node:zlib';
 import { BROTLI_QUALITY, GZIP_LEVEL } from '../src/core/response-compression.js';
 import { executeTool } from '../src/eval/execute.js';
-import { TOOLS } from '../src/eval/registry.js';
 import { startEval } from './lib/server.js';
+import { workloads, type Workload } from './lib/workloads.js';
 
 const LINK_BYTES_PER_MS = 100e6 / 8 / 1000;
 const REPS = Number(process.env.BENCH_REPS ?? 7);
-const FILE_OF: Record<string, string> = { 'health-report': 'health', inspect: 'inspector' };
-
-function payloadsDir(): string {
-  const dir = '.tmp/bench-payloads';
-  const script = [
-    process.env.BENCH_PAYLOADS_SCRIPT,
-    '../shared/tools/payloads.py',
-    '../../shared/tools/payloads.py',
-  ]
-    .filter((p): p is string => !!p)
-    .find((p) => existsSync(p));
-  if (!script) throw new Error('payloads.py not found; set BENCH_PAYLOADS_SCRIPT to its path');
-  execFileSync('python3', [script, dir], { stdio: 'ignore' });
-  return dir;
-}
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -106,10 +90,10 @@ interface Row {
   ms: number;
 }
 
-async function endToEnd(base: string, dir: string): Promise<Row[]> {
+async function endToEnd(base: string, all: Workload[]): Promise<Row[]> {
   const rows: Row[] = [];
-  for (const tool of TOOLS) {
-    const plain = readFileSync(`${dir}/${FILE_OF[tool.id] ?? tool.id}.json`);
+  for (const { tool, body: text } of all) {
+    const plain = Buffer.from(text);
     const modes: [string, Coding | undefined][] = [
       ['plain (baseline)', undefined],
       ['gzip both ways', 'gzip'],
@@ -143,9 +127,9 @@ async function endToEnd(base: string, dir: string): Promise<Row[]> {
 function levelTable(receipts: Buffer[]): { lines: string[]; best: Record<Coding, number> } {
   const plainBytes = receipts.reduce((a, b) => a + b.length, 0);
   const lines = [
-    `All eight receipts together: ${(plainBytes / 1024).toFixed(0)} KiB plain, ${(plainBytes / LINK_BYTES_PER_MS).toFixed(1)} ms at 100 Mbit/s.`,
+    `All ${receipts.length} receipts together: ${(plainBytes / 1024).toFixed(0)} KiB plain, ${(plainBytes / LINK_BYTES_PER_MS).toFixed(1)} ms at 100 Mbit/s.`,
     '',
-    '| coding, level | CPU ms (all 8) | bytes (all 8) | transfer ms at 100 Mbit/s | CPU + transfer ms |',
+    `| coding, level | CPU ms (all ${receipts.length}) | bytes (all ${receipts.length}) | transfer ms at 100 Mbit/s | CPU + transfer ms |`,
     '| --- | ---: | ---: | ---: | ---: |',
   ];
   const best: Record<Coding, number> = { gzip: 0, br: 0 };
@@ -180,9 +164,9 @@ function levelTable(receipts: Buffer[]): { lines: string[]; best: Record<Coding,
   return { lines, best };
 }
 
-const dir = payloadsDir();
-const receipts = TOOLS.map((tool) => {
-  const out = executeTool(tool.id, readFileSync(`${dir}/${FILE_OF[tool.id] ?? tool.id}.json`));
+const all = workloads();
+const receipts = all.map(({ tool, body }) => {
+  const out = executeTool(tool.id, body);
   if (!out.ok) throw new Error(`${tool.id}: ${out.problem.detail}`);
   return { tool: tool.id, bytes: Buffer.from(out.body) };
 });
@@ -197,7 +181,7 @@ const largestCost = (['gzip', 'br'] as const).map((coding) => {
 const server = await startEval();
 let rows: Row[];
 try {
-  rows = await endToEnd(server.url, dir);
+  rows = await endToEnd(server.url, all);
 } finally {
   await server.stop();
 }
@@ -217,7 +201,7 @@ for (const r of rows) {
 const md = [
   '## Compression: bodies both ways, levels by measurement',
   '',
-  `Near-limit payload per tool (payloads.py); ${REPS} sequential requests per mode after one warm-up, modes alternating, median; one keep-alive connection; eval service at its defaults (dist). The client compresses the request at the server's levels (gzip ${GZIP_LEVEL}, br ${BROTLI_QUALITY}) inside the timed span. "Modelled at 100 Mbit/s" adds the bytes' transfer time at 100 Mbit/s to the localhost time. The machine (${os.cpus().length} cores) is shared with other work: read the ratios, not the milliseconds.`,
+  `Near-limit workload per tool (each tool's \`workload()\`, bench/lib/workloads.ts); ${REPS} sequential requests per mode after one warm-up, modes alternating, median; one keep-alive connection; eval service at its defaults (dist). The client compresses the request at the server's levels (gzip ${GZIP_LEVEL}, br ${BROTLI_QUALITY}) inside the timed span. "Modelled at 100 Mbit/s" adds the bytes' transfer time at 100 Mbit/s to the localhost time. The machine (${os.cpus().length} cores) is shared with other work: read the ratios, not the milliseconds.`,
   '',
   ...e2e,
   '',

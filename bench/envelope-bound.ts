@@ -6,26 +6,17 @@
  * one floor (tool-floors.ts) while it computes what a receipt must hold. Thread CPU time, the
  * three measured back to back per sample, median of the samples.
  */
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { compileValidator } from '../src/core/validation.js';
 import { executeTool } from '../src/eval/execute.js';
-import { TOOLS } from '../src/eval/registry.js';
 import { uniformMapFastPass } from '../src/eval/speed/uniform-map.js';
+import { workloads } from './lib/workloads.js';
 
 const samples = Number(process.env.BENCH_SAMPLES ?? 21);
 /** Calls per sample: the kernel reports a thread's CPU time in steps too coarse for one short call. */
 const perSample = 4;
-const dir = mkdtempSync(path.join(os.tmpdir(), 'envelope-bound-'));
-const payloads =
-  process.env.PAYLOADS_PY ??
-  ['../shared/tools/payloads.py', '../../shared/tools/payloads.py'].find((p) => existsSync(p)) ??
-  '../shared/tools/payloads.py';
-if (spawnSync('python3', [payloads, dir], { stdio: 'inherit' }).status !== 0)
-  throw new Error(`${payloads} failed`);
 
 function cpuMs(f: () => void): number {
   const c = process.threadCpuUsage();
@@ -36,8 +27,7 @@ function cpuMs(f: () => void): number {
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const rows: string[] = [];
-for (const tool of TOOLS.filter((t) => t.id !== 'counterexample')) {
-  const text = readFileSync(path.join(dir, `${tool.id}.json`), 'utf8');
+for (const { tool, body: text } of workloads().filter((w) => w.tool.costMsPerKiB !== null)) {
   const bytes = Buffer.from(text);
   const first = executeTool(tool.id, new Uint8Array(bytes));
   if (!first.ok) throw new Error(`${tool.id}: ${first.problem.detail}`);
@@ -64,8 +54,10 @@ for (const tool of TOOLS.filter((t) => t.id !== 'counterexample')) {
     floor.push(f);
   }
   const beyond = median(whole) - median(run);
+  // docs/speed.md's tool cost: executeTool's CPU per KiB of request, beside the declared costMsPerKiB.
+  const perKiB = median(whole) / (bytes.length / 1024);
   rows.push(
-    `| ${tool.id} | ${median(whole).toFixed(2)} | ${median(run).toFixed(2)} | ${beyond.toFixed(2)} | ${median(floor).toFixed(2)} | ${(beyond / median(floor)).toFixed(2)} |`,
+    `| ${tool.id} | ${median(whole).toFixed(2)} | ${median(run).toFixed(2)} | ${beyond.toFixed(2)} | ${median(floor).toFixed(2)} | ${(beyond / median(floor)).toFixed(2)} | ${perKiB.toFixed(2)} | ${tool.costMsPerKiB} |`,
   );
 }
 const loadAverage = os
@@ -75,10 +67,10 @@ const loadAverage = os
 const md = [
   "## The envelope's lower bound in process (issue 47)",
   '',
-  `Thread CPU ms per call, median of ${samples} samples of ${perSample} calls, the three measured back to back per sample; near-limit \`payloads.py\` workloads; load average at the end ${loadAverage} on ${os.availableParallelism()} cores (compare the ratio only).`,
+  `Thread CPU ms per call, median of ${samples} samples of ${perSample} calls, the three measured back to back per sample; near-limit workloads (each tool's \`workload()\`, bench/lib/workloads.ts); load average at the end ${loadAverage} on ${os.availableParallelism()} cores (compare the ratio only).`,
   '',
-  "| tool | executeTool | run phase | beyond the run | floor's JSON.parse + SHA-256 of the receipt | beyond the run / floor's parse + hash |",
-  '| --- | ---: | ---: | ---: | ---: | ---: |',
+  "| tool | executeTool | run phase | beyond the run | floor's JSON.parse + SHA-256 of the receipt | beyond the run / floor's parse + hash | executeTool ms / KiB | declared costMsPerKiB |",
+  '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ...rows,
   '',
   'Beyond the run a tool must at least do what the floor does (JSON.parse, one SHA-256 pass over the receipt) and also validate, canonicalise and hash the request, canonicalise the receipt and hash its `result`. Above 1.0, the envelope exceeds one floor before any HTTP or thread hand-off.',

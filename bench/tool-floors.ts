@@ -2,14 +2,13 @@
  * Each tool beside its floor, in the same run (issue 18):
  * - the gate example (7 items, ~0.5 KB) against a bare fastify route that parses the same body
  *   and answers a canned body of the receipt's size: target throughput >= 0.30 of the floor;
- * - every tool on its near-limit workload (../shared/tools/payloads.py, regenerated here) against
+ * - every tool on its near-limit workload (its definition's `workload`, bench/lib/workloads.ts) against
  *   a bare route that parses the same request and sends a pre-built body of the receipt's size
  *   with its SHA-256: target time per request <= 1.5x the floor's;
  * and the receipt size per tool on those workloads.
  * Rounds alternate floor and tool and the median ratio is reported (a shared machine drifts).
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { executeTool, type ToolOutcome, type ToolTimings } from '../src/eval/execute.js';
@@ -18,18 +17,12 @@ import { compileValidator } from '../src/core/validation.js';
 import { uniformMapFastPass } from '../src/eval/speed/uniform-map.js';
 import { load, table, type LoadResult } from './lib/autocannon.js';
 import { freePort, startEval, startNode, type Child } from './lib/server.js';
+import { workloads } from './lib/workloads.js';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const headers = { 'content-type': 'application/json' };
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tool-floors-'));
-// The project's shared tools sit beside the checkout (../shared); PAYLOADS_PY overrides.
-const payloads =
-  process.env.PAYLOADS_PY ??
-  ['../shared/tools/payloads.py', '../../shared/tools/payloads.py'].find((p) => existsSync(p)) ??
-  '../shared/tools/payloads.py';
-const gen = spawnSync('python3', [payloads, dir], { stdio: 'inherit' });
-if (gen.status !== 0) throw new Error(`${payloads} failed`);
 
 interface Case {
   label: string;
@@ -159,7 +152,7 @@ const gateExample = caseFor(
   'gate',
   JSON.stringify(TOOLS.find((t) => t.id === 'gate')!.example),
 );
-const nearLimit = TOOLS.map((t) => caseFor(t.id, t.id, readFileSync(path.join(dir, `${t.id}.json`), 'utf8')));
+const nearLimit = workloads().map(({ tool, body }) => caseFor(tool.id, tool.id, body));
 
 const evalSrv = await startEval();
 const results: Measured[] = [];
@@ -195,7 +188,7 @@ const loadAverage = os
 const md = [
   '## Tools beside their floors (gate example throughput, near-limit workloads, receipt sizes)',
   '',
-  `autocannon 10 connections, pipelining 1; ${rounds} rounds of ${seconds} s, floor and tool alternating, after 1 s warm-up of each; eval service built, at its defaults (pool size = cores = ${os.availableParallelism()}, EVAL_INLINE_MAX_BYTES 16kb). Workloads: \`payloads.py\`. Load average at the end ${loadAverage} on ${os.availableParallelism()} cores: compare ratios only, and on a loaded machine the CPU ratios (each server process's CPU time per answered request, all its threads, read from /proc around each round) before the throughput ones.`,
+  `autocannon 10 connections, pipelining 1; ${rounds} rounds of ${seconds} s, floor and tool alternating, after 1 s warm-up of each; eval service built, at its defaults (pool size = cores = ${os.availableParallelism()}, EVAL_INLINE_MAX_BYTES 16kb). Workloads: each tool's \`workload()\` (bench/lib/workloads.ts). Load average at the end ${loadAverage} on ${os.availableParallelism()} cores: compare ratios only, and on a loaded machine the CPU ratios (each server process's CPU time per answered request, all its threads, read from /proc around each round) before the throughput ones.`,
   '',
   `Gate example (${example.c.body.length} B, receipt ${example.c.receiptBytes} B, runs inline), target >= 0.30 of a bare route answering a canned body of the receipt's size: throughput ratio per round ${rounded(example.ratios)}, median **${exampleRatio.toFixed(2)}** (${met(exampleRatio >= 0.3)}); CPU ratio (floor CPU per request / tool CPU per request) per round ${rounded(example.cpuRatios.map((x) => 1 / x))}, median **${exampleCpu.toFixed(2)}** (${met(exampleCpu >= 0.3)}).`,
   '',

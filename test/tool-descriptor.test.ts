@@ -30,6 +30,7 @@ vi.mock('../src/eval/registry.js', async (importOriginal) => {
     promise: 'Says the word back (a throw-away tool of a test)',
     schema: Type.Object({ word: Type.String({ maxLength: 20 }) }, { additionalProperties: false }),
     example: { word: 'hello' },
+    workload: () => ({ word: 'near-the-limit-word' }),
     run: (request) => ({
       status: 'echoed',
       summary: { length: request.word.length },

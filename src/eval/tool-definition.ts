@@ -22,6 +22,12 @@ export interface ToolDefinition<Req = unknown> {
   /** A complete valid request; `/api/examples` serves it and it must answer 200. */
   example: Req;
   /**
+   * A valid request near the schema's limits (each bounded list, map or text it holds at 90-100%
+   * of its limit), the same on every run: the benchmarks' workload (bench/lib/workloads.ts) and
+   * what `costMsPerKiB` is measured on. Built on demand, never at start-up.
+   */
+  workload(): Req;
+  /**
    * Pure: request (validated, defaults applied) -> receipt body. Throws `invalidInput(...)`
    * (core/errors) for semantic input errors the schema cannot express. A method, so a
    * definition keeps its request type and still fits the registry's list. `listed` holds the

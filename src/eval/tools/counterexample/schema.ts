@@ -1,20 +1,31 @@
 import { Type, type Static } from 'typebox';
 
+export const MAX_EXPRESSION_CHARS = 500;
+export const MAX_SIZES = 5;
+export const MAX_N = 12;
+export const MAX_RESTARTS = 6;
+export const MAX_STEPS = 1500;
+
 export const CounterexampleRequest = Type.Object(
   {
     expression: Type.String({
       minLength: 1,
-      maxLength: 500,
+      maxLength: MAX_EXPRESSION_CHARS,
       description:
         'Graph predicate in the DSL (docs/dsl-grammar.md). `A => B` claims B on every graph satisfying A; a bare predicate P claims that greedy colouring is optimal on every graph in P',
     }),
-    ns: Type.Array(Type.Integer({ minimum: 4, maximum: 12 }), {
+    ns: Type.Array(Type.Integer({ minimum: 4, maximum: MAX_N }), {
       minItems: 1,
-      maxItems: 5,
+      maxItems: MAX_SIZES,
       default: [8, 9, 10, 11],
       description: 'Graph sizes searched: restart i uses ns[i mod len(ns)] vertices',
     }),
-    restarts: Type.Integer({ minimum: 1, maximum: 6, default: 4, description: 'Annealing restarts' }),
+    restarts: Type.Integer({
+      minimum: 1,
+      maximum: MAX_RESTARTS,
+      default: 4,
+      description: 'Annealing restarts',
+    }),
     seed: Type.Integer({
       // Safe integers only: beyond 2^53 - 1 a JSON number no longer names one integer
       // (2^53 + 1 parses as 2^53), and distinct seeds would collapse into one stream.
@@ -26,7 +37,7 @@ export const CounterexampleRequest = Type.Object(
     }),
     steps: Type.Integer({
       minimum: 50,
-      maximum: 1500,
+      maximum: MAX_STEPS,
       default: 800,
       description: 'Annealing steps per restart',
     }),

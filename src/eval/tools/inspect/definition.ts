@@ -2,6 +2,7 @@ import { defineTool } from '../../tool-definition.js';
 import { inspectExample } from './example.js';
 import { runInspect } from './inspect.js';
 import { InspectRequest } from './schema.js';
+import { inspectWorkload } from './workload.js';
 
 export const inspectTool = defineTool<InspectRequest>({
   id: 'inspector',
@@ -13,6 +14,7 @@ export const inspectTool = defineTool<InspectRequest>({
     'Quarantines exposed items, checks for a complete clean cohort, then gates baseline against candidate on it',
   schema: InspectRequest,
   example: inspectExample,
+  workload: inspectWorkload,
   run: runInspect,
   costMsPerKiB: 1.0,
 });

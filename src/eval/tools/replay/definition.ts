@@ -2,6 +2,7 @@ import { defineTool } from '../../tool-definition.js';
 import { replayExample } from './example.js';
 import { runReplay } from './replay.js';
 import { ReplayRequest } from './schema.js';
+import { replayWorkload } from './workload.js';
 
 export const replayTool = defineTool<ReplayRequest>({
   id: 'replay',
@@ -13,6 +14,7 @@ export const replayTool = defineTool<ReplayRequest>({
     'Turns emulator events into checkpoints, rewinds, a branch tree, notes, a timeline and a verified final answer',
   schema: ReplayRequest,
   example: replayExample,
+  workload: replayWorkload,
   run: runReplay,
   costMsPerKiB: 0.4,
 });
