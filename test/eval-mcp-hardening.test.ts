@@ -23,7 +23,7 @@ function mcp(body: string | Buffer, headers: Record<string, string> = {}) {
 }
 
 beforeAll(async () => {
-  app = await makeEvalApp({ DOMAIN: 'eval.example.org' });
+  app = await makeEvalApp({ EVAL_PUBLIC_URL: 'https://eval.example.org' });
   base = await listenLocal(app);
 });
 afterAll(async () => {
@@ -75,7 +75,9 @@ describe('MCP DNS-rebinding protection', () => {
     const res = await mcp(ping, { host: 'attacker.example' });
     expect(res.status).toBe(403);
     expect(res.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
-    expect((res.json() as { error: { message: string } }).error.message).toMatch(/Host/);
+    expect((res.json() as { error: { message: string } }).error.message).toMatch(
+      /invalid Host .*addressed to eval\.example\.org \(the host of EVAL_PUBLIC_URL\)/,
+    );
   });
 
   it('refuses a foreign Origin with 403 and a JSON-RPC error, even with a good Host', async () => {

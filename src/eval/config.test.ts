@@ -29,6 +29,23 @@ describe('eval configuration', () => {
       expect(() => loadEvalConfig({ EVAL_PUBLIC_URL: bad }), bad).toThrow(/EVAL_PUBLIC_URL/);
   });
 
+  it('checks /mcp Host against the one origin: EVAL_PUBLIC_URL, DOMAIN its deprecated alias', () => {
+    expect(loadEvalConfig({}).domain).toBe('localhost');
+    expect(loadEvalConfig({ EVAL_PUBLIC_URL: 'https://Eval.Example.org:8443' }).domain).toBe(
+      'eval.example.org',
+    );
+    expect(loadEvalConfig({ EVAL_PUBLIC_URL: 'http://[::1]:8080' }).domain).toBe('[::1]');
+    expect(loadEvalConfig({ DOMAIN: 'verifier.example.org' }).domain).toBe('verifier.example.org');
+    const both = { EVAL_PUBLIC_URL: 'https://eval.example.org', DOMAIN: 'EVAL.example.org' };
+    expect(loadEvalConfig(both)).toMatchObject({
+      domain: 'eval.example.org',
+      publicUrl: both.EVAL_PUBLIC_URL,
+    });
+    expect(() => loadEvalConfig({ ...both, DOMAIN: 'music.example.org' })).toThrow(
+      /EVAL_PUBLIC_URL \(https:\/\/eval.example.org\) and DOMAIN \(music.example.org\) name different hosts.*make EVAL_PUBLIC_URL's host music.example.org, or leave DOMAIN out/,
+    );
+  });
+
   it('names every bad variable in one error', () => {
     try {
       loadEvalConfig({

@@ -1,6 +1,6 @@
 /** Configuration of the `eval` process, read once at start-up. */
 import os from 'node:os';
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { ConfigError, parseByteSize, parseEnv } from '../core/env.js';
 import { METRICS_SCRAPERS_SETTING, parseScrapers } from '../core/metrics-access.js';
 import { HttpLimitsEnv, httpLimitsFromEnv, type HttpLimits } from '../core/http-limits.js';
@@ -21,15 +21,16 @@ export const EvalEnv = Type.Object({
     Type.String({
       pattern: '^https?://([A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+\\])(:[0-9]{1,5})?$',
       description:
-        'origin the service is reached at, e.g. https://eval.example.org (sitemap and discovery files; default https://DOMAIN in production, else http://DOMAIN:EVAL_PORT)',
+        'origin the service is reached at, e.g. https://eval.example.org: the discovery files link to it, and /mcp answers only requests addressed to its host (and loopback names from loopback); default https://DOMAIN in production, else http://DOMAIN:EVAL_PORT',
     }),
   ),
-  DOMAIN: Type.String({
-    default: 'localhost',
-    pattern: '^[A-Za-z0-9.-]{1,253}$',
-    description:
-      'public host name; /mcp answers only requests addressed to it (and loopback names from loopback)',
-  }),
+  DOMAIN: Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z0-9.-]{1,253}$',
+      description:
+        "deprecated for eval (set EVAL_PUBLIC_URL): the host of eval's origin when EVAL_PUBLIC_URL is unset (default localhost); when both are set they must name the same host",
+    }),
+  ),
   EVAL_BODY_LIMIT: Type.String({ default: '16mb', description: 'largest tool request body, e.g. 16mb' }),
   EVAL_INLINE_MAX_BYTES: Type.String({
     default: '16kb',
@@ -129,8 +130,9 @@ export interface EvalConfig {
   production: boolean;
   port: number;
   host: string;
-  /** Origin in absolute links of the discovery files (sitemap.xml, skill.md), no trailing slash. */
+  /** The one origin (EVAL_PUBLIC_URL): absolute links of the discovery files, no trailing slash. */
   publicUrl: string;
+  /** publicUrl's host, lower case: the /mcp Host check's name. */
   domain: string;
   bodyLimit: number;
   inlineMaxBytes: number;
@@ -161,6 +163,25 @@ export interface EvalConfig {
 /** Where pooled verifications run: this process's threads, or the shared BullMQ queue. */
 export type VerifyModeConfig =
   { mode: 'local' } | { mode: 'queue'; redisUrl: string; prefix: string; maxDepth: number };
+
+/**
+ * The one origin eval is reached at: EVAL_PUBLIC_URL, or built from DOMAIN (its deprecated
+ * alias) when unset; both set must agree, or the links and the /mcp Host check would part.
+ */
+function publicOrigin(e: Static<typeof EvalEnv>): { publicUrl: string; domain: string } {
+  if (e.EVAL_PUBLIC_URL === undefined) {
+    const host = e.DOMAIN ?? 'localhost';
+    const publicUrl = e.NODE_ENV === 'production' ? `https://${host}` : `http://${host}:${e.EVAL_PORT}`;
+    return { publicUrl, domain: host.toLowerCase() };
+  }
+  const domain = new URL(e.EVAL_PUBLIC_URL).hostname.toLowerCase();
+  if (e.DOMAIN !== undefined && e.DOMAIN.toLowerCase() !== domain) {
+    throw new ConfigError([
+      `EVAL_PUBLIC_URL (${e.EVAL_PUBLIC_URL}) and DOMAIN (${e.DOMAIN}) name different hosts, and eval's links and its /mcp Host check share one origin: make EVAL_PUBLIC_URL's host ${e.DOMAIN}, or leave DOMAIN out of eval's environment`,
+    ]);
+  }
+  return { publicUrl: e.EVAL_PUBLIC_URL, domain };
+}
 
 export function loadEvalConfig(env: NodeJS.ProcessEnv = process.env): Readonly<EvalConfig> {
   const e = parseEnv(EvalEnv, env);
@@ -200,10 +221,7 @@ export function loadEvalConfig(env: NodeJS.ProcessEnv = process.env): Readonly<E
     production: e.NODE_ENV === 'production',
     port: e.EVAL_PORT,
     host: e.EVAL_HOST,
-    domain: e.DOMAIN,
-    publicUrl:
-      e.EVAL_PUBLIC_URL ??
-      (e.NODE_ENV === 'production' ? `https://${e.DOMAIN}` : `http://${e.DOMAIN}:${e.EVAL_PORT}`),
+    ...publicOrigin(e),
     bodyLimit,
     inlineMaxBytes,
     poolSize,

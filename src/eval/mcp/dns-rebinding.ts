@@ -1,6 +1,6 @@
 /**
  * DNS-rebinding protection for /mcp (the MCP specification requires servers to validate
- * Origin): the Host must name this service (DOMAIN, any port) and an Origin, when a browser
+ * Origin): the Host must name this service (EVAL_PUBLIC_URL's host, any port) and an Origin, when a browser
  * sends one, must be an http(s) origin on that name. Loopback names are accepted too when the
  * peer itself is on loopback (a local client or browser; a rebound name is never a loopback name).
  */
@@ -46,7 +46,7 @@ export class McpHostCheck {
   ): string | undefined {
     const loopbackPeer = isLoopbackPeer(peer);
     if (!this.allowed(hostNameOf(host ?? ''), loopbackPeer)) {
-      return `Forbidden: invalid Host header ${JSON.stringify(host ?? '')}; /mcp answers requests addressed to ${this.domain} (the DOMAIN setting).`;
+      return `Forbidden: invalid Host header ${JSON.stringify(host ?? '')}; /mcp answers requests addressed to ${this.domain} (the host of EVAL_PUBLIC_URL).`;
     }
     if (origin === undefined) return undefined;
     let parsed: URL | undefined;
