@@ -1,5 +1,5 @@
 /**
- * The MCP tools: the eight verifiers (then the report card and the open bench), in a fixed
+ * The MCP tools: the registry's verifiers (then the report card and the open bench), in a fixed
  * order, each with the JSON schema its HTTP endpoint validates with. A tool call runs exactly
  * what the HTTP route runs, so the receipt text is byte-for-byte the HTTP body.
  */
