@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
-import { signupUser, type TestUser } from './helpers/music-domain.js';
+import { signupUser, spreadAddress, type TestUser } from './helpers/music-domain.js';
 import { addReadyVersion } from './helpers/library-rows.js';
 import { uniqueSuffix } from './helpers/music-env.js';
 
@@ -20,7 +20,7 @@ describe('track list items and owned', () => {
   const call = (url: string, who?: TestUser) =>
     t.app.inject({
       url,
-      remoteAddress: `10.4.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+      remoteAddress: spreadAddress('10.4'),
       ...(who ? { headers: who.headers } : {}),
     });
 

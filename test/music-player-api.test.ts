@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryRateLimitStore } from '../src/core/rate-limit/memory-store.js';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
-import { signupUser, type TestUser } from './helpers/music-domain.js';
+import { apiCaller, signupUser, type TestUser } from './helpers/music-domain.js';
 import { addReadyVersion } from './helpers/library-rows.js';
 
 describe('player API', () => {
@@ -26,20 +26,8 @@ describe('player API', () => {
   });
   afterAll(async () => t.close());
 
-  const call = (
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-    url: string,
-    who?: TestUser,
-    payload?: unknown,
-  ) =>
-    t.app.inject({
-      method,
-      url,
-      // Each test call from its own address, unless it is about one address.
-      remoteAddress: `10.1.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
-      ...(who ? { headers: who.headers } : {}),
-      ...(payload ? { payload } : {}),
-    });
+  // Each test call from its own address, unless it is about one address.
+  const call = apiCaller(() => t.app, '10.1');
   const track = async (visibility: string, title = 'Song') =>
     (await call('POST', '/api/v1/tracks', owner, { title, visibility })).json().id as string;
 

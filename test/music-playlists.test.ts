@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SubsonicStateRepository } from '../src/music/repositories/subsonic/state-repository.js';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
-import { signupUser, type TestUser } from './helpers/music-domain.js';
+import { apiCaller, signupUser, spreadAddress, type TestUser } from './helpers/music-domain.js';
 import { addReadyVersion, clientKeys } from './helpers/library-rows.js';
 
 /** The parts of Subsonic answers these tests read. */
@@ -48,20 +48,8 @@ describe('playlists over REST and Subsonic', () => {
   });
   afterAll(async () => t.close());
 
-  const call = (
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-    url: string,
-    who?: TestUser,
-    payload?: unknown,
-  ) =>
-    t.app.inject({
-      method,
-      url,
-      // Each call from its own address: this file is about playlists, not the api scope's limit.
-      remoteAddress: `10.2.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
-      ...(who ? { headers: who.headers } : {}),
-      ...(payload !== undefined ? { payload: payload as object } : {}),
-    });
+  // Each call from its own address: this file is about playlists, not the api scope's limit.
+  const call = apiCaller(() => t.app, '10.2');
 
   async function rest(who: TestUser, endpoint: string, params: Record<string, string | string[]> = {}) {
     const url = new URL(`http://localhost/rest/${endpoint}.view`);
@@ -72,7 +60,7 @@ describe('playlists over REST and Subsonic', () => {
     const res = await t.app.inject({
       method: 'GET',
       url: url.pathname + url.search,
-      remoteAddress: `10.3.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+      remoteAddress: spreadAddress('10.3'),
     });
     return res.json<{ 'subsonic-response': SubsonicDoc }>()['subsonic-response'];
   }

@@ -8,7 +8,14 @@ import { MEDIA_QUEUES, versionJobId } from '../src/music/jobs/queues.js';
 import { PrismaTrackRepository } from '../src/music/repositories/track-repository.js';
 import { verifySecureLink } from '../src/music/services/secure-link.js';
 import { createMusicTestApp, TEST_SECURE_LINK_SECRET, type MusicTestApp } from './helpers/music-app.js';
-import { makeTestFlac, signupUser, TEST_TAGS, uploadViaApi, type TestUser } from './helpers/music-domain.js';
+import {
+  apiCaller,
+  makeTestFlac,
+  signupUser,
+  TEST_TAGS,
+  uploadViaApi,
+  type TestUser,
+} from './helpers/music-domain.js';
 
 describe('tracks and versions', () => {
   let t: MusicTestApp;
@@ -26,18 +33,7 @@ describe('tracks and versions', () => {
     await rm(work, { recursive: true, force: true });
   });
 
-  const call = (
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-    url: string,
-    who?: TestUser,
-    payload?: unknown,
-  ) =>
-    t.app.inject({
-      method,
-      url,
-      ...(who ? { headers: who.headers } : {}),
-      ...(payload ? { payload: payload } : {}),
-    });
+  const call = apiCaller(() => t.app);
   const createTrack = async (who: TestUser, body: Record<string, unknown> = {}) => {
     const res = await call('POST', '/api/v1/tracks', who, { title: 'A song', ...body });
     expect(res.statusCode, res.body).toBe(201);

@@ -30,6 +30,26 @@ export async function signupUser(app: FastifyInstance, prefix = 'u'): Promise<Te
   return { id: body.user.id, handle, token: body.token, headers: { authorization: `Bearer ${body.token}` } };
 }
 
+/** An address of its own under `prefix` (e.g. `10.1`): calls spread so no per-address limit is met. */
+export function spreadAddress(prefix: string): string {
+  return `${prefix}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+}
+
+/**
+ * `call(method, url, who?, payload?)` on the app `app()` gives (made in a beforeAll), as `who`
+ * when given; with `prefix`, each call from an address of its own (the file is not about limits).
+ */
+export function apiCaller(app: () => FastifyInstance, prefix?: string) {
+  return (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, who?: TestUser, payload?: unknown) =>
+    app().inject({
+      method,
+      url,
+      ...(prefix ? { remoteAddress: spreadAddress(prefix) } : {}),
+      ...(who ? { headers: who.headers } : {}),
+      ...(payload !== undefined ? { payload: payload as object } : {}),
+    });
+}
+
 export const TEST_TAGS = {
   TITLE: 'Noise Song',
   ARTIST: 'The Testers',
