@@ -5,46 +5,34 @@
  * the bounded queue holds.
  */
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { openMailFixture, type MailFixture } from './helpers/mail-fixture.js';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
 import { PASSWORD } from './helpers/music-domain.js';
-import { startWorkerProcess, stopWorkerProcess, type WorkerProcess } from './helpers/music-worker.js';
-import { linkIn, startSmtpSink, type SmtpSink } from './helpers/smtp-sink.js';
+import { linkIn, type SmtpSink } from './helpers/smtp-sink.js';
 
 const NEW_PASSWORD = 'a brand new long passphrase';
 let sink: SmtpSink;
 let t: MusicTestApp;
 let env: Record<string, string>;
-let worker: WorkerProcess;
+let mail: MailFixture | undefined;
 let queueRedis: Redis;
 let mailQueue: Queue;
 let clockOffsetSeconds = 0;
 const nowSeconds = (): number => Date.now() / 1000 + clockOffsetSeconds;
 
 beforeAll(async () => {
-  sink = await startSmtpSink();
-  const mailEnv = {
-    SMTP_HOST: '127.0.0.1',
-    SMTP_PORT: String(sink.port),
-    MAIL_FROM: 'Music Test <no-reply@music.test>',
-    PUBLIC_URL: 'http://music.test:8081',
-  };
   // Limits on, each request from an address of its own (X-Forwarded-For from a trusted proxy).
-  env = { RATE_LIMITS: 'on', TRUSTED_PROXIES: '127.0.0.1', ...mailEnv };
-  t = await createMusicTestApp(env, { nowSeconds });
-  queueRedis = new Redis(t.config.cacheUrl, { maxRetriesPerRequest: null });
+  mail = await openMailFixture({ RATE_LIMITS: 'on', TRUSTED_PROXIES: '127.0.0.1' }, { nowSeconds });
+  ({ sink, t, env, redis: queueRedis } = mail);
   mailQueue = new Queue('mail', { connection: queueRedis, prefix: t.config.queuePrefix });
-  worker = await startWorkerProcess(t.config, mailEnv);
 }, 60_000);
 
 afterAll(async () => {
-  if (worker) await stopWorkerProcess(worker);
   await mailQueue?.close();
-  queueRedis?.disconnect();
-  await t?.close();
-  await sink?.close();
+  await mail?.close();
 });
 
 const unique = (): string => randomBytes(5).toString('hex');

@@ -5,47 +5,31 @@
  * shown to an admin) and a deferral (4xx: retried with backoff until it goes through).
  */
 import { QueueEvents } from 'bullmq';
-import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
+import { MAIL_PUBLIC_URL, openMailFixture, type MailFixture } from './helpers/mail-fixture.js';
+import type { MusicTestApp } from './helpers/music-app.js';
 import { PASSWORD } from './helpers/music-domain.js';
-import { startWorkerProcess, stopWorkerProcess, type WorkerProcess } from './helpers/music-worker.js';
-import { linkIn, startSmtpSink, type SmtpSink } from './helpers/smtp-sink.js';
+import { linkIn, type SmtpSink } from './helpers/smtp-sink.js';
 
-const PUBLIC_URL = 'http://music.test:8081';
+const PUBLIC_URL = MAIL_PUBLIC_URL;
 const NEW_PASSWORD = 'another quite long passphrase';
 
 let sink: SmtpSink;
 let t: MusicTestApp;
-let worker: WorkerProcess;
+let mail: MailFixture | undefined;
 let events: QueueEvents;
-let eventsRedis: Redis;
 
 beforeAll(async () => {
-  sink = await startSmtpSink();
-  const mailEnv = {
-    SMTP_HOST: '127.0.0.1',
-    SMTP_PORT: String(sink.port),
-    MAIL_FROM: 'Music Test <no-reply@music.test>',
-    PUBLIC_URL,
-  };
-  t = await createMusicTestApp(
-    { RATE_LIMITS: 'off', ...mailEnv },
-    { mailRetry: { attempts: 3, delayMs: 300 } },
-  );
-  eventsRedis = new Redis(t.config.cacheUrl, { maxRetriesPerRequest: null });
-  events = new QueueEvents('mail', { connection: eventsRedis, prefix: t.config.queuePrefix });
+  mail = await openMailFixture({ RATE_LIMITS: 'off' }, { mailRetry: { attempts: 3, delayMs: 300 } });
+  ({ sink, t } = mail);
+  events = new QueueEvents('mail', { connection: mail.redis, prefix: t.config.queuePrefix });
   await events.waitUntilReady();
-  worker = await startWorkerProcess(t.config, mailEnv);
 }, 60_000);
 
 afterAll(async () => {
-  if (worker) await stopWorkerProcess(worker);
   await events?.close();
-  eventsRedis?.disconnect();
-  await t?.close();
-  await sink?.close();
+  await mail?.close();
 });
 
 const unique = (): string => randomBytes(5).toString('hex');
