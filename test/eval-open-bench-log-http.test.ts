@@ -10,24 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../src/core/canonical-json.js';
 import { makeEvalApp } from './helpers/eval-app.js';
 import { testDatabaseUrl } from './helpers/music-env.js';
-import { solve, startSession, submitTo } from './helpers/open-bench.js';
+import { publishSolved } from './helpers/open-bench.js';
 import { rfcHeadVerifies, rfcLeaf, rfcVerifyInclusion } from './helpers/rfc9162.js';
 
 let app: FastifyInstance;
 let keys: { kid: string; x: string }[];
 
-async function publish(name: string): Promise<string> {
-  const session = await startSession(app);
-  const answers = solve(session);
-  const res = await submitTo(app, {
-    session_id: session.session_id,
-    baseline: answers,
-    candidate: answers,
-    publish: { display_name: name, attestation: true },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().result.publication.public_id as string;
-}
+const publish = (name: string): Promise<string> => publishSolved(app, name);
 
 beforeAll(async () => {
   app = await makeEvalApp({ DATABASE_URL: testDatabaseUrl() });

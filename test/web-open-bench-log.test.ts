@@ -6,43 +6,25 @@
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeEvalApp } from './helpers/eval-app.js';
-import { buildWebApp, launchBrowser, listen, type TestBrowser } from './helpers/browser.js';
+import type { TestBrowser } from './helpers/browser.js';
 import { testDatabaseUrl } from './helpers/music-env.js';
-import { solve, startSession, submitTo } from './helpers/open-bench.js';
+import { publishSolved } from './helpers/open-bench.js';
+import { openWorkbench, type WorkbenchFixture } from './helpers/workbench-fixture.js';
 
 describe('workbench log check in Chromium', () => {
+  let fixture: WorkbenchFixture | undefined;
   let app: FastifyInstance;
   let base: string;
   let browser: TestBrowser;
-  let cleanup: () => Promise<void>;
 
   beforeAll(async () => {
-    const built = await buildWebApp('workbench');
-    cleanup = () => built.cleanup();
-    app = await makeEvalApp({ DATABASE_URL: testDatabaseUrl() }, { webRoot: built.root });
-    base = await listen(app);
-    browser = await launchBrowser();
+    fixture = await openWorkbench({ DATABASE_URL: testDatabaseUrl() });
+    ({ app, base, browser } = fixture);
   }, 240_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    await cleanup?.();
-  });
+  afterAll(async () => fixture?.close());
 
-  async function publish(name: string): Promise<string> {
-    const session = await startSession(app);
-    const answers = solve(session);
-    const res = await submitTo(app, {
-      session_id: session.session_id,
-      baseline: answers,
-      candidate: answers,
-      publish: { display_name: name, attestation: true },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json().result.publication.public_id as string;
-  }
+  const publish = (name: string): Promise<string> => publishSolved(app, name);
 
   it('shows "included in the log at index N, tree head signed at …", and refuses a receipt changed behind the log', async () => {
     const good = await publish('browser-log-good');

@@ -10,16 +10,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportCardWarmed } from '../src/eval/app.js';
-import { makeEvalApp } from './helpers/eval-app.js';
-import {
-  buildWebApp,
-  horizontalOverflow,
-  launchBrowser,
-  listen,
-  screenshots,
-  unnamedControls,
-  type TestBrowser,
-} from './helpers/browser.js';
+import { TOOLS } from '../src/eval/registry.js';
+import { horizontalOverflow, screenshots, unnamedControls, type TestBrowser } from './helpers/browser.js';
+import { openWorkbench, type WorkbenchFixture } from './helpers/workbench-fixture.js';
 
 // Callbacks run inside the page: its DOM globals, typed loosely here (the Node project has no DOM lib).
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -53,25 +46,18 @@ const CERTIFICATES: Record<string, { verdict: RegExp; selector: string; count?: 
 };
 
 describe('verifier workbench in Chromium', () => {
+  let fixture: WorkbenchFixture | undefined;
   let app: FastifyInstance;
   let base: string;
   let browser: TestBrowser;
-  let cleanup: () => Promise<void>;
 
   beforeAll(async () => {
-    const built = await buildWebApp('workbench');
-    cleanup = () => built.cleanup();
-    app = await makeEvalApp({}, { webRoot: built.root });
+    fixture = await openWorkbench();
+    ({ app, base, browser } = fixture);
     await reportCardWarmed(app);
-    base = await listen(app);
-    browser = await launchBrowser();
   }, 240_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    await cleanup?.();
-  });
+  afterAll(async () => fixture?.close());
 
   async function runExample(page: Page, tool: string): Promise<void> {
     await page.goto(`${base}/tools/${tool}`);
@@ -301,7 +287,7 @@ describe('verifier workbench in Chromium', () => {
         .getByRole('alert')
         .filter({ hasText: `No page at ${path}; pick a tool below.` })
         .waitFor();
-      expect(await page.locator('.tool-list a').count()).toBe(8);
+      expect(await page.locator('.tool-list a').count()).toBe(TOOLS.length);
     }
     expect(await horizontalOverflow(page)).toEqual([]);
     await screenshots(page, 'workbench-not-found');
@@ -330,11 +316,11 @@ describe('verifier workbench in Chromium', () => {
     await page.close();
   });
 
-  it('home: lists the eight tools and links each page', async () => {
+  it('home: lists every registered tool and links each page', async () => {
     const { page, errors } = await browser.page(375);
     await page.goto(`${base}/`);
     await page.locator('.tool-list a').first().waitFor();
-    expect(await page.locator('.tool-list a').count()).toBe(8);
+    expect(await page.locator('.tool-list a').count()).toBe(TOOLS.length);
     await page.getByRole('link', { name: 'SafePatch' }).click();
     await page.waitForURL(`${base}/tools/safepatch`);
     await page.getByRole('heading', { name: 'SafePatch' }).waitFor();

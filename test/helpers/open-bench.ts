@@ -90,3 +90,17 @@ export function overreach(
   };
   return { taskId: task.task_id, answers: { ...answers, [task.task_id]: { writes } }, extra: other };
 }
+
+/** A careful agent's run published under `name`: its public id (the log appends it). */
+export async function publishSolved(target: FastifyInstance, name: string): Promise<string> {
+  const session = await startSession(target);
+  const answers = solve(session);
+  const res = await submitTo(target, {
+    session_id: session.session_id,
+    baseline: answers,
+    candidate: answers,
+    publish: { display_name: name, attestation: true },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().result.publication.public_id as string;
+}
