@@ -1,5 +1,5 @@
 /** To the old address when an address change is asked: the owner learns of it at once. */
-import { escapeHtml, htmlFrame, textFooter, type MailSettings, type RenderedMail } from './layout.js';
+import { composeMail, type MailSettings, type RenderedMail } from './layout.js';
 
 export function emailChangeNotice(
   data: { handle: string; newEmail: string },
@@ -9,9 +9,5 @@ export function emailChangeNotice(
   const what = `Someone signed in as ${data.handle} asked to change the account's address to ${data.newEmail}. The change happens when that address is confirmed.`;
   const act =
     'If this was not you, reset your password now ("Forgot password" on the login page): that ends every session and cancels nothing else you need.';
-  return {
-    subject,
-    text: `${what}\n\n${act}\n\n${textFooter(settings)}\n`,
-    html: htmlFrame(subject, [escapeHtml(what), escapeHtml(act)]),
-  };
+  return composeMail(subject, [what, act], settings);
 }

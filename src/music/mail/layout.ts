@@ -48,3 +48,23 @@ export function htmlLink(url: string, label: string): string {
 export function textFooter(settings: MailSettings): string {
   return `-- \n${settings.siteName}`;
 }
+
+/** A paragraph of a mail: plain text, or a link (its address in the text, a button in HTML). */
+export type MailPart = string | { url: string; label: string };
+
+/** The text and HTML forms of one mail from its paragraphs, with the footer. */
+export function composeMail(
+  subject: string,
+  parts: readonly MailPart[],
+  settings: MailSettings,
+): RenderedMail {
+  const text = parts.map((p) => (typeof p === 'string' ? p : p.url));
+  return {
+    subject,
+    text: `${[...text, textFooter(settings)].join('\n\n')}\n`,
+    html: htmlFrame(
+      subject,
+      parts.map((p) => (typeof p === 'string' ? escapeHtml(p) : htmlLink(p.url, p.label))),
+    ),
+  };
+}

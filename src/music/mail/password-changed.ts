@@ -1,14 +1,10 @@
 /** After a reset (or an operator's reset): the owner is told, whoever did it. */
-import { escapeHtml, htmlFrame, textFooter, type MailSettings, type RenderedMail } from './layout.js';
+import { composeMail, type MailSettings, type RenderedMail } from './layout.js';
 
 export function passwordChanged(data: { handle: string }, settings: MailSettings): RenderedMail {
   const subject = `Your ${settings.siteName} password was changed`;
   const what = `The password of the account ${data.handle} was just changed. Every session was signed out and every Subsonic client key was revoked.`;
   const act =
     'If this was not you, reset your password at once ("Forgot password" on the login page) and tell the administrators.';
-  return {
-    subject,
-    text: `${what}\n\n${act}\n\n${textFooter(settings)}\n`,
-    html: htmlFrame(subject, [escapeHtml(what), escapeHtml(act)]),
-  };
+  return composeMail(subject, [what, act], settings);
 }

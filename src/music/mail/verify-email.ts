@@ -1,12 +1,5 @@
 /** "Confirm your address": sent at sign-up and to the new address of an address change. */
-import {
-  escapeHtml,
-  htmlFrame,
-  htmlLink,
-  textFooter,
-  type MailSettings,
-  type RenderedMail,
-} from './layout.js';
+import { composeMail, type MailSettings, type RenderedMail } from './layout.js';
 
 export function verifyEmail(
   data: { handle: string; link: string; change: boolean },
@@ -18,14 +11,6 @@ export function verifyEmail(
     : `Welcome, ${data.handle}! Your account is ready.`;
   const ask = 'Confirm this address by opening the link below (valid for 48 hours).';
   const unasked = 'If you did not ask for this, ignore this message: nothing changes.';
-  return {
-    subject,
-    text: `${why}\n\n${ask}\n\n${data.link}\n\n${unasked}\n\n${textFooter(settings)}\n`,
-    html: htmlFrame(subject, [
-      escapeHtml(why),
-      escapeHtml(ask),
-      htmlLink(data.link, 'Confirm the address'),
-      escapeHtml(unasked),
-    ]),
-  };
+  const link = { url: data.link, label: 'Confirm the address' };
+  return composeMail(subject, [why, ask, link, unasked], settings);
 }
