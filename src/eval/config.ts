@@ -1,10 +1,10 @@
 /** Configuration of the `eval` process, read once at start-up. */
 import os from 'node:os';
 import { Type, type Static } from 'typebox';
+import { ClientEdgeEnv, trustedProxiesSetting } from '../core/client-edge-env.js';
 import { ConfigError, parseByteSize, parseEnv } from '../core/env.js';
 import { METRICS_SCRAPERS_SETTING, parseScrapers } from '../core/metrics-access.js';
 import { HttpLimitsEnv, httpLimitsFromEnv, type HttpLimits } from '../core/http-limits.js';
-import { parseProxyEntry } from '../core/trusted-proxies.js';
 
 export const EvalEnv = Type.Object({
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
@@ -67,15 +67,7 @@ export const EvalEnv = Type.Object({
     default: 100,
     description: 'requests admitted at once above the rate',
   }),
-  RATE_LIMITS: Type.Union([Type.Literal('on'), Type.Literal('off')], {
-    default: 'on',
-    description: 'on or off',
-  }),
-  TRUSTED_PROXIES: Type.String({
-    default: '',
-    description:
-      'comma-separated proxies whose X-Forwarded-For is trusted: addresses, CIDR ranges, host names (resolved at start-up and every 30 s)',
-  }),
+  ...ClientEdgeEnv,
   METRICS_SCRAPERS: METRICS_SCRAPERS_SETTING,
   CACHE_URL: Type.Optional(
     Type.String({ pattern: '^rediss?://', description: 'Redis URL (redis://host:port)' }),
@@ -206,13 +198,7 @@ export function loadEvalConfig(env: NodeJS.ProcessEnv = process.env): Readonly<E
       `EVAL_BATCH_LINE_LIMIT (got ${JSON.stringify(e.EVAL_BATCH_LINE_LIMIT)}): must be a size such as 1mb`,
     ]);
   }
-  const trustedProxies = e.TRUSTED_PROXIES.split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const proxyProblems = trustedProxies.flatMap((entry) => {
-    const parsed = parseProxyEntry(entry);
-    return 'error' in parsed ? [`TRUSTED_PROXIES: ${parsed.error}`] : [];
-  });
+  const { entries: trustedProxies, problems: proxyProblems } = trustedProxiesSetting(e.TRUSTED_PROXIES);
   const scrapers = parseScrapers(e.METRICS_SCRAPERS);
   const listProblems = [...proxyProblems, ...scrapers.problems];
   if (listProblems.length > 0) throw new ConfigError(listProblems);

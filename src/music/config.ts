@@ -9,9 +9,9 @@
  */
 import { resolve } from 'node:path';
 import { Type } from 'typebox';
+import { ClientEdgeEnv, trustedProxiesSetting } from '../core/client-edge-env.js';
 import { ConfigError, parseByteSize, parseEnv, secretOrDev } from '../core/env.js';
 import { HttpLimitsEnv, httpLimitsFromEnv, type HttpLimits } from '../core/http-limits.js';
-import { parseProxyEntry } from '../core/trusted-proxies.js';
 import { METRICS_SCRAPERS_SETTING, parseScrapers } from '../core/metrics-access.js';
 
 const MB = 1024 * 1024;
@@ -116,15 +116,7 @@ export const EnvSchema = Type.Object({
         'the password `cli admin create` and `cli admin reset-password` set (else read from stdin)',
     }),
   ),
-  RATE_LIMITS: Type.Union([Type.Literal('on'), Type.Literal('off')], {
-    default: 'on',
-    description: 'on or off',
-  }),
-  TRUSTED_PROXIES: Type.String({
-    default: '',
-    description:
-      'comma-separated addresses, CIDR ranges or host names (resolved at start-up) of reverse proxies whose X-Forwarded-For is believed',
-  }),
+  ...ClientEdgeEnv,
   METRICS_SCRAPERS: METRICS_SCRAPERS_SETTING,
   MUSIC_JSON_BODY_LIMIT: Type.String({
     default: '1mb',
@@ -273,13 +265,8 @@ export function loadMusicConfig(env: NodeJS.ProcessEnv = process.env): Readonly<
     maxObjectBytes: byteSize('MEDIA_CACHE_MAX_OBJECT_BYTES'),
   };
   const jsonBodyLimit = byteSize('MUSIC_JSON_BODY_LIMIT');
-  const trustedProxies = e.TRUSTED_PROXIES.split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  for (const entry of trustedProxies) {
-    const parsed = parseProxyEntry(entry);
-    if ('error' in parsed) problems.push(`TRUSTED_PROXIES: ${parsed.error}`);
-  }
+  const { entries: trustedProxies, problems: proxyProblems } = trustedProxiesSetting(e.TRUSTED_PROXIES);
+  problems.push(...proxyProblems);
   const scrapers = parseScrapers(e.METRICS_SCRAPERS);
   problems.push(...scrapers.problems);
   if (problems.length > 0) throw new ConfigError(problems);
