@@ -10,6 +10,7 @@ import { signupUser, type TestUser } from './helpers/music-domain.js';
 import { chargeObject, providerEvent, type SessionObject } from './helpers/payment-provider.js';
 import {
   openPaymentsFixture,
+  priceTrack,
   processed,
   sellerWithTrack,
   type PaymentsFixture,
@@ -22,13 +23,7 @@ let seller: Seller;
 beforeAll(async () => {
   f = await openPaymentsFixture();
   seller = await sellerWithTrack(f.t, 'Once');
-  const price = await f.t.app.inject({
-    method: 'PUT',
-    url: `/api/v1/payments/tracks/${seller.trackId}`,
-    headers: seller.user.headers,
-    payload: { currency: 'eur', amount: 700, pay_what_you_want: true, tips: true },
-  });
-  expect(price.statusCode, price.body).toBe(200);
+  await priceTrack(f.t, seller, { currency: 'eur', amount: 700, pay_what_you_want: true, tips: true });
 }, 60_000);
 
 afterAll(async () => {

@@ -3,6 +3,7 @@
  * queue run by a real BullMQ worker with the worker process's processor; plus a seller with a
  * track whose original is in the store.
  */
+import { expect } from 'vitest';
 import { Worker } from 'bullmq';
 import { paymentJobId } from '../../src/music/jobs/queues.js';
 import { PrismaPaymentEventRepository } from '../../src/music/repositories/payment-event-repository.js';
@@ -108,6 +109,21 @@ export async function sellerWithTrack(t: MusicTestApp, title = 'For Sale'): Prom
   const original = Buffer.from(`fLaC original bytes of ${trackId}`);
   await t.connections.stores.originals.put(version.asset.objectKey, original);
   return { user, trackId, original };
+}
+
+/** Sets the seller's price (PUT /api/v1/payments/tracks/:id; the body as that route takes it). */
+export async function priceTrack(
+  t: MusicTestApp,
+  seller: Seller,
+  price: Record<string, unknown>,
+): Promise<void> {
+  const res = await t.app.inject({
+    method: 'PUT',
+    url: `/api/v1/payments/tracks/${seller.trackId}`,
+    headers: seller.user.headers,
+    payload: price,
+  });
+  expect(res.statusCode, res.body).toBe(200);
 }
 
 /** Waits for the payments job of this event to complete (subscribe before delivering). */
