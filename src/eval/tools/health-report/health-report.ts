@@ -204,8 +204,8 @@ function itemEntry(obs: ItemObservation, f: ItemFigures): ItemDecision {
   const systems = f.systems;
   const judged = systems.some((s) => s.runs > 1);
   const e: Record<string, unknown> = {
-    declared: obs.declared,
     decision: CLASS_POLICY[f.item_class].action,
+    declared: obs.declared,
     discrimination: f.discrimination,
   };
   if (obs.domain !== undefined) e.domain = obs.domain;

@@ -92,11 +92,13 @@ export function runInspect(request: InspectRequest): ReceiptBody {
   const missingCand = new Set(check.missing_from_candidate);
   const items: ItemDecision[] = audit.items.map((it) => {
     const id = it.row.id!;
+    // Keys here and in the item below in canonical (sorted) order: the receipt's canonicaliser
+    // then need not copy each of thousands of items.
     const leakage = {
       decision: it.decision,
-      tier: it.tier,
-      matches: it.matches,
       match_count: it.match_count,
+      matches: it.matches,
+      tier: it.tier,
     };
     const results = {
       baseline: Object.hasOwn(request.baseline, id) ? request.baseline[id]! : null,
@@ -124,13 +126,13 @@ export function runInspect(request: InspectRequest): ReceiptBody {
     }
     const domain = ownValue(request.domains, id) ?? request.exam[it.row.index]!.domain;
     return {
-      item_id: id,
-      decision,
-      reasons,
-      exam_index: it.row.index,
-      ...(domain !== undefined ? { domain } : {}),
       ...results,
+      decision,
+      ...(domain !== undefined ? { domain } : {}),
+      exam_index: it.row.index,
+      item_id: id,
       leakage,
+      reasons,
     };
   });
 

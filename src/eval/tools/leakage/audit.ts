@@ -128,10 +128,10 @@ function fingerprintTier(
     const hits = index.get(fp.sha256);
     if (hits.length === 0) continue;
     const found: Match[] = hits.map((i) => ({
-      exposure_index: i,
-      source: exposure[i]!.source,
       evidence: ['fingerprint'],
+      exposure_index: i,
       score: 1,
+      source: exposure[i]!.source,
     }));
     quarantined++;
     item.decision = 'quarantine';
@@ -160,11 +160,11 @@ function similarityTier(
     item.decision = 'review';
     item.tier = 'similarity';
     item.matches = hits.map((h) => ({
-      exposure_index: h.exposure_index,
-      source: exposure[h.exposure_index]!.source,
       evidence: ['text_similarity'],
+      exposure_index: h.exposure_index,
       score: h.score,
       shared_terms: h.shared_terms,
+      source: exposure[h.exposure_index]!.source,
     }));
     item.match_count = hits.length;
     const best = item.matches[0]!;

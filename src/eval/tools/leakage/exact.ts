@@ -25,11 +25,12 @@ export class ExactTier {
       const m = found.get(index);
       if (m) m.evidence.push(evidence);
       else
+        // Keys in canonical (sorted) order, as a receipt writes them (no copy when sealing).
         found.set(index, {
-          exposure_index: index,
-          source: this.exposure[index]!.source,
           evidence: [evidence],
+          exposure_index: index,
           score: 1,
+          source: this.exposure[index]!.source,
         });
     };
     if (row.id !== undefined) for (const i of this.byId.get(row.id)) note(i, 'identity');

@@ -20,14 +20,15 @@ import {
  * than are listed.
  */
 export function leakageItem(item: ItemAudit): ItemDecision {
-  if (item.decision === 'clean') return { item_id: item.row.id!, decision: 'clean', reasons: item.reasons };
+  // Keys in canonical (sorted) order: the receipt's canonicaliser then need not copy each item.
+  if (item.decision === 'clean') return { decision: 'clean', item_id: item.row.id!, reasons: item.reasons };
   return {
-    item_id: item.row.id!,
     decision: item.decision,
+    item_id: item.row.id!,
+    ...(item.match_count > item.matches.length ? { match_count: item.match_count } : {}),
+    matches: item.tier === 'exact' ? item.matches : item.matches.map(tierImplied),
     reasons: item.reasons,
     tier: item.tier,
-    matches: item.tier === 'exact' ? item.matches : item.matches.map(tierImplied),
-    ...(item.match_count > item.matches.length ? { match_count: item.match_count } : {}),
   };
 }
 
