@@ -9,7 +9,7 @@ import type { VersionFlowStarter } from './jobs/flow.js';
 import { PrismaAssetRepository } from './repositories/asset-repository.js';
 import type { MusicConnections } from './repositories/connections.js';
 import { RedisEventStream } from './repositories/event-stream-repository.js';
-import { openFile, readAudioMetadata, sha256OfFile, walkLibrary } from './repositories/library-files.js';
+import { inspectFile, openFile, sha256OfFile, walkLibrary } from './repositories/library-files.js';
 import { PrismaLibraryRepository } from './repositories/library-repository.js';
 import { PrismaPlayRepository } from './repositories/play-repository.js';
 import { PrismaTrackRepository } from './repositories/track-repository.js';
@@ -51,7 +51,7 @@ export function createLibraryImporter(
   const library = new PrismaLibraryRepository(connections.prisma);
   const deps: ImporterDeps = {
     library,
-    source: { walk: walkLibrary, read: readAudioMetadata, sha256: sha256OfFile, open: openFile },
+    source: { walk: walkLibrary, inspect: inspectFile, sha256: sha256OfFile, open: openFile },
     originals: connections.stores.originals,
     tracks,
     events,
