@@ -62,18 +62,23 @@ interface StartingVersion {
   assetId: string;
 }
 
-function flowData(item: {
+interface StartingItem {
   version: StartingVersion;
   sourceKey: string;
   coverKey?: string | undefined;
-}): MediaJobData {
-  const { version, sourceKey, coverKey } = item;
+  /** The library import that made the version (the worker holds its jobs while it is paused). */
+  importId?: string;
+}
+
+function flowData(item: StartingItem): MediaJobData {
+  const { version, sourceKey, coverKey, importId } = item;
   return {
     versionId: version.id,
     trackId: version.trackId,
     assetId: version.assetId,
     sourceKey,
     ...(coverKey === undefined ? {} : { coverKey }),
+    ...(importId === undefined ? {} : { importId }),
   };
 }
 
@@ -264,11 +269,7 @@ export class TrackService {
   }
 
   /** Many versions' processing (a library import's batch): the events, then the flows in one round trip. */
-  async startVersions(
-    ownerUserId: string,
-    items: { version: StartingVersion; sourceKey: string; coverKey?: string | undefined }[],
-    options: FlowOptions = {},
-  ): Promise<void> {
+  async startVersions(ownerUserId: string, items: StartingItem[], options: FlowOptions = {}): Promise<void> {
     await this.versionsQueued(
       ownerUserId,
       items.map((i) => i.version),

@@ -81,6 +81,11 @@ export function coverKey(owner: string, sha: string): string {
   return `${owner}/library/cover-${sha}`;
 }
 
+/** PostgreSQL hands a double back to 15 digits: a time read back may differ from the file's in its last µs. */
+function sameTime(recordedMs: number, foundMs: number): boolean {
+  return Math.abs(recordedMs - foundMs) < 0.01;
+}
+
 /** `fn` over `items`, at most `limit` at once, results in order. */
 async function bounded<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
@@ -154,7 +159,7 @@ export class ImportBatch {
       if (
         existing &&
         Number(existing.size) === entry.size &&
-        existing.mtimeMs === entry.mtimeMs &&
+        sameTime(existing.mtimeMs, entry.mtimeMs) &&
         sameCover(existing, coverSha)
       ) {
         // Seen already by this run before it was stopped: counted then.
@@ -289,6 +294,7 @@ export class ImportBatch {
       owner,
       started.map(({ a, version }) => ({
         version,
+        importId: record.id,
         sourceKey: audioKey(owner, a.sha),
         coverKey: coverOf(a) === undefined ? undefined : coverKey(owner, a.coverSha as string),
       })),

@@ -28,6 +28,8 @@ export interface ImporterDeps {
   originals: ObjectStore;
   tracks: TrackService;
   events: EventPublisher;
+  /** Media jobs the worker held while the import was paused (released when a run starts). */
+  held: { releaseHeld(importId: string): Promise<number> };
   /** The largest original accepted (the upload limit). */
   maxBytes: number;
   /** Files read and stored at once within a batch. */
@@ -103,6 +105,7 @@ export class LibraryImporter {
     };
     options.signal?.addEventListener('abort', onAbort);
     try {
+      await this.deps.held.releaseHeld(importId);
       await this.restartFlows(record);
       run.total = await this.countFiles(record.root, run);
       await this.walk(run, options.signal);
@@ -133,6 +136,7 @@ export class LibraryImporter {
       owner,
       pending.map((v) => ({
         version: v,
+        importId: record.id,
         sourceKey: v.objectKey,
         coverKey: v.coverSha256 ? coverKey(owner, v.coverSha256) : undefined,
       })),
