@@ -14,15 +14,18 @@ const PAGE = 500;
 
 export class BullLibraryQueue {
   private readonly queue: Queue<LibraryImportData>;
-  private readonly media: Queue<MediaJobData>[];
+  /** Made at the first release only: most processes that enqueue never resume a paused import. */
+  private media: Queue<MediaJobData>[] = [];
 
   constructor(
     private readonly connection: Redis,
-    naming: QueueNaming,
+    private readonly naming: QueueNaming,
   ) {
-    const options = { connection, prefix: naming.prefix, ...BORROWED_CONNECTION_OPTIONS };
-    this.queue = new Queue<LibraryImportData>('library-import', options);
-    this.media = MEDIA_STEPS.map((s) => new Queue<MediaJobData>(s.queue, options));
+    this.queue = new Queue<LibraryImportData>('library-import', this.options());
+  }
+
+  private options() {
+    return { connection: this.connection, prefix: this.naming.prefix, ...BORROWED_CONNECTION_OPTIONS };
   }
 
   /** A new run of the import (a resume is a new run: the state is in PostgreSQL). */
@@ -44,6 +47,8 @@ export class BullLibraryQueue {
   /** The import's media jobs held while it was paused go back to their queues now; answers how many. */
   async releaseHeld(importId: string): Promise<number> {
     let released = 0;
+    if (this.media.length === 0)
+      this.media = MEDIA_STEPS.map((s) => new Queue<MediaJobData>(s.queue, this.options()));
     for (const queue of this.media) {
       const held = [];
       for (let start = 0; ; start += PAGE) {
