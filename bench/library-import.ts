@@ -12,19 +12,21 @@
  * Needs PostgreSQL, Redis and ffmpeg; makes and drops its own database. Writes
  * bench/results/library-import.md.   npx tsx bench/library-import.ts
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, readdir, realpath, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createLibraryImporter } from '../src/music/library-wiring.js';
 import { generateLibraryTree } from '../test/helpers/library-tree.js';
-import { benchMusicConfig, benchMusicConnections, writeBenchResult } from './lib/music-app.js';
+import {
+  benchMusicConfig,
+  benchMusicConnections,
+  startBenchWorker,
+  writeBenchResult,
+} from './lib/music-app.js';
 import { withBenchDatabase } from './lib/music-database.js';
 
-const ROOT = join(import.meta.dirname, '..');
 const FILES = Number(process.env.BENCH_LIBRARY_FILES ?? 10_000);
 const BACKLOG = Number(process.env.BENCH_LIBRARY_BACKLOG ?? 12);
 const load = (): string =>
@@ -102,36 +104,7 @@ async function main(): Promise<void> {
         const rerun = await wiring.importer.run(again.id, randomUUID());
         const rerunMs = Date.now() - r0;
         // Backlog: a worker on the queued flows.
-        const worker = spawn(
-          process.execPath,
-          ['--import', 'tsx', join(ROOT, 'src', 'main', 'music-worker.ts')],
-          {
-            cwd: ROOT,
-            env: {
-              ...process.env,
-              LOG_LEVEL: 'info',
-              NODE_ENV: 'production',
-              DATABASE_URL: config.databaseUrl,
-              CACHE_URL: config.cacheUrl,
-              QUEUE_PREFIX: config.queuePrefix,
-              MUSIC_CACHE_KEY_PREFIX: config.cacheKeyPrefix,
-              DATA_DIR: config.dataDir,
-              JWT_SECRET: config.jwt.secret,
-              SECURE_LINK_SECRET: config.secureLink.secret,
-              IP_HASH_SALT: config.ipHashSalt,
-              CLIENT_KEY_SECRET: config.clientKeySecret,
-              WORKER_PORT: '0',
-              WORKER_SCHEDULES: 'off',
-            },
-            stdio: ['ignore', 'pipe', 'inherit'],
-          },
-        );
-        await new Promise<void>((resolve) =>
-          createInterface({ input: worker.stdout }).on(
-            'line',
-            (l) => l.includes('music-worker listening') && resolve(),
-          ),
-        );
+        const worker = await startBenchWorker(config);
         const w0 = Date.now();
         let ready = 0;
         while (ready < BACKLOG) {
@@ -139,8 +112,7 @@ async function main(): Promise<void> {
           ready = await connections.prisma.trackVersion.count({ where: { status: 'ready' } });
         }
         const backlogMs = Date.now() - w0;
-        worker.kill('SIGTERM');
-        await new Promise((resolve) => worker.once('exit', resolve));
+        await worker.stop();
         const perHour = (ready / backlogMs) * 3_600_000;
         lines.push(
           '',

@@ -178,6 +178,14 @@ describe('library import of a generated folder', () => {
       join(root, sideCovered.path, '..', 'cover.jpg'),
     ]);
     await unlink(join(root, removed.path));
+    // The track as its owner made it: its shown version's title edited, its year cleared.
+    const before = await prisma.libraryFile.findFirstOrThrow({
+      where: { ownerUserId: owner.id, path: retagged.path },
+    });
+    await prisma.trackVersion.update({
+      where: { id: before.versionId ?? '' },
+      data: { status: 'ready', tagTitle: 'Owner Title', tagYear: null },
+    });
     const removedFile = await prisma.libraryFile.findFirstOrThrow({
       where: { ownerUserId: owner.id, path: removed.path },
     });
@@ -192,7 +200,13 @@ describe('library import of a generated folder', () => {
       where: { trackId: file.trackId ?? '' },
       orderBy: { number: 'desc' },
     });
-    expect(newest).toMatchObject({ number: 2, tagTitle: 'Retitled' });
+    // One title everywhere: the track's own tags win over the file's; the file fills what it lacks.
+    expect(newest).toMatchObject({
+      number: 2,
+      tagTitle: 'Owner Title',
+      tagYear: 2019,
+      tagAlbum: retagged.album,
+    });
     expect(await prisma.track.count({ where: { id: removedFile.trackId ?? '' } })).toBe(1);
     const problems = await wiring.library.listProblems(done.id, 10_000);
     expect(problems.find((p) => p.path === removed.path)?.kind).toBe('missing');

@@ -36,6 +36,7 @@ describe('one title everywhere', () => {
       {
         flowStarter: {
           start: (d) => Promise.resolve(void started.push(d.versionId)),
+          startMany: (ds) => Promise.resolve(void started.push(...ds.map((d) => d.versionId))),
           close: () => Promise.resolve(),
         },
       },

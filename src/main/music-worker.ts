@@ -131,6 +131,7 @@ async function main(): Promise<void> {
       log: app.log,
       events,
       library: library.importer,
+      importPaused: async (id) => (await library.library.findImport(id))?.status === 'paused',
     }),
     concurrency: worker.concurrency,
     lockMs: worker.lockMs,

@@ -18,6 +18,7 @@ import { UploadService } from './services/upload-service.js';
 
 const NO_FLOWS = {
   start: () => Promise.reject(new Error('the rollup never adds versions')),
+  startMany: () => Promise.reject(new Error('the rollup never adds versions')),
   close: () => Promise.resolve(),
 };
 

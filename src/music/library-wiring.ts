@@ -9,7 +9,8 @@ import type { VersionFlowStarter } from './jobs/flow.js';
 import { PrismaAssetRepository } from './repositories/asset-repository.js';
 import type { MusicConnections } from './repositories/connections.js';
 import { RedisEventStream } from './repositories/event-stream-repository.js';
-import { openFile, readAudioMetadata, sha256OfFile, walkLibrary } from './repositories/library-files.js';
+import { inspectFile, openFile, sha256OfFile, walkLibrary } from './repositories/library-files.js';
+import { BullLibraryQueue } from './repositories/library-queue.js';
 import { PrismaLibraryRepository } from './repositories/library-repository.js';
 import { PrismaPlayRepository } from './repositories/play-repository.js';
 import { PrismaTrackRepository } from './repositories/track-repository.js';
@@ -26,7 +27,7 @@ export interface LibraryWiring {
 export function createLibraryImporter(
   config: MusicConfig,
   connections: MusicConnections,
-  options: { flows?: VersionFlowStarter; concurrency?: number; beatMs?: number } = {},
+  options: { flows?: VersionFlowStarter; concurrency?: number; batchSize?: number; beatMs?: number } = {},
 ): LibraryWiring {
   // Its own connection: the API's 500 ms command bound fails a long batch job on a loaded machine.
   const redis = createRedis(config.cacheUrl, { commandTimeoutMs: 30_000 });
@@ -49,14 +50,17 @@ export function createLibraryImporter(
     events,
   );
   const library = new PrismaLibraryRepository(connections.prisma);
+  const held = new BullLibraryQueue(redis, { prefix: config.queuePrefix });
   const deps: ImporterDeps = {
     library,
-    source: { walk: walkLibrary, read: readAudioMetadata, sha256: sha256OfFile, open: openFile },
+    held,
+    source: { walk: walkLibrary, inspect: inspectFile, sha256: sha256OfFile, open: openFile },
     originals: connections.stores.originals,
     tracks,
     events,
     maxBytes: BODY_LIMIT_BYTES,
     ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+    ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
     ...(options.beatMs === undefined ? {} : { beatMs: options.beatMs }),
   };
   return {
@@ -64,6 +68,7 @@ export function createLibraryImporter(
     library,
     close: async () => {
       if (!options.flows) await flows.close();
+      await held.close();
       await redis.quit().catch(() => undefined);
       if (redis.status !== 'end') redis.disconnect();
     },

@@ -38,5 +38,6 @@ export function analyticsService(t: MusicTestApp, nowMs: () => number): Analytic
 /** The rollup never adds versions: a starter that refuses to be used. */
 const noFlows = {
   start: () => Promise.reject(new Error('no flows in this test')),
+  startMany: () => Promise.reject(new Error('no flows in this test')),
   close: () => Promise.resolve(),
 };

@@ -27,6 +27,8 @@ export interface ProcessorDeps {
   log: FastifyBaseLogger;
   /** Runs a library import (src/music/library-wiring.ts), as the CLI does. */
   library: LibraryImportRunner;
+  /** True while this library import is paused: its media jobs are held (media-job.ts). */
+  importPaused?: (importId: string) => Promise<boolean>;
   /** Each step's start, progress and end, told to the version's owner (live-steps.ts). */
   events?: VersionEvents;
   /** The media steps (media-steps.ts) unless a test adds one. */

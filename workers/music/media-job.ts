@@ -9,9 +9,10 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import { mediaStepOf } from '../../src/music/jobs/media-steps.js';
 import type { MediaJobData, SkippedStep } from '../../src/music/jobs/queues.js';
+import { IMPORT_HOLD_MS } from '../../src/music/repositories/library-queue.js';
 import {
   isInputFault,
   progressPercent,
@@ -47,7 +48,12 @@ export async function runMediaJob<R extends object>(
   signal: AbortSignal | undefined,
   work: (input: MediaInput) => Promise<R>,
 ): Promise<R & { timings: JobTimings }> {
-  const { versionId } = job.data;
+  const { versionId, importId } = job.data;
+  // A paused library import's jobs wait (delayed) instead of running; its resume releases them.
+  if (importId !== undefined && token !== undefined && (await deps.importPaused?.(importId))) {
+    await job.moveToDelayed(Date.now() + IMPORT_HOLD_MS, token);
+    throw new DelayedError();
+  }
   const timings: JobTimings = {};
   const phase = async <T>(name: string, step: Promise<T>): Promise<T> => {
     const started = performance.now();

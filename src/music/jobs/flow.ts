@@ -18,5 +18,7 @@ export interface FlowOptions {
 export interface VersionFlowStarter {
   /** Enqueues the flow of one version; enqueueing the same version twice adds nothing. */
   start(data: MediaJobData, options?: FlowOptions): Promise<void>;
+  /** Enqueues the flows of many versions in one round trip (a library import's batch). */
+  startMany(data: MediaJobData[], options?: FlowOptions): Promise<void>;
   close(): Promise<void>;
 }

@@ -37,6 +37,8 @@ export interface MediaJobData {
   sourceKey: string;
   /** A cover image in the `originals` store, used when the original holds none (a library's cover.jpg). */
   coverKey?: string;
+  /** The library import that made the version: its jobs are held while it is paused. */
+  importId?: string;
 }
 
 /** The parent of a version's flow: runs once every required media job has succeeded. */

@@ -1,14 +1,20 @@
 /**
  * A library folder on this machine: the walk (symlinks followed, loops, unreadable folders and
- * names that are not UTF-8 reported), and each file read once for what it is (music-metadata,
- * by content) and once for its sha256. The rules (what is imported) are in services/library/.
+ * names that are not UTF-8 reported), and each file read once for both what it is (music-metadata,
+ * by content) and its sha256. The rules (what is imported) are in services/library/.
  */
 import { createHash } from 'node:crypto';
 import { constants, createReadStream, openAsBlob } from 'node:fs';
-import { access, readdir, realpath, stat } from 'node:fs/promises';
+import { access, readFile, readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { CouldNotDetermineFileTypeError, UnsupportedFileTypeError, parseBlob } from 'music-metadata';
+import {
+  CouldNotDetermineFileTypeError,
+  UnsupportedFileTypeError,
+  parseBlob,
+  parseBuffer,
+  type IAudioMetadata,
+} from 'music-metadata';
 import type { ReadMetadata } from '../services/library/audio-facts.js';
 
 /** A regular file found by the walk, with the cover image beside it if its folder has one. */
@@ -124,28 +130,67 @@ export async function* walkLibrary(root: string): AsyncGenerator<WalkEntry> {
 export type ReadOutcome =
   { ok: true; meta: ReadMetadata } | { ok: false; reason: string; kind: 'not-audio' | 'unreadable' };
 
+/** Files up to this size are read once into memory for both their tags and their hash. */
+const ONE_PASS_BYTES = 64 * 1024 * 1024;
+const PARSE_OPTIONS = { skipCovers: false, duration: false } as const;
+
+function readFailure(err: unknown): ReadOutcome & { ok: false } {
+  if (err instanceof CouldNotDetermineFileTypeError)
+    return { ok: false, reason: 'not audio: its content is no known audio format', kind: 'not-audio' };
+  if (err instanceof UnsupportedFileTypeError) {
+    const type = /: (\S+)$/.exec(err.message)?.[1] ?? 'an unsupported type';
+    return { ok: false, reason: `not audio: its content is ${type}`, kind: 'not-audio' };
+  }
+  const code = (err as { code?: string }).code;
+  if (code !== undefined) return { ok: false, reason: errorReason(err), kind: 'unreadable' };
+  const message = (err as Error).message;
+  // A box or tag whose declared size runs past the end of the file: the file was cut short.
+  if (/exceeds (remaining|file)/i.test(message))
+    return { ok: false, reason: `truncated: ${message}`, kind: 'unreadable' };
+  return { ok: false, reason: `unreadable tags or header: ${message}`, kind: 'unreadable' };
+}
+
 /** music-metadata on the file's bytes (random access, type found by content, not by name). */
 export async function readAudioMetadata(abs: string): Promise<ReadOutcome> {
   try {
     // A Blob that cannot be read says only "could not be read": ask the file system first.
     await access(abs, constants.R_OK);
-    const blob = await openAsBlob(abs);
-    const meta = await parseBlob(blob, { skipCovers: false, duration: false });
+    const meta = await parseBlob(await openAsBlob(abs), PARSE_OPTIONS);
     return { ok: true, meta: meta as unknown as ReadMetadata };
   } catch (err) {
-    if (err instanceof CouldNotDetermineFileTypeError)
-      return { ok: false, reason: 'not audio: its content is no known audio format', kind: 'not-audio' };
-    if (err instanceof UnsupportedFileTypeError) {
-      const type = /: (\S+)$/.exec(err.message)?.[1] ?? 'an unsupported type';
-      return { ok: false, reason: `not audio: its content is ${type}`, kind: 'not-audio' };
+    return readFailure(err);
+  }
+}
+
+/** What one file is and its sha256 (set when it could be read; not when the outcome is not ok). */
+export type Inspection = ReadOutcome & { sha256?: string };
+
+/**
+ * Tags and sha256 from one read of the bytes (files up to ONE_PASS_BYTES); a larger file is
+ * parsed in place (random access) and hashed by a stream, so memory stays bounded.
+ */
+export async function inspectFile(abs: string, size: number): Promise<Inspection> {
+  if (size > ONE_PASS_BYTES) {
+    const read = await readAudioMetadata(abs);
+    if (!read.ok) return read;
+    try {
+      return { ...read, sha256: await sha256OfFile(abs) };
+    } catch (err) {
+      return { ok: false, reason: `cannot read it: ${errorReason(err)}`, kind: 'unreadable' };
     }
-    const code = (err as { code?: string }).code;
-    if (code !== undefined) return { ok: false, reason: errorReason(err), kind: 'unreadable' };
-    const message = (err as Error).message;
-    // A box or tag whose declared size runs past the end of the file: the file was cut short.
-    if (/exceeds (remaining|file)/i.test(message))
-      return { ok: false, reason: `truncated: ${message}`, kind: 'unreadable' };
-    return { ok: false, reason: `unreadable tags or header: ${message}`, kind: 'unreadable' };
+  }
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(abs);
+  } catch (err) {
+    return readFailure(err);
+  }
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  try {
+    const meta: IAudioMetadata = await parseBuffer(bytes, { size: bytes.length }, PARSE_OPTIONS);
+    return { ok: true, meta: meta as unknown as ReadMetadata, sha256 };
+  } catch (err) {
+    return readFailure(err);
   }
 }
 

@@ -6,6 +6,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Prisma } from '../../../generated/prisma/client.js';
 import type { Visibility } from '../services/visibility-policy.js';
+import {
+  assetRow,
+  fileColumns,
+  type ImportedFile,
+  type LibraryFileRecord,
+  type StartedVersion,
+} from './library-rows.js';
 import type { PrismaClient } from './prisma.js';
 import { retryConflicts } from './conflict-retry.js';
 
@@ -35,19 +42,6 @@ export interface ImportRecord extends ImportCounters {
   createdAt: Date;
 }
 
-export interface LibraryFileRecord {
-  id: string;
-  path: string;
-  size: bigint;
-  mtimeMs: number;
-  sha256: string;
-  coverSha256: string | null;
-  embeddedCover: boolean;
-  trackId: string | null;
-  versionId: string | null;
-  seenBy: string;
-}
-
 export interface ImportProblem {
   path: string;
   /** failed: could not be imported; skipped: not audio or already there; missing/removed: gone from the folder. */
@@ -55,31 +49,7 @@ export interface ImportProblem {
   reason: string;
 }
 
-/** One file's facts as they will be stored. */
-export interface ImportedFile {
-  importId: string;
-  ownerUserId: string;
-  root: string;
-  path: string;
-  size: number;
-  mtimeMs: number;
-  sha256: string;
-  coverSha256: string | null;
-  embeddedCover: boolean;
-  objectKey: string;
-  filename: string;
-  contentType: string;
-  /** The AudioProbe, stored on the asset as an upload's is. */
-  probe: object;
-  /** The version's columns (track-service.ts versionFields). */
-  versionFields: Omit<Prisma.TrackVersionUncheckedCreateInput, 'trackId' | 'assetId' | 'number'>;
-}
-
-export interface StartedVersion {
-  id: string;
-  trackId: string;
-  assetId: string;
-}
+export type { ImportedFile, LibraryFileRecord, StartedVersion } from './library-rows.js';
 
 export const RUNNER_STALE_MS = 10_000;
 
@@ -217,95 +187,122 @@ export class PrismaLibraryRepository {
     return { failed: n('failed'), skipped: n('skipped') };
   }
 
-  async findFile(ownerUserId: string, root: string, path: string): Promise<LibraryFileRecord | undefined> {
-    const row = await this.prisma.libraryFile.findUnique({
-      where: { ownerUserId_root_path: { ownerUserId, root, path } },
+  /** The folder's rows for these paths, by path (one query for a batch of the walk). */
+  async findFiles(
+    ownerUserId: string,
+    root: string,
+    paths: string[],
+  ): Promise<Map<string, LibraryFileRecord>> {
+    const rows = await this.prisma.libraryFile.findMany({
+      where: { ownerUserId, root, path: { in: paths } },
     });
-    return row ?? undefined;
+    return new Map(rows.map((r) => [r.path, r]));
   }
 
-  /** Where the owner already has this content: a library file's path, or "an upload". */
-  async findContent(ownerUserId: string, sha256: string): Promise<string | undefined> {
-    const file = await this.prisma.libraryFile.findFirst({
-      where: { ownerUserId, sha256, trackId: { not: null } },
-      select: { root: true, path: true },
+  /** Where the owner already has each content: a library file's path, or "an upload"; absent when nowhere. */
+  async findContents(ownerUserId: string, shas: string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    if (shas.length === 0) return found;
+    const files = await this.prisma.libraryFile.findMany({
+      where: { ownerUserId, sha256: { in: shas }, trackId: { not: null } },
+      select: { root: true, path: true, sha256: true },
     });
-    if (file) return `${file.root}/${file.path}`;
-    const asset = await this.prisma.asset.findFirst({
-      where: { ownerUserId, sha256, status: 'uploaded', versions: { some: {} } },
-      select: { filename: true },
+    for (const f of files) if (!found.has(f.sha256)) found.set(f.sha256, `${f.root}/${f.path}`);
+    const rest = shas.filter((sha) => !found.has(sha));
+    if (rest.length === 0) return found;
+    const assets = await this.prisma.asset.findMany({
+      where: { ownerUserId, sha256: { in: rest }, status: 'uploaded', versions: { some: {} } },
+      select: { filename: true, sha256: true },
     });
-    return asset ? `an upload (${asset.filename})` : undefined;
+    for (const a of assets)
+      if (a.sha256 && !found.has(a.sha256)) found.set(a.sha256, `an upload (${a.filename})`);
+    return found;
   }
 
-  /** The file was seen by this import (size and time as now found: its content is unchanged). */
-  async markSeen(fileId: string, importId: string, stat?: { size: number; mtimeMs: number }): Promise<void> {
+  /** Files seen by this import unchanged (size and time as recorded): one statement for the batch. */
+  async markSeenMany(fileIds: string[], importId: string): Promise<void> {
+    if (fileIds.length > 0)
+      await this.prisma.libraryFile.updateMany({
+        where: { id: { in: fileIds } },
+        data: { seenBy: importId },
+      });
+  }
+
+  /** The file was seen by this import with the same content under a new size or time. */
+  async markSeen(fileId: string, importId: string, stat: { size: number; mtimeMs: number }): Promise<void> {
     await this.prisma.libraryFile.update({
       where: { id: fileId },
-      data: { seenBy: importId, ...(stat ? { size: BigInt(stat.size), mtimeMs: stat.mtimeMs } : {}) },
+      data: { seenBy: importId, size: BigInt(stat.size), mtimeMs: stat.mtimeMs },
     });
-  }
-
-  private fileColumns(file: ImportedFile) {
-    return {
-      size: BigInt(file.size),
-      mtimeMs: file.mtimeMs,
-      sha256: file.sha256,
-      coverSha256: file.coverSha256,
-      embeddedCover: file.embeddedCover,
-      seenBy: file.importId,
-    };
   }
 
   private assetUpsert(tx: Prisma.TransactionClient, file: ImportedFile) {
-    return tx.asset.upsert({
-      where: { objectKey: file.objectKey },
-      update: {},
-      create: {
-        id: randomUUID(),
-        ownerUserId: file.ownerUserId,
-        objectKey: file.objectKey,
-        filename: file.filename,
-        contentType: file.contentType,
-        size: BigInt(file.size),
-        sha256: file.sha256,
-        status: 'uploaded',
-        probe: file.probe,
-      },
-    });
+    return tx.asset.upsert({ where: { objectKey: file.objectKey }, update: {}, create: assetRow(file) });
   }
 
-  /** A new track of one version from a new file, with its asset and row, counted as imported. */
-  async recordNew(
-    file: ImportedFile,
-    track: { title: string; visibility: Visibility },
-  ): Promise<StartedVersion> {
+  /**
+   * New tracks of one version each from new files, with their assets and rows, counted as
+   * imported: one transaction of a few statements for the whole batch (all or none).
+   * `rowIds`: files whose row is there without a track (its track was deleted): updated.
+   */
+  async recordNewMany(
+    items: { file: ImportedFile; title: string; visibility: Visibility; rowId?: string }[],
+  ): Promise<StartedVersion[]> {
+    if (items.length === 0) return [];
+    const importId = (items[0] as (typeof items)[number]).file.importId;
+    const made = items.map(() => ({ trackId: randomUUID(), versionId: randomUUID() }));
     return retryConflicts(() =>
-      this.prisma.$transaction(async (tx) => {
-        const asset = await this.assetUpsert(tx, file);
-        const made = await tx.track.create({
-          data: { ownerUserId: file.ownerUserId, title: track.title, visibility: track.visibility },
-        });
-        const version = await tx.trackVersion.create({
-          data: { ...file.versionFields, trackId: made.id, assetId: asset.id, number: 1 },
-        });
-        await tx.libraryFile.upsert({
-          where: {
-            ownerUserId_root_path: { ownerUserId: file.ownerUserId, root: file.root, path: file.path },
-          },
-          create: {
-            ownerUserId: file.ownerUserId,
-            root: file.root,
-            path: file.path,
-            ...this.fileColumns(file),
-            trackId: made.id,
-            versionId: version.id,
-          },
-          update: { ...this.fileColumns(file), trackId: made.id, versionId: version.id },
-        });
-        await tx.libraryImport.update({ where: { id: file.importId }, data: { imported: { increment: 1 } } });
-        return { id: version.id, trackId: made.id, assetId: asset.id };
-      }),
+      this.prisma.$transaction(
+        async (tx) => {
+          // Same content twice in one folder is skipped before; an asset left by a deleted track is reused.
+          await tx.asset.createMany({ data: items.map((i) => assetRow(i.file)), skipDuplicates: true });
+          const assets = await tx.asset.findMany({
+            where: { objectKey: { in: items.map((i) => i.file.objectKey) } },
+            select: { id: true, objectKey: true },
+          });
+          const assetOf = new Map(assets.map((a) => [a.objectKey, a.id]));
+          const started = items.map((item, n) => {
+            const assetId = assetOf.get(item.file.objectKey);
+            if (!assetId) throw new Error(`asset ${item.file.objectKey} was not recorded`);
+            return { id: made[n]?.versionId as string, trackId: made[n]?.trackId as string, assetId };
+          });
+          await tx.track.createMany({
+            data: items.map((i, n) => ({
+              id: started[n]?.trackId as string,
+              ownerUserId: i.file.ownerUserId,
+              title: i.title,
+              visibility: i.visibility,
+            })),
+          });
+          await tx.trackVersion.createMany({
+            data: items.map((i, n) => {
+              const v = started[n] as StartedVersion;
+              return { ...i.file.versionFields, id: v.id, trackId: v.trackId, assetId: v.assetId, number: 1 };
+            }),
+          });
+          const row = (i: (typeof items)[number], n: number) => ({
+            ...fileColumns(i.file),
+            trackId: started[n]?.trackId as string,
+            versionId: started[n]?.id as string,
+          });
+          await tx.libraryFile.createMany({
+            data: items.flatMap((i, n) =>
+              i.rowId === undefined
+                ? [{ ownerUserId: i.file.ownerUserId, root: i.file.root, path: i.file.path, ...row(i, n) }]
+                : [],
+            ),
+          });
+          for (const [n, i] of items.entries())
+            if (i.rowId !== undefined)
+              await tx.libraryFile.update({ where: { id: i.rowId }, data: row(i, n) });
+          await tx.libraryImport.update({
+            where: { id: importId },
+            data: { imported: { increment: items.length } },
+          });
+          return started;
+        },
+        { timeout: 60_000, maxWait: 30_000 },
+      ),
     );
   }
 
@@ -321,7 +318,7 @@ export class PrismaLibraryRepository {
         });
         await tx.libraryFile.update({
           where: { id: fileId },
-          data: { ...this.fileColumns(file), versionId: version.id },
+          data: { ...fileColumns(file), versionId: version.id },
         });
         await tx.libraryImport.update({ where: { id: file.importId }, data: { updated: { increment: 1 } } });
         return { id: version.id, trackId, assetId: asset.id };

@@ -5,7 +5,7 @@
  * version `failed` with that child's error; an optional one's failure is set aside
  * (`ignoreDependencyOnFailure`) and the parent runs without it.
  */
-import { FlowProducer, type JobsOptions } from 'bullmq';
+import { FlowProducer, type FlowJob, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { BORROWED_CONNECTION_OPTIONS, closeBorrowed } from './borrowed-connection.js';
 import type { FlowOptions, VersionFlowStarter } from '../jobs/flow.js';
@@ -34,8 +34,16 @@ export class BullVersionFlowStarter implements VersionFlowStarter {
   }
 
   async start(data: MediaJobData, options: FlowOptions = {}): Promise<void> {
+    await this.producer.add(this.flowOf(data, options));
+  }
+
+  async startMany(data: MediaJobData[], options: FlowOptions = {}): Promise<void> {
+    if (data.length > 0) await this.producer.addBulk(data.map((d) => this.flowOf(d, options)));
+  }
+
+  private flowOf(data: MediaJobData, options: FlowOptions): FlowJob {
     const priority = options.priority === undefined ? {} : { priority: options.priority };
-    await this.producer.add({
+    return {
       name: 'version-finalize',
       queueName: 'version-finalize',
       data: { versionId: data.versionId, trackId: data.trackId },
@@ -51,7 +59,7 @@ export class BullVersionFlowStarter implements VersionFlowStarter {
           ...(required ? { failParentOnFailure: true } : { ignoreDependencyOnFailure: true }),
         },
       })),
-    });
+    };
   }
 
   close(): Promise<void> {

@@ -18,6 +18,7 @@ import type {
   VersionTagColumns,
 } from '../repositories/track-repository.js';
 import type { FlowOptions, VersionFlowStarter } from '../jobs/flow.js';
+import type { MediaJobData } from '../jobs/queues.js';
 import type { AudioProbe, AudioTags } from '../ffmpeg-commands/probe.js';
 import { mayManage, maySee } from './visibility-policy.js';
 import {
@@ -52,6 +53,32 @@ export function versionFields(probe: AudioProbe | null, shown?: VersionTagColumn
     sampleRate: probe?.sample_rate ?? null,
     // A track's shown tags win; the new file fills only what they lack (docs/music-domain.md).
     ...(inheritedTags(tagColumns(probe?.tags ?? {}), shown) as Required<ReturnType<typeof tagColumns>>),
+  };
+}
+
+interface StartingVersion {
+  id: string;
+  trackId: string;
+  assetId: string;
+}
+
+interface StartingItem {
+  version: StartingVersion;
+  sourceKey: string;
+  coverKey?: string | undefined;
+  /** The library import that made the version (the worker holds its jobs while it is paused). */
+  importId?: string;
+}
+
+function flowData(item: StartingItem): MediaJobData {
+  const { version, sourceKey, coverKey, importId } = item;
+  return {
+    versionId: version.id,
+    trackId: version.trackId,
+    assetId: version.assetId,
+    sourceKey,
+    ...(coverKey === undefined ? {} : { coverKey }),
+    ...(importId === undefined ? {} : { importId }),
   };
 }
 
@@ -232,26 +259,40 @@ export class TrackService {
    */
   async startVersion(
     ownerUserId: string,
-    version: { id: string; trackId: string; assetId: string },
+    version: StartingVersion,
     sourceKey: string,
     extra: { coverKey?: string } & FlowOptions = {},
   ): Promise<void> {
-    // Before the flow starts, so `queued` precedes every step the worker publishes.
-    await publishQuietly(this.events, ownerUserId, {
-      type: 'version.queued',
-      data: { track_id: version.trackId, version_id: version.id },
-    });
     const { coverKey, ...options } = extra;
-    await this.flows.start(
-      {
-        versionId: version.id,
-        trackId: version.trackId,
-        assetId: version.assetId,
-        sourceKey,
-        ...(coverKey === undefined ? {} : { coverKey }),
-      },
-      options,
+    await this.versionsQueued(ownerUserId, [version]);
+    await this.flows.start(flowData({ version, sourceKey, coverKey }), options);
+  }
+
+  /** Many versions' processing (a library import's batch): the events, then the flows in one round trip. */
+  async startVersions(ownerUserId: string, items: StartingItem[], options: FlowOptions = {}): Promise<void> {
+    await this.versionsQueued(
+      ownerUserId,
+      items.map((i) => i.version),
     );
+    await this.flows.startMany(items.map(flowData), options);
+  }
+
+  /** Before the flows start, so `queued` precedes every step the worker publishes. */
+  private async versionsQueued(ownerUserId: string, versions: StartingVersion[]): Promise<void> {
+    await Promise.all(
+      versions.map((v) =>
+        publishQuietly(this.events, ownerUserId, {
+          type: 'version.queued',
+          data: { track_id: v.trackId, version_id: v.id },
+        }),
+      ),
+    );
+  }
+
+  /** The tags a track shows now (its shown version's), which a new version of it keeps (versionFields). */
+  async shownTags(trackId: string): Promise<VersionTagColumns | undefined> {
+    const track = await this.tracks.findById(trackId);
+    return track ? shownVersion(track, await this.tracks.listVersions(trackId)) : undefined;
   }
 
   /**

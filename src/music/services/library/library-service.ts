@@ -36,7 +36,7 @@ export interface LibraryServiceDeps {
   users: Pick<UserRepository, 'findByHandle'>;
   /** The folder's real path (symlinks resolved), or why it is not a readable folder. */
   resolveFolder(path: string): Promise<{ root: string } | { reason: string }>;
-  queue: { enqueue(importId: string): Promise<void> };
+  queue: { enqueue(importId: string): Promise<void>; releaseHeld(importId: string): Promise<number> };
   roots: readonly string[];
 }
 
@@ -88,7 +88,7 @@ export class LibraryService {
     const unfinished = await library.findUnfinished(owner.id, root);
     if (unfinished) {
       if (unfinished.status === 'paused' && (await library.setStatus(unfinished.id, ['paused'], 'queued')))
-        await this.deps.queue.enqueue(unfinished.id);
+        await this.resumed(unfinished.id);
       return importView((await library.findImport(unfinished.id)) ?? unfinished);
     }
     const record = await library.createImport({
@@ -118,7 +118,13 @@ export class LibraryService {
     return { items: (await this.deps.library.listImports(limit)).map(importView) };
   }
 
-  /** The run stops after the files in hand (within a second); the media jobs already queued go on. */
+  /** Its media jobs the worker held while paused go back to their queues, and a new run walks on. */
+  private async resumed(id: string): Promise<void> {
+    await this.deps.queue.releaseHeld(id);
+    await this.deps.queue.enqueue(id);
+  }
+
+  /** The run stops after the files in hand (within a second); the worker holds its media jobs already queued. */
   async pause(id: string): Promise<ImportView> {
     const record = await this.found(id);
     if (!(await this.deps.library.setStatus(record.id, ['queued', 'running'], 'paused')))
@@ -130,7 +136,7 @@ export class LibraryService {
     const record = await this.found(id);
     if (!(await this.deps.library.setStatus(record.id, ['paused'], 'queued')))
       throw importNotResumable(record.status);
-    await this.deps.queue.enqueue(record.id);
+    await this.resumed(record.id);
     return importView((await this.deps.library.findImport(record.id)) ?? record);
   }
 }

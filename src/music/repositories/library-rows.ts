@@ -1,0 +1,67 @@
+/** A library file's row, and the rows one imported file becomes (asset, version columns, file). */
+import { randomUUID } from 'node:crypto';
+import type { Prisma } from '../../../generated/prisma/client.js';
+
+export interface LibraryFileRecord {
+  id: string;
+  path: string;
+  size: bigint;
+  mtimeMs: number;
+  sha256: string;
+  coverSha256: string | null;
+  embeddedCover: boolean;
+  trackId: string | null;
+  versionId: string | null;
+  seenBy: string;
+}
+
+/** One file's facts as they will be stored. */
+export interface ImportedFile {
+  importId: string;
+  ownerUserId: string;
+  root: string;
+  path: string;
+  size: number;
+  mtimeMs: number;
+  sha256: string;
+  coverSha256: string | null;
+  embeddedCover: boolean;
+  objectKey: string;
+  filename: string;
+  contentType: string;
+  /** The AudioProbe, stored on the asset as an upload's is. */
+  probe: object;
+  /** The version's columns (track-service.ts versionFields). */
+  versionFields: Omit<Prisma.TrackVersionUncheckedCreateInput, 'trackId' | 'assetId' | 'number'>;
+}
+
+export interface StartedVersion {
+  id: string;
+  trackId: string;
+  assetId: string;
+}
+
+export function fileColumns(file: ImportedFile) {
+  return {
+    size: BigInt(file.size),
+    mtimeMs: file.mtimeMs,
+    sha256: file.sha256,
+    coverSha256: file.coverSha256,
+    embeddedCover: file.embeddedCover,
+    seenBy: file.importId,
+  };
+}
+
+export function assetRow(file: ImportedFile) {
+  return {
+    id: randomUUID(),
+    ownerUserId: file.ownerUserId,
+    objectKey: file.objectKey,
+    filename: file.filename,
+    contentType: file.contentType,
+    size: BigInt(file.size),
+    sha256: file.sha256,
+    status: 'uploaded',
+    probe: file.probe,
+  } satisfies Prisma.AssetUncheckedCreateInput;
+}
