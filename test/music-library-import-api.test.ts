@@ -67,6 +67,12 @@ describe('admin library import API', () => {
       directory: join(allowed, 'nope'),
     });
     expect(missing.statusCode, missing.body).toBe(400);
+    // Outside the roots, what exists and what does not get the same answer: no lookup tells them apart.
+    for (const probe of ['/etc/shadow', '/etc', '/no/such/folder', `${dir}/outside/../../nope`]) {
+      const refused = await post('/api/v1/admin/library/imports', admin, { ...body, directory: probe });
+      expect(refused.statusCode, probe).toBe(400);
+      expect(refused.json(), probe).toEqual(outside.json());
+    }
     const nobody = await post('/api/v1/admin/library/imports', admin, { ...body, owner: 'no_such_user_x' });
     expect(nobody.statusCode, nobody.body).toBe(400);
     expect(nobody.body).toContain('no_such_user_x');
@@ -96,11 +102,27 @@ describe('admin library import API', () => {
       owner: owner.handle,
     });
     expect(again.json<{ import_id: string }>().import_id).toBe(view.import_id);
+    // 30 at once for a folder with no import yet: one import (the one-unfinished index decides the race).
+    const sub = join(allowed, 'album');
+    const racing = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        post('/api/v1/admin/library/imports', admin, { directory: sub, owner: owner.handle }),
+      ),
+    );
+    expect(racing.map((r) => r.statusCode)).toEqual(Array.from({ length: 30 }, () => 202));
+    expect(new Set(racing.map((r) => r.json<{ import_id: string }>().import_id)).size).toBe(1);
+    expect(await t.connections.prisma.libraryImport.count({ where: { root: sub } })).toBe(1);
 
     const paused = await post(`/api/v1/admin/library/imports/${view.import_id}/pause`, admin);
     expect(paused.statusCode, paused.body).toBe(200);
     expect(paused.json<{ status: string }>().status).toBe('paused');
-    expect((await post(`/api/v1/admin/library/imports/${view.import_id}/pause`, admin)).statusCode).toBe(409);
+    // Pausing what is paused (a second admin, a retry) answers the import as it is, not a conflict.
+    const pauses = await Promise.all(
+      Array.from({ length: 10 }, () => post(`/api/v1/admin/library/imports/${view.import_id}/pause`, admin)),
+    );
+    expect(pauses.map((r) => [r.statusCode, r.json<{ status: string }>().status])).toEqual(
+      Array.from({ length: 10 }, () => [200, 'paused']),
+    );
     // The job's run (as the worker does it) leaves a paused import alone.
     const wiring = createLibraryImporter(t.config, t.connections);
     try {

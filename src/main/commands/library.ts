@@ -168,13 +168,15 @@ async function importFolder(args: ImportArgs): Promise<number> {
     const { library } = wiring;
     let record = await library.findUnfinished(owner.id, root);
     if (record) process.stderr.write(`resuming import ${record.id} of ${root} (${record.status})\n`);
-    record ??= await library.createImport({
-      ownerUserId: owner.id,
-      requestedBy: null,
-      root,
-      visibility: args.visibility,
-      prune: args.prune,
-    });
+    record ??= (
+      await library.createUnlessUnfinished({
+        ownerUserId: owner.id,
+        requestedBy: null,
+        root,
+        visibility: args.visibility,
+        prune: args.prune,
+      })
+    ).record;
     const runner = randomUUID();
     const deadline = Date.now() + RUNNER_STALE_MS + 5_000;
     for (;;) {

@@ -1,3 +1,4 @@
+import { uniqueViolation } from './prisma.js';
 /**
  * Library imports in PostgreSQL: each run (library_imports), what it could not import
  * (library_import_problems) and what every imported file became (library_files). A file's asset,
@@ -68,6 +69,20 @@ export class PrismaLibraryRepository {
     prune: boolean;
   }): Promise<ImportRecord> {
     return importOf(await this.prisma.libraryImport.create({ data: input }));
+  }
+
+  /** A new import, or the unfinished one of this owner and folder a parallel start made first. */
+  async createUnlessUnfinished(
+    input: Parameters<PrismaLibraryRepository['createImport']>[0],
+  ): Promise<{ record: ImportRecord; created: boolean }> {
+    try {
+      return { record: await this.createImport(input), created: true };
+    } catch (err) {
+      if (uniqueViolation(err) === undefined) throw err;
+      const existing = await this.findUnfinished(input.ownerUserId, input.root);
+      if (!existing) throw err;
+      return { record: existing, created: false };
+    }
   }
 
   async findImport(id: string): Promise<ImportRecord | undefined> {

@@ -1,3 +1,4 @@
+import { resolve as resolvePath } from 'node:path';
 /**
  * The admin API of library imports: start one (a `library-import` job runs the same importer as
  * the CLI), read its progress and every file it could not import, pause and resume it. The folder
@@ -69,12 +70,18 @@ export class LibraryService {
   private async inRoots(directory: string): Promise<string> {
     const { roots } = this.deps;
     if (roots.length === 0 || !directory.startsWith('/')) throw folderNotAllowed(roots);
+    const allowed = await Promise.all(roots.map((r) => this.deps.resolveFolder(r)));
+    const under = (path: string, root: string): boolean => path === root || path.startsWith(`${root}/`);
+    // Refused before any lookup, so answers never tell what exists outside the roots.
+    const spelled = resolvePath(directory);
+    const spelledInside = roots.some((r, i) => {
+      const real = allowed[i]!;
+      return under(spelled, resolvePath(r)) || ('root' in real && under(spelled, real.root));
+    });
+    if (!spelledInside) throw folderNotAllowed(roots);
     const found = await this.deps.resolveFolder(directory);
     if ('reason' in found) throw folderUnreadable(found.reason);
-    const allowed = await Promise.all(roots.map((r) => this.deps.resolveFolder(r)));
-    const inside = allowed.some(
-      (r) => 'root' in r && (found.root === r.root || found.root.startsWith(`${r.root}/`)),
-    );
+    const inside = allowed.some((r) => 'root' in r && under(found.root, r.root));
     if (!inside) throw folderNotAllowed(roots);
     return found.root;
   }
@@ -86,20 +93,25 @@ export class LibraryService {
     if (!owner) throw ownerNotFound(input.owner);
     const { library } = this.deps;
     const unfinished = await library.findUnfinished(owner.id, root);
-    if (unfinished) {
-      if (unfinished.status === 'paused' && (await library.setStatus(unfinished.id, ['paused'], 'queued')))
-        await this.resumed(unfinished.id);
-      return importView((await library.findImport(unfinished.id)) ?? unfinished);
-    }
-    const record = await library.createImport({
+    if (unfinished) return this.resumedIfPaused(unfinished);
+    const { record, created } = await library.createUnlessUnfinished({
       ownerUserId: owner.id,
       requestedBy: caller.userId,
       root,
       visibility: input.visibility ?? 'public',
       prune: input.prune ?? false,
     });
+    // A parallel start made it first (the one-unfinished index): that one is this folder's import.
+    if (!created) return this.resumedIfPaused(record);
     await this.deps.queue.enqueue(record.id);
     return importView(record);
+  }
+
+  private async resumedIfPaused(unfinished: ImportRecord): Promise<ImportView> {
+    const { library } = this.deps;
+    if (unfinished.status === 'paused' && (await library.setStatus(unfinished.id, ['paused'], 'queued')))
+      await this.resumed(unfinished.id);
+    return importView((await library.findImport(unfinished.id)) ?? unfinished);
   }
 
   private async found(id: string): Promise<ImportRecord> {
@@ -127,15 +139,21 @@ export class LibraryService {
   /** The run stops after the files in hand (within a second); the worker holds its media jobs already queued. */
   async pause(id: string): Promise<ImportView> {
     const record = await this.found(id);
-    if (!(await this.deps.library.setStatus(record.id, ['queued', 'running'], 'paused')))
-      throw importNotPausable(record.status);
-    return importView((await this.deps.library.findImport(record.id)) ?? record);
+    const paused = await this.deps.library.setStatus(record.id, ['queued', 'running'], 'paused');
+    const now = (await this.deps.library.findImport(record.id)) ?? record;
+    // A parallel pause that won is this one's answer too; the message names the status as it is now.
+    if (!paused && now.status !== 'paused') throw importNotPausable(now.status);
+    return importView(now);
   }
 
   async resume(id: string): Promise<ImportView> {
     const record = await this.found(id);
-    if (!(await this.deps.library.setStatus(record.id, ['paused'], 'queued')))
-      throw importNotResumable(record.status);
+    if (!(await this.deps.library.setStatus(record.id, ['paused'], 'queued'))) {
+      const now = (await this.deps.library.findImport(record.id)) ?? record;
+      // A parallel resume that won is this one's answer too.
+      if (now.status !== 'queued' && now.status !== 'running') throw importNotResumable(now.status);
+      return importView(now);
+    }
     await this.resumed(record.id);
     return importView((await this.deps.library.findImport(record.id)) ?? record);
   }
