@@ -6,6 +6,7 @@
  * PostgreSQL, so a killed run resumes: files already recorded are skipped by path, size and time.
  */
 import type { Readable } from 'node:stream';
+import { cutText } from '../../../core/text-length.js';
 import { LIBRARY_IMPORT_PRIORITY } from '../../jobs/flow.js';
 import type { ObjectStore } from '../../repositories/object-store/object-store.js';
 import type { ReadOutcome, WalkEntry, LibraryCandidate } from '../../repositories/library-files.js';
@@ -147,7 +148,7 @@ export class LibraryImporter {
         await this.finish(run, runner);
       }
     } catch (err) {
-      await library.release(importId, runner, 'paused', { error: (err as Error).message.slice(0, 500) });
+      await library.release(importId, runner, 'paused', { error: cutText((err as Error).message, 500) });
       throw err;
     } finally {
       clearInterval(beat);
@@ -292,9 +293,7 @@ export class LibraryImporter {
       coverSha256: useCover ? coverSha : null,
       embeddedCover: facts.embeddedCover,
       objectKey,
-      filename: Array.from(entry.path.split('/').pop() ?? 'file')
-        .slice(0, 255)
-        .join(''),
+      filename: cutText(entry.path.split('/').pop() ?? 'file', 255),
       contentType: originalTypeOfProbe(facts.probe.format),
       probe: facts.probe,
       versionFields: versionFields(facts.probe),

@@ -49,7 +49,7 @@ export function bookmarkEndpoints(d: EndpointDeps) {
       trackIds: ids,
       currentIndex,
       positionMs: c.params.int('position', 0, 0, 1e12),
-      changedBy: (c.params.get('c') ?? '').slice(0, 200),
+      changedBy: c.params.text('c', 200),
     });
     return {};
   };
@@ -94,7 +94,7 @@ export function bookmarkEndpoints(d: EndpointDeps) {
         c.user.userId,
         song.id,
         position,
-        (c.params.get('comment') ?? '').slice(0, 2000),
+        c.params.text('comment', 2000),
       );
       return {};
     },
