@@ -39,7 +39,8 @@ const XML_ENTITIES: Record<string, string> = {
 };
 
 /** A quick test for a code unit XML 1.0 may not hold (a surrogate is checked again, in pairs). */
-const XML_SUSPECT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ud800-\udfff\ufffe\uffff]/;
+const XML_CONTROLS = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f';
+const XML_SUSPECT = new RegExp(`[${XML_CONTROLS}\\ud800-\\udfff\\ufffe\\uffff]`);
 /** Not an XML 1.0 Char: C0 controls but tab and line breaks, lone surrogates, U+FFFE and U+FFFF. */
 const XML_ILLEGAL = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
 
