@@ -17,7 +17,7 @@ import type { FfmpegRunner } from './ffmpeg-runner.js';
 export type EncodedPicture = { ok: true; jpeg: Buffer } | Exclude<PictureVerdict, { ok: true }>;
 
 /** Encodes at once (each decodes up to MAX_PICTURE_PIXELS) and waiting (their bytes in memory). */
-export const PICTURE_ENCODES = { atOnce: 2, waiting: 16 } as const;
+const PICTURE_ENCODES = { atOnce: 2, waiting: 16 } as const;
 
 export class PictureEncoder {
   private readonly limit: ConcurrencyLimit;
