@@ -173,14 +173,22 @@ export class SubsonicStateRepository {
   async playlistSongSummaries(v: Viewer, playlistIds: string[]): Promise<PlaylistSongSummary[]> {
     if (playlistIds.length === 0) return [];
     const visible = visibleSql('read', { userId: v.userId, role: v.role ?? 'user' }, SONG_VISIBILITY);
+    // Entries are folded per distinct track first (a 10,000-entry playlist of 100 songs joins
+    // 100 song rows, not 10,000), each with its count and first position.
     return this.prisma.$queryRaw<PlaylistSongSummary[]>(Prisma.sql`
-      SELECT e.playlist_id::text AS "playlistId", count(*)::int AS "trackCount",
-             coalesce(sum(s.duration_ms), 0)::float8 AS "durationMs",
-             (array_agg(s.artwork_key ORDER BY e.position) FILTER (WHERE s.artwork_key IS NOT NULL))[1] AS "coverKey",
-             (array_agg(s.id::text ORDER BY e.position) FILTER (WHERE s.artwork_key IS NOT NULL))[1] AS "coverSongId"
-      FROM playlist_entries e JOIN subsonic_songs s ON s.id = e.track_id
-      WHERE e.playlist_id = ANY(${playlistIds}::uuid[]) AND ${visible}
-      GROUP BY e.playlist_id`);
+      WITH per_track AS (
+        SELECT e.playlist_id, e.track_id, count(*) AS n, min(e.position) AS first_position
+        FROM playlist_entries e
+        WHERE e.playlist_id = ANY(${playlistIds}::uuid[])
+        GROUP BY e.playlist_id, e.track_id
+      )
+      SELECT t.playlist_id::text AS "playlistId", sum(t.n)::int AS "trackCount",
+             coalesce(sum(t.n * s.duration_ms), 0)::float8 AS "durationMs",
+             (array_agg(s.artwork_key ORDER BY t.first_position) FILTER (WHERE s.artwork_key IS NOT NULL))[1] AS "coverKey",
+             (array_agg(s.id::text ORDER BY t.first_position) FILTER (WHERE s.artwork_key IS NOT NULL))[1] AS "coverSongId"
+      FROM per_track t JOIN subsonic_songs s ON s.id = t.track_id
+      WHERE ${visible}
+      GROUP BY t.playlist_id`);
   }
 
   async deletePlaylist(id: string): Promise<void> {
