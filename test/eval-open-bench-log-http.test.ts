@@ -71,7 +71,8 @@ describe('open-bench log over HTTP', () => {
         `tree-head?tree_size=${size + 1000}`,
         /beyond the log, which holds \d+ entries; ask for tree_size between 1 and/,
       ],
-      ['tree-head?tree_size=0', /tree_size/],
+      ['tree-head?tree_size=0', /tree_size is the number 0; it must be a whole number from 1 to 2147483647/],
+      ['tree-head?tree_size=2147483648', /it must be a whole number from 1 to 2147483647/],
       ['tree-head?tree_size=-3', /tree_size/],
       ['tree-head?tree_size=2.5', /tree_size is "[^"]*"; it must be a whole number/],
       ['tree-head?tree_size=abc', /tree_size is "[^"]*"; it must be a whole number/],
@@ -83,20 +84,24 @@ describe('open-bench log over HTTP', () => {
         `proof/inclusion?leaf_index=${size}&tree_size=${size}`,
         /is not in a tree of \d+ entries; indexes run from 0 to/,
       ],
-      ['proof/inclusion?leaf_hash=XYZ', /leaf_hash/],
+      ['proof/inclusion?leaf_hash=XYZ', /leaf_hash is "XYZ"; it must be 64 lowercase hexadecimal digits/],
+      [`proof/inclusion?leaf_hash=${'A'.repeat(64)}`, /it must be 64 lowercase hexadecimal digits/],
+      ['proof/inclusion?public_id=../../etc', /public_id is "..\/..\/etc"; it must be ob_ and 22 letters/],
       ['proof/consistency?first=3&second=2', /larger than second=2.*swap them/],
       ['proof/consistency?first=1', /second/],
       [`proof/consistency?first=1&second=${size + 5}`, /second=\d+ is beyond the log/],
       ['proof/consistency?first=-1&second=2', /first/],
       ['entries?start=0&end=1000', /At most 100 entries per request; ask for start=0&end=\d+ and page on/],
       ['entries?start=2&end=2', /end=2 must be larger than start=2/],
-      [`entries?start=${size}`, /beyond the log/],
+      [`entries?start=${size}`, /beyond the log.*"path":"\/start"/],
+      ['entries?start=0&end=0', /end is the number 0; it must be a whole number from 1/],
       ['entries?start=1.5', /start is "1.5"; it must be a whole number/],
     ];
     for (const [path, message] of cases) {
       const res = await app.inject(`/api/open-bench/log/${path}`);
       expect(res.statusCode, path).toBe(400);
       expect(`${res.json().detail} ${JSON.stringify(res.json().errors ?? [])}`, path).toMatch(message);
+      expect(res.json().detail, path).not.toMatch(/a valid value/);
     }
     const missing = await app.inject(`/api/open-bench/log/proof/inclusion?leaf_hash=${'a'.repeat(64)}`);
     expect(missing.statusCode).toBe(404);

@@ -54,7 +54,7 @@ export function toAppError(error: FastifyError | Error, request?: FastifyRequest
   }
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return bodyTooLarge();
+      return bodyTooLarge(request?.routeOptions.bodyLimit);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return sendJson();
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':

@@ -6,6 +6,7 @@
 import type { ErrorObject } from 'ajv';
 import type { FieldError } from './errors.js';
 import { pointerToken } from './errors.js';
+import { characterCount } from './text-length.js';
 import { LINE_PATTERN, TEXT_PATTERN, UUID_PATTERN } from './text-patterns.js';
 
 /** At most this many errors are reported; a 5000-row body can otherwise yield thousands. */
@@ -34,7 +35,7 @@ export const MESSAGES = {
   notFinite: (schema?: Schema) =>
     `is a number too large to read; it must be ${accepts(schema ?? { type: 'number' })}`,
   controlCharacter: (found: string) =>
-    `contains the control or invisible formatting character ${found}, which is not allowed in text`,
+    `contains the character ${found} (a control, invisible formatting or noncharacter code point), which is not allowed in text`,
   noBody: 'must be absent or an empty object',
 } as const;
 
@@ -118,12 +119,16 @@ export function describeValue(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'a list';
   if (typeof v === 'number') return Number.isFinite(v) ? `the number ${v}` : 'a number too large to read';
-  if (typeof v === 'string') return v.length > 40 ? `text of ${v.length} characters` : `"${v}"`;
+  if (typeof v === 'string') {
+    const length = characterCount(v);
+    return length > 40 ? `text of ${length} characters` : `"${v}"`;
+  }
   return typeof v === 'object' ? 'an object' : `${typeof v} ${JSON.stringify(v)}`;
 }
 
+/** Text counts in characters, as ajv's maxLength does (text-length.ts); a list in items. */
 function lengthOf(v: unknown): number | string {
-  return typeof v === 'string' || Array.isArray(v) ? v.length : '?';
+  return typeof v === 'string' ? characterCount(v) : Array.isArray(v) ? v.length : '?';
 }
 
 function countKeys(v: unknown): number | string {

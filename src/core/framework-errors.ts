@@ -24,7 +24,7 @@ export type EdgeHeaders = Readonly<Record<string, string>>;
 function frameworkProblem(error: FastifyError, request: FastifyRequest): Problem {
   switch (error.code) {
     case 'FST_ERR_BAD_URL':
-      return toProblem(badPathEncoding());
+      return toProblem(badPathEncoding(request.url));
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return toProblem(pathSegmentTooLong());
     default:

@@ -11,7 +11,13 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import secureJson from 'secure-json-parse';
 import type { AppError } from './errors.js';
 import { describeBodySchema } from './schema-hint.js';
-import { bodyNotUtf8, emptyJsonBody, invalidJsonBody, prototypeKeyInBody } from './errors/http.js';
+import {
+  bodyNotUtf8,
+  emptyJsonBody,
+  invalidJsonBody,
+  multipartNotJson,
+  prototypeKeyInBody,
+} from './errors/http.js';
 
 const PARSE_OPTIONS = { protoAction: 'error', constructorAction: 'error' } as const;
 
@@ -46,6 +52,9 @@ export function parseAnyTypeAsJson(scope: FastifyInstance): void {
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {
     const bytes = body as Buffer;
+    // Any declared type is read as JSON, but a multipart form is certainly not JSON: say what to send.
+    const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type.startsWith('multipart/')) return done(multipartNotJson(type), undefined);
     // A route without a body schema (logout) also takes `curl -X POST -d ''`.
     if (bytes.length === 0 && !hasBodySchema(request)) return done(null, undefined);
     try {

@@ -1,7 +1,8 @@
 /**
  * Characters refused in every text field of a request: C0/C1 control characters (PostgreSQL
  * refuses NUL; the others corrupt logs and displays) and invisible formatting characters that
- * reorder or hide text (bidi embeddings, overrides and isolates; zero-width spaces; the BOM).
+ * reorder or hide text (bidi embeddings, overrides and isolates; zero-width spaces; the BOM), and
+ * noncharacters (U+FDD0-U+FDEF, U+xFFFE/U+xFFFF: U+FFFE and U+FFFF cannot appear in XML at all).
  * Zero-width (non-)joiners stay allowed: emoji sequences and several scripts need them.
  */
 import { MESSAGES } from './field-messages.js';
@@ -15,7 +16,15 @@ const CONTROLS_MULTILINE = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-
 /** Invisible formatting: bidi marks, embeddings, overrides and isolates; zero-width spaces; the BOM. */
 const INVISIBLE = '\\u061c\\u200b\\u200e\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff';
 
-const REFUSED = new RegExp(`[${CONTROLS}${INVISIBLE}]`, 'u');
+/** Noncharacters: never text to interchange; U+FFFE/U+FFFF would break every Subsonic XML answer. */
+const NONCHARACTERS =
+  '\\ufdd0-\\ufdef\\ufffe\\uffff' +
+  Array.from(
+    { length: 16 },
+    (_, i) => `\\u{${(i + 1).toString(16)}fffe}\\u{${(i + 1).toString(16)}ffff}`,
+  ).join('');
+
+const REFUSED = new RegExp(`[${CONTROLS}${INVISIBLE}${NONCHARACTERS}]`, 'u');
 
 function codePoint(ch: string): string {
   return 'U+' + (ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
@@ -24,7 +33,7 @@ function codePoint(ch: string): string {
 /** A UTF-16 surrogate without its pair: no character at all, and PostgreSQL refuses it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-const REFUSED_MULTILINE = new RegExp(`[${CONTROLS_MULTILINE}${INVISIBLE}]`, 'u');
+const REFUSED_MULTILINE = new RegExp(`[${CONTROLS_MULTILINE}${INVISIBLE}${NONCHARACTERS}]`, 'u');
 
 /** Request fields that are multi-line prose by nature. */
 const MULTILINE_FIELDS = new Set(['description', 'body', 'bio']);
@@ -36,13 +45,13 @@ export function refusedCharacter(text: string, multiline = false): string | unde
 }
 
 const CONTROL_GLOBAL = new RegExp(`[${CONTROLS}]`, 'gu');
-const INVISIBLE_GLOBAL = new RegExp(`[${INVISIBLE}]`, 'gu');
+const INVISIBLE_GLOBAL = new RegExp(`[${INVISIBLE}${NONCHARACTERS}]`, 'gu');
 const LONE_SURROGATE_GLOBAL = new RegExp(LONE_SURROGATE.source, 'g');
 
 /**
  * `text` with every refused character gone, for text we did not get typed (a file's tags): a
- * control character becomes a space (it may separate words), invisible formatting and lone
- * surrogates are removed. The file is still accepted; only its text is cleaned.
+ * control character becomes a space (it may separate words), invisible formatting,
+ * noncharacters and lone surrogates are removed. The file is still accepted; only its text is cleaned.
  */
 export function withoutRefusedCharacters(text: string): string {
   return text.replace(LONE_SURROGATE_GLOBAL, '').replace(INVISIBLE_GLOBAL, '').replace(CONTROL_GLOBAL, ' ');

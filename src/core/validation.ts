@@ -22,6 +22,16 @@ export function createAjv(): Ajv {
   return addServiceFormats(new Ajv({ strict: true, allErrors: true, useDefaults: true, verbose: true }));
 }
 
+/**
+ * For query strings (text: "2" is coerced to the integer 2), verbose like createAjv so a message
+ * says what the field accepts instead of "a valid value".
+ */
+export function createQueryAjv(): Ajv {
+  return addServiceFormats(
+    new Ajv({ strict: true, allErrors: true, useDefaults: true, coerceTypes: true, verbose: true }),
+  );
+}
+
 const sharedAjv = createAjv();
 
 /**

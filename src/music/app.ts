@@ -25,7 +25,7 @@ import type { VersionFlowStarter } from './jobs/flow.js';
 import { BullVersionFlowStarter } from './repositories/version-flow.js';
 import type { MusicConfig } from './config.js';
 import type { MailRetryOptions } from './repositories/mail-outbox.js';
-import { databaseUnavailable } from './repositories/database-errors.js';
+import { classifyDatabaseError } from './repositories/database-errors.js';
 import { cacheProbe, databaseProbe, objectStoreProbe } from './repositories/health-repository.js';
 import { PrismaAssetRepository } from './repositories/asset-repository.js';
 import { PrismaCommentRepository } from './repositories/comment-repository.js';
@@ -163,7 +163,7 @@ export function buildMusicApp(
     // The default of every route; upload part routes set config.bodyLimit on themselves.
     bodyLimit: config.jsonBodyLimit,
     metrics,
-    classifyError: databaseUnavailable,
+    classifyError: classifyDatabaseError,
     edgeHeaders: securityHeaders(config.domain),
     notFound: false,
     ...(options.https ? { https: options.https } : {}),

@@ -5,12 +5,12 @@
  * ("20" -> 20) but otherwise held to the same strictness. Every part is then checked for
  * control and invisible formatting characters in its strings (core/text-safety.ts).
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { invalidInput, pointerToken } from '../core/errors.js';
 import { textSafetyErrors } from '../core/text-safety.js';
 import { MESSAGES } from '../core/field-messages.js';
-import { addServiceFormats, createAjv } from '../core/validation.js';
+import { createAjv, createQueryAjv } from '../core/validation.js';
 
 type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
@@ -49,9 +49,7 @@ function withTextSafety(fn: ValidateFunction, textPart: boolean, schema: unknown
 
 export function registerMusicValidators(app: FastifyInstance): void {
   const bodyAjv = createAjv();
-  const textAjv = addServiceFormats(
-    new Ajv({ strict: true, allErrors: true, useDefaults: true, coerceTypes: true, verbose: true }),
-  );
+  const textAjv = createQueryAjv();
   app.setValidatorCompiler(({ schema, httpPart }) =>
     withTextSafety((httpPart === 'body' ? bodyAjv : textAjv).compile(schema), httpPart !== 'body', schema),
   );

@@ -26,8 +26,31 @@ export const bodyNotUtf8 = () =>
     'The request body is not valid UTF-8 (it holds a byte sequence UTF-8 does not allow); send the JSON encoded as UTF-8.',
   );
 export const sendJson = () => new AppError('unsupported_media_type', 'Send the body as application/json.');
-export const bodyTooLarge = () =>
-  new AppError('payload_too_large', `The request body is larger than the limit of this endpoint.`);
+/** A byte count as a person reads it: "10 MB (10485760 bytes)", "8 KB (8192 bytes)". */
+function byteLimitText(bytes: number): string {
+  const units: [number, string][] = [
+    [1024 * 1024 * 1024, 'GB'],
+    [1024 * 1024, 'MB'],
+    [1024, 'KB'],
+  ];
+  const [size, unit] = units.find(([n]) => bytes >= n) ?? [1, 'bytes'];
+  const amount = Number((bytes / size).toFixed(1));
+  return unit === 'bytes' ? `${bytes} bytes` : `${amount} ${unit} (${bytes} bytes)`;
+}
+
+export const bodyTooLarge = (limit?: number) =>
+  new AppError(
+    'payload_too_large',
+    limit === undefined
+      ? 'The request body is larger than the limit of this endpoint.'
+      : `The request body is larger than this endpoint's limit of ${byteLimitText(limit)}; send a smaller one.`,
+  );
+/** A multipart form sent to a route that reads JSON. */
+export const multipartNotJson = (type: string) =>
+  new AppError(
+    'unsupported_media_type',
+    `This endpoint reads a JSON body, not ${type}: send the fields as a JSON object (Content-Type: application/json).`,
+  );
 export const contentLengthMismatch = () =>
   new AppError('invalid_input', 'Content-Length does not match the body.');
 /** A 4xx Fastify or a plugin raised, passed on in its own words. */
@@ -61,11 +84,17 @@ export const tooManyConnections = (limit: number) =>
     'rate_limited',
     `This client address already holds ${limit} open connections; reuse one (keep-alive) or close some.`,
   );
-export const badPathEncoding = () =>
-  new AppError(
+/** A path fastify could not decode: a "%" without two hex digits, or escapes that are not UTF-8. */
+export const badPathEncoding = (url = '') => {
+  const path = url.split('?')[0] ?? '';
+  const bare = /%(?![0-9A-Fa-f]{2})/.exec(path);
+  return new AppError(
     'invalid_input',
-    'The request path is not valid percent-encoding (a "%" must be followed by two hex digits forming UTF-8); encode the path correctly.',
+    bare || path === ''
+      ? 'The request path has a "%" not followed by two hexadecimal digits; write a literal % as %25.'
+      : `The request path's percent-encoding (${[...new Set(path.match(/%[0-9A-Fa-f]{2}/g) ?? [])].slice(0, 5).join(' ')}) does not spell UTF-8 text; percent-encode each character's UTF-8 bytes.`,
   );
+};
 export const pathSegmentTooLong = () =>
   new AppError('uri_too_long', 'A segment of the request path is too long for any route.');
 export const headersTooLarge = () =>

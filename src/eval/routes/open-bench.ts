@@ -1,8 +1,7 @@
 /** Open-bench routes: start, submit, the public leaderboard and receipt lookup. */
-import { Ajv } from 'ajv';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidInput } from '../../core/errors.js';
-import { compileValidator } from '../../core/validation.js';
+import { compileValidator, createQueryAjv } from '../../core/validation.js';
 import type { OpenBenchService } from '../open-bench/open-bench-service.js';
 import { publicReceiptBytes } from '../open-bench/public-receipt.js';
 import {
@@ -19,7 +18,7 @@ const validStart = compileValidator(OpenBenchStartRequest);
 const validSubmit = compileValidator(OpenBenchSubmitRequest);
 // Query strings are text: "2" is the integer 2 here.
 const validQuery = compileValidator(LeaderboardQuery, {
-  ajv: new Ajv({ strict: true, allErrors: true, useDefaults: true, coerceTypes: true }),
+  ajv: createQueryAjv(),
 });
 const publicId = new RegExp(PUBLIC_ID_PATTERN);
 

@@ -7,6 +7,16 @@ export const databaseUnavailableError = (): AppError =>
     headers: { 'retry-after': '5' },
   });
 
+/** Every connection busy for longer than a transaction may wait to start (Prisma P2028). */
+export const databaseBusyError = (): AppError =>
+  new AppError('unavailable', 'The database is too busy to answer in time; retry in a few seconds.', {
+    headers: { 'retry-after': '5' },
+  });
+
+/** A row deleted between reading it and writing it (Prisma P2025): what the request changes is gone. */
+export const deletedMeanwhileError = (): AppError =>
+  new AppError('not_found', 'What this request changes was deleted meanwhile; nothing was changed.');
+
 export const queuesUnavailable = (cause: unknown): AppError => {
   const error = new AppError(
     'unavailable',

@@ -1,4 +1,5 @@
 /** Errors of the object stores (repositories/object-store/). */
+import { cutText } from '../../core/text-length.js';
 import { AppError } from '../../core/errors.js';
 
 export const objectNotFound = (key: string, store: string): AppError =>
@@ -30,12 +31,12 @@ export const partsRefused = (reason: string): AppError =>
   new AppError('invalid_input', `The object store refused the parts: ${reason}`);
 
 export const invalidObjectKey = (key: string): AppError =>
-  new AppError('invalid_input', `Object key ${JSON.stringify(key.slice(0, 100))} is not a valid key.`);
+  new AppError('invalid_input', `Object key ${JSON.stringify(cutText(key, 100))} is not a valid key.`);
 
 export const imageTypeRefused = (name: string): AppError =>
   new AppError(
     'unsupported_media_type',
-    `The images store holds JPEG, PNG and WebP images only; ${JSON.stringify(name.slice(0, 100))} is refused (SVG and other document types can carry scripts).`,
+    `The images store holds JPEG, PNG and WebP images only; ${JSON.stringify(cutText(name, 100))} is refused (SVG and other document types can carry scripts).`,
   );
 
 export const noParts = (): AppError =>

@@ -20,6 +20,22 @@ export const notAPicture = (found: string): AppError =>
     `This file is ${found}, not a picture: send a PNG, JPEG, WebP, GIF or BMP image.`,
   );
 
+export const pictureTooLarge = (width: number, height: number, maxPixels: number): AppError =>
+  new AppError(
+    'payload_too_large',
+    `This picture is ${width}x${height} pixels (${((width * height) / 1e6).toFixed(1)} megapixels); at most ${maxPixels / 1e6} megapixels (for example ${Math.floor(Math.sqrt(maxPixels))}x${Math.floor(Math.sqrt(maxPixels))}) are accepted: scale it down and send it again.`,
+  );
+
+/** More pictures waiting to be encoded than the process keeps in memory. */
+export const picturesBusy = (): AppError =>
+  new AppError(
+    'unavailable',
+    'Many pictures are being encoded right now; send yours again in a few seconds.',
+    {
+      headers: { 'retry-after': '5' },
+    },
+  );
+
 export const emptyPicture = (): AppError =>
   new AppError('invalid_input', 'The request body is empty: send the picture.');
 

@@ -5,6 +5,7 @@
  * repositories/ffprobe.ts (uploads) and through repositories/ffmpeg-runner.ts (workers).
  * Field names: ffprobe's JSON writer (fftools/ffprobe.c, show_format/show_stream).
  */
+import { cutText } from '../../core/text-length.js';
 import { isPartialDate } from '../../core/text-patterns.js';
 import { withoutRefusedCharacters } from '../../core/text-safety.js';
 
@@ -182,8 +183,7 @@ function mbid(text: string | null): string | null {
 function text(value: string | null, max: number): string | null {
   // The characters typed text may not hold (text-safety.ts) never reach our columns from a file either.
   const cleaned = value === null ? '' : withoutRefusedCharacters(value).trim();
-  // Cut by code points: a cut surrogate pair would leave half a character.
-  return cleaned ? Array.from(cleaned).slice(0, max).join('').trim() : null;
+  return cleaned ? cutText(cleaned, max).trim() : null;
 }
 
 export function readTags(format?: Record<string, string>, stream?: Record<string, string>): AudioTags {

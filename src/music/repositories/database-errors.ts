@@ -1,9 +1,12 @@
 /**
  * PostgreSQL outages as Prisma reports them (through @prisma/adapter-pg): recognised so that an
- * endpoint needing the database answers 503 with Retry-After instead of a 500.
+ * endpoint needing the database answers 503 with Retry-After instead of a 500. Also the one
+ * mapping of Prisma's known request errors a client can meet: a transaction that could not
+ * start in time (503) and a row deleted by a concurrent request (404).
  */
+import { cutText } from '../../core/text-length.js';
 import type { AppError } from '../../core/errors.js';
-import { databaseUnavailableError } from '../errors/database.js';
+import { databaseBusyError, databaseUnavailableError, deletedMeanwhileError } from '../errors/database.js';
 
 /** Prisma's codes for "cannot reach / lost / timed out / pool exhausted". */
 const OUTAGE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1011', 'P1017', 'P2024']);
@@ -38,8 +41,21 @@ export function isDatabaseOutage(err: unknown): boolean {
 /** The answer to any database outage, whichever client saw it: 503 with Retry-After. */
 export { databaseUnavailableError };
 
-export function databaseUnavailable(err: unknown): AppError | undefined {
-  return isDatabaseOutage(err) ? databaseUnavailableError() : undefined;
+/** Prisma's transaction API errors: unable to start in the given time, or expired before its commit. */
+const TRANSACTION_TIMEOUT = 'P2028';
+/** pg-pool's answer when every connection stayed busy for connectionTimeoutMillis. */
+const POOL_EXHAUSTED = /^timeout exceeded when trying to connect$/;
+/** Prisma's "An operation failed because it depends on one or more records that were required but not found". */
+const RECORD_NOT_FOUND = 'P2025';
+
+/** The answer to a database error a client can meet (the app's error classifier), else undefined. */
+export function classifyDatabaseError(err: unknown): AppError | undefined {
+  if (isDatabaseOutage(err)) return databaseUnavailableError();
+  const code = err !== null && typeof err === 'object' ? (err as { code?: unknown }).code : undefined;
+  if (code === TRANSACTION_TIMEOUT || (err instanceof Error && POOL_EXHAUSTED.test(err.message)))
+    return databaseBusyError();
+  if (code === RECORD_NOT_FOUND) return deletedMeanwhileError();
+  return undefined;
 }
 
 /** The one line of a Prisma error that says what went wrong (its message starts with a newline). */
@@ -51,5 +67,5 @@ export function databaseErrorLine(err: unknown): string {
     .filter(Boolean);
   const last = lines.at(-1) ?? (err instanceof Error ? err.name : 'unknown error');
   const reason = /Message: `(.*)`$/.exec(last)?.[1] ?? last;
-  return reason.slice(0, 500);
+  return cutText(reason, 500);
 }

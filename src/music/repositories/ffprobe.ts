@@ -4,6 +4,7 @@
  * store's own file when it has one, else a temporary copy spooled while hashing. ffprobe runs
  * through the one runner with the one argument builder (ffmpeg-commands/probe.ts parses what it prints).
  */
+import { cutText } from '../../core/text-length.js';
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
@@ -69,6 +70,6 @@ async function describe(runner: FfmpegRunner, file: string): Promise<Pick<Spoole
     // ffprobe names the file; the client only needs the reason.
     const line = stderr.split(file).join('the file').trim().split('\n')[0] ?? '';
     const reason = withoutHeapAddresses(line) || 'unreadable';
-    return { raw: undefined, error: reason.slice(0, 300) };
+    return { raw: undefined, error: cutText(reason, 300) };
   }
 }

@@ -1,4 +1,5 @@
 /** Provider events and the purchase/ledger writes they cause, in PostgreSQL (one transaction per event). */
+import { cutText } from '../../core/text-length.js';
 import { Prisma } from '../../../generated/prisma/client.js';
 import type {
   PurchaseParties,
@@ -156,7 +157,7 @@ export class PrismaPaymentEventRepository implements PaymentEventRepository {
         );
         await tx.paymentEvent.update({
           where: { id: eventId },
-          data: { processedAt: new Date(), outcome: outcome.slice(0, 500) },
+          data: { processedAt: new Date(), outcome: cutText(outcome, 500) },
         });
         return { state: 'processed', value } as const;
         // Room for one provider call (a refund of a sale paid twice, 15 s and a retry) inside.

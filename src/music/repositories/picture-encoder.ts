@@ -4,18 +4,38 @@
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { judgePictureProbe, pictureArgs, pictureProbeArgs } from '../ffmpeg-commands/picture-args.js';
+import { ConcurrencyLimit } from '../../core/concurrency-limit.js';
+import {
+  judgePictureProbe,
+  pictureArgs,
+  pictureProbeArgs,
+  type PictureVerdict,
+} from '../ffmpeg-commands/picture-args.js';
+import { picturesBusy } from '../errors/users.js';
 import type { FfmpegRunner } from './ffmpeg-runner.js';
 
-export type EncodedPicture = { ok: true; jpeg: Buffer } | { ok: false; found: string };
+export type EncodedPicture = { ok: true; jpeg: Buffer } | Exclude<PictureVerdict, { ok: true }>;
+
+/** Encodes at once (each decodes up to MAX_PICTURE_PIXELS) and waiting (their bytes in memory). */
+const PICTURE_ENCODES = { atOnce: 2, waiting: 16 } as const;
 
 export class PictureEncoder {
+  private readonly limit: ConcurrencyLimit;
+
   constructor(
     private readonly ffmpeg: FfmpegRunner,
     private readonly tmpRoot: string,
-  ) {}
+    bounds: { atOnce: number; waiting: number } = PICTURE_ENCODES,
+  ) {
+    this.limit = new ConcurrencyLimit(bounds.atOnce, bounds.waiting, picturesBusy);
+  }
 
-  async encode(bytes: Buffer): Promise<EncodedPicture> {
+  /** The picture as this code's JPEG; at most PICTURE_ENCODES.atOnce at once, a 503 past the queue. */
+  encode(bytes: Buffer): Promise<EncodedPicture> {
+    return this.limit.run(() => this.encodeNow(bytes));
+  }
+
+  private async encodeNow(bytes: Buffer): Promise<EncodedPicture> {
     await mkdir(this.tmpRoot, { recursive: true });
     const dir = await mkdtemp(join(this.tmpRoot, 'picture-'));
     try {

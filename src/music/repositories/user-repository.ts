@@ -35,8 +35,15 @@ export interface UserRepository {
     id: string,
     changes: { displayName?: string; passwordHash?: string; bio?: string },
   ): Promise<UserRecord>;
-  /** The stored key of the profile picture (under the images store), or null for none. */
-  setPicture(id: string, pictureKey: string | null): Promise<UserRecord>;
+  /**
+   * Sets the stored key of the profile picture (under the images store), or null for none, and
+   * returns the key it replaced in the same step (undefined when the account is gone): of two
+   * changes at once, each sees the other's key, so every replaced picture is deleted once.
+   */
+  setPicture(
+    id: string,
+    pictureKey: string | null,
+  ): Promise<{ user: UserRecord; replaced: string | null } | undefined>;
 }
 
 export class PrismaUserRepository implements UserRepository {
@@ -77,7 +84,13 @@ export class PrismaUserRepository implements UserRepository {
     return this.prisma.user.update({ where: { id }, data: changes });
   }
 
-  async setPicture(id: string, pictureKey: string | null): Promise<UserRecord> {
-    return this.prisma.user.update({ where: { id }, data: { pictureKey } });
+  async setPicture(id: string, pictureKey: string | null) {
+    return this.prisma.$transaction(async (tx) => {
+      const [before] = await tx.$queryRaw<{ picture_key: string | null }[]>`
+        SELECT picture_key FROM users WHERE id = ${id}::uuid FOR UPDATE`;
+      if (!before) return undefined;
+      const user = await tx.user.update({ where: { id }, data: { pictureKey } });
+      return { user, replaced: before.picture_key };
+    });
   }
 }

@@ -1,4 +1,5 @@
 /** The version rows the media pipeline reads and writes (status, outputs, loudness). */
+import { cutText } from '../../core/text-length.js';
 import { retryConflicts } from './conflict-retry.js';
 import type { PrismaClient } from './prisma.js';
 
@@ -99,7 +100,7 @@ export class PrismaVersionProcessingRepository implements VersionProcessingRepos
     const { count } = await retryConflicts(() =>
       this.prisma.trackVersion.updateMany({
         where: { id: versionId, status: { in: ['pending', 'processing'] } },
-        data: { status: 'failed', error: error.slice(0, 2000) },
+        data: { status: 'failed', error: cutText(error, 2000) },
       }),
     );
     return count > 0;

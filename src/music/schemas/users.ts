@@ -1,11 +1,8 @@
 import { Type } from 'typebox';
-import { HANDLE_PATTERN } from './auth.js';
+import { Handle } from './auth.js';
 import { LINE_PATTERN, TEXT_PATTERN } from './text.js';
 
-export const HandleParams = Type.Object(
-  { handle: Type.String({ pattern: HANDLE_PATTERN }) },
-  { additionalProperties: false },
-);
+export const HandleParams = Type.Object({ handle: Handle }, { additionalProperties: false });
 
 export const PageQuery = Type.Object(
   {

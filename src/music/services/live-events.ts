@@ -7,6 +7,7 @@
 /** The schema version every message carries; a client refuses a newer major it does not know. */
 export const LIVE_SCHEMA_VERSION = 1;
 
+import { characterCount, cutText } from '../../core/text-length.js';
 import { MEDIA_STEPS, type VersionStep } from '../jobs/media-steps.js';
 
 export type { VersionStep } from '../jobs/media-steps.js';
@@ -133,8 +134,7 @@ export function publishQuietly(
 
 /** The excerpt of a comment body a notification carries. */
 export function excerpt(body: string, max = 280): string {
-  const chars = Array.from(body);
-  return chars.length <= max ? body : `${chars.slice(0, max - 1).join('')}…`;
+  return characterCount(body) <= max ? body : `${cutText(body, max - 1)}…`;
 }
 
 /** Stream ids are "<ms>-<seq>": a client's resume point must look like one. */

@@ -4,13 +4,18 @@
  * track is (visibility-policy.ts: public for anyone, private for its owner and admins); each of its
  * songs is still checked on its own, so a private track in a public playlist stays hidden from others.
  */
+import { cutText } from '../../core/text-length.js';
 import type { AuthContext } from '../auth-context.js';
 import {
   NIL_UUID,
   type SongRow,
   type Viewer as LibraryViewer,
 } from '../repositories/subsonic/library-model.js';
-import type { PlaylistRecord, PlaylistSongSummary } from '../repositories/subsonic/state-repository.js';
+import type {
+  PlaylistHeader,
+  PlaylistRecord,
+  PlaylistSongSummary,
+} from '../repositories/subsonic/state-repository.js';
 import {
   playlistChangeForbidden,
   playlistNameBlank,
@@ -24,11 +29,11 @@ import { durationSeconds, imageUrl, trackListItem } from './track-list-item.js';
 import { mayReadPlaylist, type Viewer } from './visibility-policy.js';
 
 /** Bounds of a playlist (the Subsonic endpoints keep the same). */
-export const PLAYLIST_LIMITS = { nameLength: 200, tracks: 10_000, perOwner: 500 } as const;
+export const PLAYLIST_LIMITS = { nameLength: 200, tracks: 10_000, perOwner: 500, othersListed: 500 } as const;
 
 export interface PlaylistStore {
   findPlaylist(id: string): Promise<PlaylistRecord | undefined>;
-  ownPlaylists(ownerUserId: string, limit: number): Promise<PlaylistRecord[]>;
+  ownPlaylists(ownerUserId: string, limit: number): Promise<PlaylistHeader[]>;
   createPlaylist(
     ownerUserId: string,
     fields: { name: string; public?: boolean; trackIds: string[] },
@@ -37,7 +42,7 @@ export interface PlaylistStore {
   updatePlaylist(
     id: string,
     changes: { name?: string; comment?: string; public?: boolean; trackIds?: string[] },
-  ): Promise<void>;
+  ): Promise<boolean>;
   deletePlaylist(id: string): Promise<void>;
   playlistSongSummaries(viewer: LibraryViewer, playlistIds: string[]): Promise<PlaylistSongSummary[]>;
 }
@@ -61,7 +66,7 @@ const libraryViewer = (auth: AuthContext | undefined): LibraryViewer =>
 export function playlistName(name: string): string {
   const trimmed = name.trim();
   if (trimmed === '') throw playlistNameBlank();
-  return trimmed.slice(0, PLAYLIST_LIMITS.nameLength);
+  return cutText(trimmed, PLAYLIST_LIMITS.nameLength);
 }
 
 export class PlaylistService {
@@ -121,14 +126,16 @@ export class PlaylistService {
 
   async changeOwn(auth: AuthContext, id: string, changes: PlaylistChanges & { comment?: string }) {
     const p = await this.owned(auth, id);
-    await this.store.updatePlaylist(p.id, {
+    const found = await this.store.updatePlaylist(p.id, {
       ...(changes.name !== undefined ? { name: playlistName(changes.name) } : {}),
-      ...(changes.comment !== undefined ? { comment: changes.comment.slice(0, 2000) } : {}),
+      ...(changes.comment !== undefined ? { comment: cutText(changes.comment, 2000) } : {}),
       ...(changes.public !== undefined ? { public: changes.public } : {}),
       ...(changes.trackIds !== undefined
         ? { trackIds: await this.checkedTrackIds(auth, changes.trackIds) }
         : {}),
     });
+    // Deleted by a request that ran between reading it and changing it.
+    if (!found) throw playlistNotFound();
     return p.id;
   }
 

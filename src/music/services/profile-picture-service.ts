@@ -4,7 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AuthContext } from '../auth-context.js';
-import { accountGone, emptyPicture, notAPicture } from '../errors/users.js';
+import { MAX_PICTURE_PIXELS } from '../ffmpeg-commands/picture-args.js';
+import { accountGone, emptyPicture, notAPicture, pictureTooLarge } from '../errors/users.js';
 import type { PictureEncoder } from '../repositories/picture-encoder.js';
 import type { ObjectStore } from '../repositories/object-store/object-store.js';
 import type { UserRepository } from '../repositories/user-repository.js';
@@ -25,25 +26,33 @@ export class ProfilePictureService {
   async set(auth: AuthContext, bytes: Buffer): Promise<PrivateUser> {
     if (bytes.length === 0) throw emptyPicture();
     const encoded = await this.encoder.encode(bytes);
-    if (!encoded.ok) throw notAPicture(encoded.found);
+    if (!encoded.ok)
+      throw 'pixels' in encoded
+        ? pictureTooLarge(encoded.width, encoded.height, MAX_PICTURE_PIXELS)
+        : notAPicture(encoded.found);
     const key = `users/${auth.userId}/${randomUUID()}.jpg`;
     await this.images.put(key, encoded.jpeg, { contentType: 'image/jpeg' });
-    return privateUser(await this.replace(auth.userId, key));
+    try {
+      return privateUser(await this.replace(auth.userId, key));
+    } catch (err) {
+      // Never pointed at (account gone, database down): its bytes must not stay behind.
+      await this.images.delete(key).catch(() => undefined);
+      throw err;
+    }
   }
 
   async remove(auth: AuthContext): Promise<PrivateUser> {
     return privateUser(await this.replace(auth.userId, null));
   }
 
-  /** Points the account at the new picture, then deletes the old one's bytes. */
+  /** Points the account at the new picture and deletes the bytes of the one it replaced. */
   private async replace(userId: string, key: string | null) {
-    const before = await this.users.findById(userId);
-    if (!before) throw accountGone();
-    const after = await this.users.setPicture(userId, key);
-    if (before.pictureKey && before.pictureKey !== key) {
-      await this.images.delete(before.pictureKey);
-      this.forget(before.pictureKey);
+    const changed = await this.users.setPicture(userId, key);
+    if (!changed) throw accountGone();
+    if (changed.replaced && changed.replaced !== key) {
+      await this.images.delete(changed.replaced);
+      this.forget(changed.replaced);
     }
-    return after;
+    return changed.user;
   }
 }

@@ -5,6 +5,7 @@
  * minute per session and process. Ending a session revokes its token (the revocation list) and
  * removes its row.
  */
+import { cutText } from '../../core/text-length.js';
 import type { AuthContext } from '../auth-context.js';
 import { sessionNotFound } from '../errors/accounts.js';
 import type { TokenRevocationRepository } from '../repositories/token-revocation-repository.js';
@@ -59,7 +60,7 @@ export class SessionService {
     return {
       jti: token.jti,
       userId: token.userId,
-      device: deviceName(client.userAgent).slice(0, 200),
+      device: cutText(deviceName(client.userAgent), 200),
       addressHash: this.addressHash(client.address),
       issuedAt: new Date(token.iat * 1000),
       expiresAt: new Date(token.exp * 1000),

@@ -3,6 +3,7 @@
  * with (an error document, HTTP 200 unless said otherwise), every message it can carry, and the
  * platform errors of client keys (the credentials Subsonic clients log in with).
  */
+import { cutText } from '../../core/text-length.js';
 import { AppError } from '../../core/errors.js';
 
 /** The spec's error codes (content/en/docs/Responses/error.md). */
@@ -40,7 +41,7 @@ export const badParameter = (name: string, why: string): SubsonicError =>
 export const parameterNotText = (name: string, kind: string): SubsonicError =>
   new SubsonicError(
     ERROR_CODES.missingParameter,
-    `Parameter ${name.slice(0, 60)} must be text (got ${kind}); send every parameter as a string`,
+    `Parameter ${cutText(name, 60)} must be text (got ${kind}); send every parameter as a string`,
   );
 
 // Lookups and permissions
@@ -51,7 +52,7 @@ export const notYourUser = (): SubsonicError =>
 export const unsupportedEndpoint = (name: string): SubsonicError =>
   new SubsonicError(
     ERROR_CODES.generic,
-    `Unsupported endpoint: ${name.slice(0, 60) || '(no endpoint)'} is not an endpoint of this server`,
+    `Unsupported endpoint: ${cutText(name, 60) || '(no endpoint)'} is not an endpoint of this server`,
     404,
   );
 

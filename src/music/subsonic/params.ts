@@ -5,6 +5,7 @@
  * and invisible formatting characters (core/text-safety.ts). Names live in a Map, so
  * "__proto__" or "constructor" are names like any other.
  */
+import { cutText } from '../../core/text-length.js';
 import { refusedCharacter } from '../../core/text-safety.js';
 import { badParameter, missingParameter, parameterNotText, type SubsonicError } from './errors.js';
 
@@ -39,6 +40,11 @@ export class Params {
     return this.values.get(name)?.[0];
   }
 
+  /** Free text (a client's name, a comment), cut to at most `max` characters; '' when absent. */
+  text(name: string, max: number): string {
+    return cutText(this.get(name) ?? '', max);
+  }
+
   all(name: string): string[] {
     return this.values.get(name) ?? [];
   }
@@ -65,7 +71,7 @@ export class Params {
     if (v === undefined || v === '') return fallback;
     if (v === 'true') return true;
     if (v === 'false') return false;
-    throw badParameter(name, `must be true or false (got ${JSON.stringify(v.slice(0, 40))})`);
+    throw badParameter(name, `must be true or false (got ${JSON.stringify(cutText(v, 40))})`);
   }
 }
 
@@ -78,7 +84,7 @@ function parseIntIn(name: string, v: string, min: number, max: number): number {
   if (!/^-?\d{1,15}$/.test(v) || Number(v) < min || Number(v) > max)
     throw badParameter(
       name,
-      `must be a whole number from ${min} to ${max} (got ${JSON.stringify(v.slice(0, 40))})`,
+      `must be a whole number from ${min} to ${max} (got ${JSON.stringify(cutText(v, 40))})`,
     );
   return Number(v);
 }

@@ -107,4 +107,12 @@ describe('Subsonic answers', () => {
     const body = render({ kind: 'xml' }, { a: { n: `&<>"'`, value: `&<>"'` } }).body;
     expect(body).toContain('<a n="&amp;&lt;&gt;&quot;&apos;">&amp;&lt;&gt;&quot;&apos;</a>');
   });
+
+  it('writes U+FFFD for what XML 1.0 cannot hold; emoji, tabs and line breaks stay', () => {
+    const body = render(
+      { kind: 'xml' },
+      { a: { n: 'x\uffff\ufffe\u0001\ud800&', value: '🎵\t\n\u{10ffff}' } },
+    ).body;
+    expect(body).toContain('<a n="x\ufffd\ufffd\ufffd\ufffd&amp;">🎵\t\n\u{10ffff}</a>');
+  });
 });

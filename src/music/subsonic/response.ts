@@ -38,9 +38,20 @@ const XML_ENTITIES: Record<string, string> = {
   "'": '&apos;',
 };
 
-/** Text for an attribute value or element text (the five predefined entities). */
+/** A quick test for a code unit XML 1.0 may not hold (a surrogate is checked again, in pairs). */
+const XML_CONTROLS = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f';
+const XML_SUSPECT = new RegExp(`[${XML_CONTROLS}\\ud800-\\udfff\\ufffe\\uffff]`);
+/** Not an XML 1.0 Char: C0 controls but tab and line breaks, lone surrogates, U+FFFE and U+FFFF. */
+const XML_ILLEGAL = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
+
+/**
+ * Text for an attribute value or element text (the five predefined entities). A character XML
+ * cannot hold becomes U+FFFD: a row stored before the text rule refused it must not make the
+ * whole document unreadable.
+ */
 function xmlEscape(text: string): string {
-  return XML_SPECIAL.test(text) ? text.replace(XML_SPECIALS, (c) => XML_ENTITIES[c] ?? c) : text;
+  const legal = XML_SUSPECT.test(text) ? text.replace(XML_ILLEGAL, '\ufffd') : text;
+  return XML_SPECIAL.test(legal) ? legal.replace(XML_SPECIALS, (c) => XML_ENTITIES[c] ?? c) : legal;
 }
 
 function scalarText(v: unknown): string {

@@ -25,17 +25,26 @@ export const firstAfterSecond = (first: number, second: number) =>
     `first=${first} is larger than second=${second}; a consistency proof goes from an older (smaller) tree to a newer one: swap them.`,
     [{ path: '/first', message: 'must be at most second' }],
   );
-export const badEntryRange = (start: number, end: number, size: number, max: number) =>
+/** end outside (start, min(start + max, size)]. */
+const badEnd = (start: number, end: number, size: number, max: number) =>
   invalidInput(
-    start >= size
-      ? `start=${start} is beyond the log, which holds ${size} entries (indexes 0 to ${size - 1}).`
-      : end <= start
-        ? `end=${end} must be larger than start=${start} (end is exclusive).`
-        : end - start > max
-          ? `At most ${max} entries per request; ask for start=${start}&end=${Math.min(start + max, size)} and page on.`
-          : `end=${end} is beyond the log, which holds ${size} entries; ask for end at most ${size}.`,
+    end <= start
+      ? `end=${end} must be larger than start=${start} (end is exclusive).`
+      : end - start > max
+        ? `At most ${max} entries per request; ask for start=${start}&end=${Math.min(start + max, size)} and page on.`
+        : `end=${end} is beyond the log, which holds ${size} entries; ask for end at most ${size}.`,
     [{ path: '/end', message: `between start + 1 and min(start + ${max}, ${size})` }],
   );
+export const badEntryRange = (start: number, end: number, size: number, max: number) =>
+  start >= size
+    ? invalidInput(
+        size === 0
+          ? `start=${start}: the log is empty, nothing has been published yet.`
+          : `start=${start} is beyond the log, which holds ${size} entries; ask for start from 0 to ${size - 1}.`,
+        [{ path: '/start', message: size === 0 ? 'the log holds no entries yet' : `must be below ${size}` }],
+      )
+    : badEnd(start, end, size, max);
+
 export const notInLog = (what: string) =>
   new AppError(
     'not_found',

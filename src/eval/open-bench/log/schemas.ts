@@ -22,11 +22,15 @@ export const InclusionQuery = Type.Object(
     leaf_hash: Type.Optional(
       Type.String({
         pattern: '^[0-9a-f]{64}$',
-        description: 'The entry by its leaf hash: hex SHA-256(0x00 || canonical public receipt)',
+        description:
+          "64 lowercase hexadecimal digits: the entry's leaf hash, SHA-256(0x00 || canonical public receipt)",
       }),
     ),
     public_id: Type.Optional(
-      Type.String({ pattern: PUBLIC_ID_PATTERN, description: 'The entry by its public id' }),
+      Type.String({
+        pattern: PUBLIC_ID_PATTERN,
+        description: "ob_ and 22 letters, digits, _ or -: the entry's public id",
+      }),
     ),
     tree_size: Type.Optional(Size('The tree the proof is for; the latest when absent')),
   },

@@ -6,6 +6,9 @@ import { visibleSql } from '../visibility-sql.js';
 import { SONG_VISIBILITY } from './library-sql.js';
 import type { Viewer } from './library-model.js';
 
+/** A playlist without its entries: what lists of playlists show. */
+export type PlaylistHeader = Omit<PlaylistRecord, 'trackIds'>;
+
 export interface PlaylistRecord {
   id: string;
   ownerUserId: string;
@@ -25,17 +28,17 @@ export interface PlaylistSongSummary {
   trackCount: number;
   durationMs: number;
   coverKey: string | null;
+  /** The first playable song with a cover (Subsonic's coverArt names a song). */
+  coverSongId: string | null;
 }
 
 /** How long a now-playing report stays listed without a new one. */
 export const NOW_PLAYING_SECONDS = 15 * 60;
 
-const PLAYLIST_INCLUDE = {
-  entries: { orderBy: { position: 'asc' } },
-  owner: { select: { handle: true, displayName: true } },
-} as const;
+const HEADER_INCLUDE = { owner: { select: { handle: true, displayName: true } } } as const;
+const PLAYLIST_INCLUDE = { ...HEADER_INCLUDE, entries: { orderBy: { position: 'asc' } } } as const;
 
-function playlistRecord(p: {
+interface PlaylistRow {
   id: string;
   ownerUserId: string;
   owner: { handle: string; displayName: string };
@@ -44,8 +47,13 @@ function playlistRecord(p: {
   public: boolean;
   createdAt: Date;
   updatedAt: Date;
-  entries: { trackId: string }[];
-}): PlaylistRecord {
+}
+
+function playlistRecord(p: PlaylistRow & { entries: { trackId: string }[] }): PlaylistRecord {
+  return { ...playlistHeader(p), trackIds: p.entries.map((e) => e.trackId) };
+}
+
+function playlistHeader(p: PlaylistRow): PlaylistHeader {
   return {
     id: p.id,
     ownerUserId: p.ownerUserId,
@@ -56,7 +64,6 @@ function playlistRecord(p: {
     public: p.public,
     createdAt: p.createdAt,
     updatedAt: p.updatedAt,
-    trackIds: p.entries.map((e) => e.trackId),
   };
 }
 
@@ -72,26 +79,39 @@ export class SubsonicStateRepository {
     return p ? playlistRecord(p) : undefined;
   }
 
-  /** The caller's own playlists and every public one. */
-  async listPlaylists(userId: string): Promise<PlaylistRecord[]> {
-    const rows = await this.prisma.playlist.findMany({
-      where: { OR: [{ ownerUserId: userId }, { public: true }] },
-      include: PLAYLIST_INCLUDE,
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-      take: 1000,
-    });
-    return rows.map(playlistRecord);
+  /**
+   * The caller's own playlists (all of them: an owner has a bounded number), then at most
+   * `othersLimit` public ones of others, oldest first, so others' new playlists never push
+   * the caller's out. Headers only: the entries are counted by playlistSongSummaries.
+   */
+  async listPlaylists(userId: string, ownLimit: number, othersLimit: number): Promise<PlaylistHeader[]> {
+    const orderBy = [{ createdAt: 'asc' as const }, { id: 'asc' as const }];
+    const [own, others] = await Promise.all([
+      this.prisma.playlist.findMany({
+        where: { ownerUserId: userId },
+        include: HEADER_INCLUDE,
+        orderBy,
+        take: ownLimit,
+      }),
+      this.prisma.playlist.findMany({
+        where: { public: true, ownerUserId: { not: userId } },
+        include: HEADER_INCLUDE,
+        orderBy,
+        take: othersLimit,
+      }),
+    ]);
+    return [...own, ...others].map(playlistHeader);
   }
 
-  /** The owner's playlists, most recently changed first. */
-  async ownPlaylists(ownerUserId: string, limit: number): Promise<PlaylistRecord[]> {
+  /** The owner's playlists, most recently changed first (headers only). */
+  async ownPlaylists(ownerUserId: string, limit: number): Promise<PlaylistHeader[]> {
     const rows = await this.prisma.playlist.findMany({
       where: { ownerUserId },
-      include: PLAYLIST_INCLUDE,
+      include: HEADER_INCLUDE,
       orderBy: [{ updatedAt: 'desc' }, { id: 'asc' }],
       take: limit,
     });
-    return rows.map(playlistRecord);
+    return rows.map(playlistHeader);
   }
 
   /**
@@ -121,13 +141,15 @@ export class SubsonicStateRepository {
   /**
    * Changes fields and replaces the entries in one transaction; the playlist's row is locked
    * first, so two replacements at once are applied one after the other (never a duplicate position).
+   * false when the playlist is gone (deleted by a request that ran meanwhile).
    */
   async updatePlaylist(
     id: string,
     changes: { name?: string; comment?: string; public?: boolean; trackIds?: string[] },
-  ): Promise<void> {
-    await this.prisma.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT 1 FROM playlists WHERE id = ${id}::uuid FOR UPDATE`;
+  ): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      const locked = await tx.$queryRaw<unknown[]>`SELECT 1 FROM playlists WHERE id = ${id}::uuid FOR UPDATE`;
+      if (locked.length === 0) return false;
       await tx.playlist.update({
         where: { id },
         data: {
@@ -143,6 +165,7 @@ export class SubsonicStateRepository {
           data: changes.trackIds.map((trackId, position) => ({ playlistId: id, trackId, position })),
         });
       }
+      return true;
     });
   }
 
@@ -150,13 +173,22 @@ export class SubsonicStateRepository {
   async playlistSongSummaries(v: Viewer, playlistIds: string[]): Promise<PlaylistSongSummary[]> {
     if (playlistIds.length === 0) return [];
     const visible = visibleSql('read', { userId: v.userId, role: v.role ?? 'user' }, SONG_VISIBILITY);
+    // Entries are folded per distinct track first (a 10,000-entry playlist of 100 songs joins
+    // 100 song rows, not 10,000), each with its count and first position.
     return this.prisma.$queryRaw<PlaylistSongSummary[]>(Prisma.sql`
-      SELECT e.playlist_id::text AS "playlistId", count(*)::int AS "trackCount",
-             coalesce(sum(s.duration_ms), 0)::float8 AS "durationMs",
-             (array_agg(s.artwork_key ORDER BY e.position) FILTER (WHERE s.artwork_key IS NOT NULL))[1] AS "coverKey"
-      FROM playlist_entries e JOIN subsonic_songs s ON s.id = e.track_id
-      WHERE e.playlist_id = ANY(${playlistIds}::uuid[]) AND ${visible}
-      GROUP BY e.playlist_id`);
+      WITH per_track AS (
+        SELECT e.playlist_id, e.track_id, count(*) AS n, min(e.position) AS first_position
+        FROM playlist_entries e
+        WHERE e.playlist_id = ANY(${playlistIds}::uuid[])
+        GROUP BY e.playlist_id, e.track_id
+      )
+      SELECT t.playlist_id::text AS "playlistId", sum(t.n)::int AS "trackCount",
+             coalesce(sum(t.n * s.duration_ms), 0)::float8 AS "durationMs",
+             (array_agg(s.artwork_key ORDER BY t.first_position) FILTER (WHERE s.artwork_key IS NOT NULL))[1] AS "coverKey",
+             (array_agg(s.id::text ORDER BY t.first_position) FILTER (WHERE s.artwork_key IS NOT NULL))[1] AS "coverSongId"
+      FROM per_track t JOIN subsonic_songs s ON s.id = t.track_id
+      WHERE ${visible}
+      GROUP BY t.playlist_id`);
   }
 
   async deletePlaylist(id: string): Promise<void> {

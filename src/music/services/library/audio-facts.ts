@@ -3,6 +3,7 @@
  * its name): an AudioProbe like the one an upload's ffprobe gives, or why it cannot be imported.
  * Tags go through readTags (ffmpeg-commands/probe.ts), the same normalisation as uploads.
  */
+import { cutText } from '../../../core/text-length.js';
 import { withoutRefusedCharacters } from '../../../core/text-safety.js';
 import { ACCEPTED_AUDIO, readTags, type AudioProbe } from '../../ffmpeg-commands/probe.js';
 
@@ -115,9 +116,7 @@ function truncation(meta: ReadMetadata, format: string, size: number): string | 
 export function titleFromName(name: string): string {
   const base = name.replace(/\.[^./]{1,8}$/, '');
   const cleaned = withoutRefusedCharacters(base).trim();
-  return Array.from(cleaned || 'Untitled')
-    .slice(0, 200)
-    .join('');
+  return cutText(cleaned || 'Untitled', 200);
 }
 
 export function audioFacts(meta: ReadMetadata, size: number): AudioFacts {

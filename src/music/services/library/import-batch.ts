@@ -21,6 +21,7 @@ import type { AudioProbe } from '../../ffmpeg-commands/probe.js';
 import { originalTypeOfProbe } from '../stored-media.js';
 import { versionFields, type TrackService } from '../track-service.js';
 import { audioFacts, titleFromName } from './audio-facts.js';
+import { cutText } from '../../../core/text-length.js';
 
 /** The folder as the importer reads it (repositories/library-files.ts on this machine). */
 export interface LibrarySource {
@@ -246,9 +247,7 @@ export class ImportBatch {
       if (cover !== undefined) await this.storeCover(cover, coverKey(owner, a.coverSha as string));
     });
     const fileOf = (a: Accepted, shown?: Parameters<typeof versionFields>[1]): ImportedFile => {
-      const filename = Array.from(a.entry.path.split('/').pop() ?? 'file')
-        .slice(0, 255)
-        .join('');
+      const filename = cutText(a.entry.path.split('/').pop() ?? 'file', 255);
       return {
         importId: record.id,
         ownerUserId: owner,

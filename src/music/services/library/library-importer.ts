@@ -6,6 +6,7 @@
  * priority). State is in PostgreSQL, so a killed run resumes: files already recorded are skipped
  * by path, size and time.
  */
+import { cutText } from '../../../core/text-length.js';
 import { LIBRARY_IMPORT_PRIORITY } from '../../jobs/flow.js';
 import type { ObjectStore } from '../../repositories/object-store/object-store.js';
 import type { WalkEntry } from '../../repositories/library-files.js';
@@ -117,7 +118,7 @@ export class LibraryImporter {
         await this.finish(run, runner);
       }
     } catch (err) {
-      await library.release(importId, runner, 'paused', { error: (err as Error).message.slice(0, 500) });
+      await library.release(importId, runner, 'paused', { error: cutText((err as Error).message, 500) });
       throw err;
     } finally {
       clearInterval(beat);

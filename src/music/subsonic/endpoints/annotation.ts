@@ -69,7 +69,7 @@ export function annotationEndpoints(d: EndpointDeps) {
           await d.state.setNowPlaying(c.user.userId, {
             trackId: id,
             handle: c.user.handle,
-            client: (c.params.get('c') ?? '').slice(0, 100),
+            client: c.params.text('c', 100),
             atMs: d.nowMs(),
           });
       }

@@ -49,7 +49,7 @@ export function bookmarkEndpoints(d: EndpointDeps) {
       trackIds: ids,
       currentIndex,
       positionMs: c.params.int('position', 0, 0, 1e12),
-      changedBy: (c.params.get('c') ?? '').slice(0, 200),
+      changedBy: c.params.text('c', 200),
     });
     return {};
   };
@@ -90,12 +90,7 @@ export function bookmarkEndpoints(d: EndpointDeps) {
       const song = await visibleSong(d, c, c.params.required('id'));
       const position = c.params.int('position', 0, 0, 1e12);
       if (!c.params.has('position')) throw badParameter('position', 'is required (milliseconds)');
-      await d.state.saveBookmark(
-        c.user.userId,
-        song.id,
-        position,
-        (c.params.get('comment') ?? '').slice(0, 2000),
-      );
+      await d.state.saveBookmark(c.user.userId, song.id, position, c.params.text('comment', 2000));
       return {};
     },
 

@@ -1,6 +1,7 @@
 /** Playlists: list, read, create (or replace), update and delete; only the owner changes one. */
 import type { SongRow } from '../../repositories/subsonic/library-model.js';
-import type { PlaylistRecord } from '../../repositories/subsonic/state-repository.js';
+import type { PlaylistHeader, PlaylistRecord } from '../../repositories/subsonic/state-repository.js';
+import { PLAYLIST_LIMITS } from '../../services/playlist-service.js';
 import { badParameter } from '../errors.js';
 import type { Payload } from '../response.js';
 import { songView } from '../views.js';
@@ -8,23 +9,39 @@ import {
   authContext,
   checkedSongIds,
   optional,
+  viewerOf,
   visibleSongsInOrder,
   type Call,
   type EndpointDeps,
 } from './call.js';
 
-function playlistView(p: PlaylistRecord, songs: SongRow[]) {
+/** What a playlist element shows of its songs: those the caller may play. */
+interface SongSummary {
+  trackCount: number;
+  durationMs: number;
+  coverSongId: string | null;
+}
+
+function summaryOf(songs: SongRow[]): SongSummary {
+  return {
+    trackCount: songs.length,
+    durationMs: songs.reduce((sum, s) => sum + (s.duration_ms ?? 0), 0),
+    coverSongId: songs.find((s) => s.artwork_key)?.id ?? null,
+  };
+}
+
+function playlistView(p: PlaylistHeader, songs: SongSummary | undefined) {
   return {
     id: p.id,
     name: p.name,
     comment: p.comment || undefined,
     owner: p.ownerHandle,
     public: p.public,
-    songCount: songs.length,
-    duration: Math.round(songs.reduce((sum, s) => sum + (s.duration_ms ?? 0), 0) / 1000),
+    songCount: songs?.trackCount ?? 0,
+    duration: Math.round((songs?.durationMs ?? 0) / 1000),
     created: p.createdAt,
     changed: p.updatedAt,
-    coverArt: songs.find((s) => s.artwork_key)?.id,
+    coverArt: songs?.coverSongId ?? undefined,
   };
 }
 
@@ -37,15 +54,23 @@ export function playlistEndpoints(d: EndpointDeps) {
   /** A playlist with the songs of it the caller can see, in playlist order (others are left out). */
   const withEntries = async (c: Call, p: PlaylistRecord): Promise<Payload> => {
     const songs = await visibleSongsInOrder(d, c, p.trackIds);
-    return { playlist: { ...playlistView(p, songs), entry: songs.map(songView) } };
+    return { playlist: { ...playlistView(p, summaryOf(songs)), entry: songs.map(songView) } };
   };
 
   return {
+    // The caller's own playlists first, never cut off; songs counted in SQL, not loaded.
     getPlaylists: async (c: Call): Promise<Payload> => {
-      const lists = await d.state.listPlaylists(c.user.userId);
-      const views = [];
-      for (const p of lists) views.push(playlistView(p, await visibleSongsInOrder(d, c, p.trackIds)));
-      return { playlists: { playlist: views } };
+      const lists = await d.state.listPlaylists(
+        c.user.userId,
+        PLAYLIST_LIMITS.perOwner,
+        PLAYLIST_LIMITS.othersListed,
+      );
+      const summaries = await d.state.playlistSongSummaries(
+        viewerOf(c),
+        lists.map((p) => p.id),
+      );
+      const byId = new Map(summaries.map((s) => [s.playlistId, s]));
+      return { playlists: { playlist: lists.map((p) => playlistView(p, byId.get(p.id))) } };
     },
 
     getPlaylist: async (c: Call): Promise<Payload> =>
