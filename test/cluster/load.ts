@@ -145,7 +145,7 @@ export async function loadMix(cluster: Cluster, track: UploadedTrack): Promise<v
   const uploadRows = newUploadRows();
   const uploader = loop(async () => {
     const address = CLIENT_ADDRESSES[CLIENT_ADDRESSES.length - 1 - (uploadNo++ % 40)]!;
-    setGlobalDispatcher(new Agent({ connect: { ca: cluster.ca, localAddress: address } }));
+    setGlobalDispatcher(new Agent({ localAddress: address, connect: { ca: cluster.ca } }));
     const t0 = performance.now();
     const done = await uploadOne(LB, address, noiseWav(5, 22_050), uploadRows);
     note('upload (signup, init, parts, complete)', 'failure' in done ? 'error' : 200, performance.now() - t0);
