@@ -128,6 +128,11 @@ export async function restartsUnderLoad(cluster: Cluster, track: UploadedTrack):
     `- versions queued just before a restart and ready afterwards: ${queued.length} of ${queued.length}`,
     `- payment events delivered through lb (signed, each redelivered every 1 s until a 2xx, as the provider does): ${payments.ids.length}; recorded and processed once afterwards: ${paymentsProcessed}; deliveries refused meanwhile: ${redelivered}`,
   ]);
+  // A 500 is a product fault: the services' own account of it, for the failure's message.
+  const unhandled = [...cluster.processes.values()].flatMap((p) =>
+    p.lines.filter((l) => l.includes('unhandled error')).map((l) => `${p.host}: ${l.slice(0, 1500)}`),
+  );
+  expect(unhandled, 'errors the services logged as unhandled').toEqual([]);
   expect(paymentsProcessed).toBe(payments.ids.length);
   // Refusals the provider redelivers are fine (503, nginx's 429); a 500 or no answer is not.
   expect(
