@@ -11,7 +11,7 @@ export interface CpuUse {
   seconds: number;
 }
 
-export interface Units {
+interface Units {
   /** Requests that reached a music-api (nginx's cache hits excluded). */
   musicRequests: number;
   /** Tool calls plus batch lines: each crossed the verify queue. */

@@ -36,7 +36,7 @@ function adapterCause(e: {
   meta?: { driverAdapterError?: { cause?: AdapterCause } };
 }): AdapterCause | undefined {
   const cause = e.meta?.driverAdapterError?.cause ?? (e.name === 'DriverAdapterError' ? e.cause : undefined);
-  return cause !== null && typeof cause === 'object' ? (cause) : undefined;
+  return cause !== null && typeof cause === 'object' ? cause : undefined;
 }
 
 export function isDatabaseOutage(err: unknown): boolean {
