@@ -14,7 +14,8 @@ export function clientFetch(i: number, url: string, init: RequestInit = {}): Pro
   const address = CLIENT_ADDRESSES[i % CLIENT_ADDRESSES.length]!;
   let agent = agents.get(address);
   if (!agent) {
-    agent = new Agent({ connect: { ca, localAddress: address } });
+    // The client's own option: undici's connector overrides `connect.localAddress` with it (null).
+    agent = new Agent({ localAddress: address, connect: { ca } });
     agents.set(address, agent);
   }
   return undiciFetch(url, { ...init, dispatcher: agent });

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Agent, setGlobalDispatcher } from 'undici';
 import { renderNginxTemplate } from '../../src/ops/nginx-template.js';
+import { PAYMENT_ENV } from '../helpers/payment-provider.js';
 import { readNginxTemplate } from '../../src/ops/repositories/nginx-template-file.js';
 import { DATABASE_SERVER, DataHost, REDIS_URL, S3_ENDPOINT } from './data-host.js';
 import { closeClients, trustLb } from './clients.js';
@@ -95,6 +96,8 @@ export class Cluster {
       EVENTS_HEARTBEAT_SECONDS: String(HEARTBEAT_SECONDS),
       // Scenario 3's six sockets of one user, plus those a cut-off host still counts (default 5).
       EVENTS_MAX_CONNECTIONS_PER_USER: '20',
+      // Payments on, so scenario 5 delivers the provider's webhooks (no call leaves for the provider).
+      ...PAYMENT_ENV,
     };
     this.workerEnv = {
       ...this.musicEnv,

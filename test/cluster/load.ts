@@ -9,28 +9,35 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, setGlobalDispatcher } from 'undici';
 import { expect } from 'vitest';
 import { percentile } from '../../load-tests/lib/report.js';
-import { newUploadRows, noiseWav, uploadOne } from '../../load-tests/scenarios/upload-burst.js';
+import { noiseWav } from '../../load-tests/scenarios/upload-burst.js';
 import { examples } from '../../src/eval/routes/info.js';
 import { clientFetch } from './clients.js';
 import { LB, musicUrl, type Cluster } from './cluster.js';
-import type { UploadedTrack } from './music-client.js';
+import { untilReady, uploadTrack, type UploadedTrack } from './music-client.js';
 import { cpuOn, CLIENT_ADDRESSES, HOSTS, type HostName } from './netns.js';
+import { unitCostLines, type CpuUse } from './load-costs.js';
 import { record } from './results.js';
 
 const SECONDS = Number(process.env.CLUSTER_LOAD_SECONDS ?? 40);
+const UPLOAD_SECONDS = 5;
+const UPLOAD_ROUTE = 'upload (signup, init, part, complete, track, version)';
+const BATCH_ROUTE = 'POST /api/batch (20 lines)';
 
 interface Row {
   ok: number;
   other: Map<string, number>;
   ms: number[];
+  /** Answers nginx served from its media cache (X-Cache-Status HIT): the API never saw them. */
+  cached: number;
 }
 
 export async function loadMix(cluster: Cluster, track: UploadedTrack): Promise<void> {
   const rows = new Map<string, Row>();
-  const note = (route: string, status: number | 'error', ms: number): void => {
-    const row: Row = rows.get(route) ?? { ok: 0, other: new Map<string, number>(), ms: [] };
+  const note = (route: string, status: number | 'error', ms: number, cached = false): void => {
+    const row: Row = rows.get(route) ?? { ok: 0, other: new Map<string, number>(), ms: [], cached: 0 };
     rows.set(route, row);
     row.ms.push(ms);
+    if (cached) row.cached += 1;
     if (status === 200 || status === 201) row.ok += 1;
     else row.other.set(String(status), (row.other.get(String(status)) ?? 0) + 1);
   };
@@ -44,7 +51,7 @@ export async function loadMix(cluster: Cluster, track: UploadedTrack): Promise<v
     try {
       const res = await clientFetch(n++, url, { ...init, signal: AbortSignal.timeout(30_000) });
       const text = await res.text();
-      note(route, res.status, performance.now() - started);
+      note(route, res.status, performance.now() - started, res.headers.get('x-cache-status') === 'HIT');
       return text;
     } catch {
       note(route, 'error', performance.now() - started);
@@ -134,21 +141,23 @@ export async function loadMix(cluster: Cluster, track: UploadedTrack): Promise<v
     });
   });
   const batches = loop(async () => {
-    await timed('POST /api/batch (20 lines)', `${LB}/api/batch`, {
+    await timed(BATCH_ROUTE, `${LB}/api/batch`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-ndjson' },
       body: batch,
     });
   });
-  // Uploads: one account per upload, each from an address of its own (the auth zone is 5 a minute).
+  // Uploads: one account per upload, each from an address of its own (the auth zone is 5 a minute),
+  // each made a track's version, so the workers transcode it.
   let uploadNo = 0;
-  const uploadRows = newUploadRows();
+  const versions: string[] = [];
   const uploader = loop(async () => {
     const address = CLIENT_ADDRESSES[CLIENT_ADDRESSES.length - 1 - (uploadNo++ % 40)]!;
-    setGlobalDispatcher(new Agent({ connect: { ca: cluster.ca, localAddress: address } }));
+    setGlobalDispatcher(new Agent({ localAddress: address, connect: { ca: cluster.ca } }));
     const t0 = performance.now();
-    const done = await uploadOne(LB, address, noiseWav(5, 22_050), uploadRows);
-    note('upload (signup, init, parts, complete)', 'failure' in done ? 'error' : 200, performance.now() - t0);
+    const done = await uploadTrack(cluster, noiseWav(UPLOAD_SECONDS, 22_050), address).catch(() => undefined);
+    if (done) versions.push(done.versionId);
+    note(UPLOAD_ROUTE, done ? 200 : 'error', performance.now() - t0);
   });
   await Promise.all([
     ...Array.from({ length: 6 }, listener),
@@ -161,6 +170,10 @@ export async function loadMix(cluster: Cluster, track: UploadedTrack): Promise<v
   const wall = (performance.now() - started) / 1000;
   setGlobalDispatcher(new Agent({ connect: { ca: cluster.ca } }));
   const cpuAfter = await Promise.all(hosts.map(cpuOn));
+  // The workers' share is counted until the uploads made in the run are transcoded.
+  await untilReady(cluster, versions);
+  const transcoded = (performance.now() - started) / 1000;
+  const cpuReady = await Promise.all(hosts.map(cpuOn));
 
   const table = [...rows].map(([route, row]) => {
     const sorted = [...row.ms].sort((a, b) => a - b);
@@ -176,11 +189,31 @@ export async function loadMix(cluster: Cluster, track: UploadedTrack): Promise<v
   });
   cpuRows.sort((a, b) => b.cores - a.cores);
   const total = cpuRows.reduce((s, r) => s + r.cores, 0);
+  const use: CpuUse[] = hosts.flatMap((host, i) => {
+    const at = host.startsWith('worker') ? cpuReady[i]! : cpuAfter[i]!;
+    return [...at].map(([name, after]) => ({ host, name, seconds: after - (cpuBefore[i]!.get(name) ?? 0) }));
+  });
+  const count = (pick: (route: string) => boolean, each = (r: Row) => r.ms.length - r.cached): number =>
+    [...rows].filter(([route]) => pick(route)).reduce((s, [, r]) => s + each(r), 0);
+  const isEval = (route: string) => route.startsWith('POST /api/') && !route.startsWith('POST /api/v1/');
+  const uploads = rows.get(UPLOAD_ROUTE)?.ms.length ?? 0;
+  const units = {
+    // An upload is 6 API requests (signup, init, one part, complete, track, version).
+    musicRequests: count((r) => !isEval(r) && r !== UPLOAD_ROUTE) + uploads * 6,
+    evalTasks: count(isEval, (r) => r.ms.length) + 19 * (rows.get(BATCH_ROUTE)?.ms.length ?? 0),
+    audioSeconds: versions.length * UPLOAD_SECONDS,
+    lbRequests:
+      count(
+        () => true,
+        (r) => r.ms.length,
+      ) +
+      uploads * 5,
+  };
   record('1. Load: a bounded mix through lb', [
     `${SECONDS} s; 6 HLS listeners (master, variant, 4 segments each round), 2 commenters (10 accounts, within 20 an`,
     `hour each) reading the comments back, 3 Subsonic browsers (apiKey; getArtists, getAlbumList2, search3), 3 eval`,
     `tool loops (gate, counterexample; every call crosses the verify queue), 1 batch loop (20 gate lines), 1 uploader`,
-    `(a new account per upload, 5 s WAV); each request from the next of 150 client addresses. Load average ${load0.toFixed(1)}`,
+    `(a new account per upload, ${UPLOAD_SECONDS} s WAV, made a track's version: the workers transcode it); each request from the next of 150 client addresses. Load average ${load0.toFixed(1)}`,
     `when it began.`,
     '',
     '| route | requests | per second | p50 (ms) | p99 (ms) | not 2xx |',
@@ -193,6 +226,11 @@ export async function loadMix(cluster: Cluster, track: UploadedTrack): Promise<v
     '| host | process | cores |',
     '| ---- | ------- | ----: |',
     ...cpuRows.slice(0, 14).map((r) => `| ${r.host} | ${r.name} | ${r.cores.toFixed(2)} |`),
+    '',
+    `CPU per unit of work (the workers' until the run's ${versions.length} uploads were transcoded, ${transcoded.toFixed(0)} s`,
+    `after the start; nginx's media cache hits not counted as API requests):`,
+    '',
+    ...unitCostLines(use, units),
   ]);
   expect(rows.get('GET /media/hls/… (segments)')?.ok ?? 0).toBeGreaterThan(0);
   for (const [route, row] of rows)

@@ -3,10 +3,9 @@
  * One cluster for every scenario, in the order that proves the most soonest; each records its
  * figures, written to bench/results/cluster.md at the end.
  */
-import { execFileSync } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
 import { apiHostCut } from './api-cut.js';
-import { Cluster, ROOT } from './cluster.js';
+import { Cluster } from './cluster.js';
 import { loadMix } from './load.js';
 import type { UploadedTrack } from './music-client.js';
 import { restartsUnderLoad } from './restarts.js';
@@ -14,16 +13,6 @@ import { writeResults } from './results.js';
 import { limitsShared } from './shared-limits.js';
 import { verifyHostDies } from './verify-death.js';
 import { workerHostDies } from './worker-death.js';
-
-/** Whether issue 45's branch (rate limits, Origin, nginx's Host header) is merged into this checkout. */
-function issue45Merged(): boolean {
-  try {
-    execFileSync('git', ['merge-base', '--is-ancestor', 'issue-45', 'HEAD'], { cwd: ROOT, stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 // CLUSTER_SCENARIOS=2,3 runs some only (the numbers of the issue).
 const chosen = new Set((process.env.CLUSTER_SCENARIOS ?? '2,3,4,6,5,1').split(','));
@@ -63,7 +52,7 @@ describe('the platform on several hosts', () => {
   scenario('4')(
     '4. limits are shared: alternating API hosts is refused at the same count as one',
     async () => {
-      await limitsShared(cluster, issue45Merged());
+      await limitsShared(cluster);
     },
   );
 

@@ -8,6 +8,8 @@ export class ResilientLive {
   readonly events: LiveMessage[] = [];
   reconnects = 0;
   resyncs = 0;
+  /** Why reconnection attempts failed (e.g. "upgrade refused: 429 ..."), for the report. */
+  readonly failures: string[] = [];
   private client?: LiveClient;
   private heard = Date.now();
   private stopped = false;
@@ -62,13 +64,15 @@ export class ResilientLive {
     this.client?.ws.terminate();
     this.client = undefined;
     this.reconnects += 1;
-    for (;;) {
+    // As the player (web/player/src/live.ts): 1 s before the first attempt, doubling to 30 s.
+    for (let wait = 1000; !this.stopped; wait = Math.min(wait * 2, 30_000)) {
+      await new Promise((r) => setTimeout(r, wait));
+      if (this.stopped) break;
       try {
         await this.connect();
         break;
-      } catch {
-        if (this.stopped) break;
-        await new Promise((r) => setTimeout(r, 500));
+      } catch (err) {
+        this.failures.push((err as Error).message.slice(0, 60));
       }
     }
     this.reconnecting = false;

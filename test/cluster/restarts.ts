@@ -11,6 +11,7 @@ import { examples } from '../../src/eval/routes/info.js';
 import { clientFetch } from './clients.js';
 import { LB, type Cluster } from './cluster.js';
 import { untilReady, uploadTrack, type UploadedTrack } from './music-client.js';
+import { PaymentFeed } from './payment-feed.js';
 import { record } from './results.js';
 
 interface Answer {
@@ -87,6 +88,8 @@ export async function restartsUnderLoad(cluster: Cluster, track: UploadedTrack):
       `| ${name} | ${((up - down) / 1000).toFixed(1)} | ${((recovered - up) / 1000).toFixed(1)} | ${during.length} | ${count(200)} | ${count(503)} | ${during.filter((a) => a.status === 503 && !a.retryAfter).length} | ${statuses.filter((s) => s !== 200 && s !== 503).join(', ') || 'none'} |`,
     );
   };
+  const payments = new PaymentFeed();
+  payments.start();
   try {
     await sleep(3000);
     await outage(
@@ -102,9 +105,11 @@ export async function restartsUnderLoad(cluster: Cluster, track: UploadedTrack):
     );
   } finally {
     running = false;
-    await Promise.all(loops);
+    await Promise.all([...loops, payments.stop()]);
   }
   await untilReady(cluster, queued);
+  const paymentsProcessed = await payments.processed(cluster);
+  const redelivered = [...payments.refused].map(([s, c]) => `${c} × ${s}`).join(', ') || 'none';
 
   const bad = answers.filter(
     (a) => a.status === 'error' || (typeof a.status === 'number' && a.status >= 500 && a.status !== 503),
@@ -121,8 +126,18 @@ export async function restartsUnderLoad(cluster: Cluster, track: UploadedTrack):
     '',
     `- answers in the whole run: ${answers.length}; 5xx other than 503, or no answer: ${bad.length}`,
     `- versions queued just before a restart and ready afterwards: ${queued.length} of ${queued.length}`,
-    '- payment events: not exercised (no payment provider runs in the cluster)',
+    `- payment events delivered through lb (signed, each redelivered every 1 s until a 2xx, as the provider does): ${payments.ids.length}; recorded and processed once afterwards: ${paymentsProcessed}; deliveries refused meanwhile: ${redelivered}`,
   ]);
+  // A 500 is a product fault: the services' own account of it, for the failure's message.
+  const unhandled = [...cluster.processes.values()].flatMap((p) =>
+    p.lines.filter((l) => l.includes('unhandled error')).map((l) => `${p.host}: ${l.slice(0, 1500)}`),
+  );
+  expect(unhandled, 'errors the services logged as unhandled').toEqual([]);
+  expect(paymentsProcessed).toBe(payments.ids.length);
+  // Refusals the provider redelivers are fine (503, nginx's 429); a 500 or no answer is not.
+  expect(
+    [...payments.refused.keys()].filter((s) => s === 'error' || (s.startsWith('5') && s !== '503')),
+  ).toEqual([]);
   expect(bad.map((a) => `${a.route} ${a.status}`)).toEqual([]);
   expect(bare503.length).toBe(0);
 }

@@ -44,7 +44,7 @@ async function refusedAt(
   throw new Error(`${scope.name}: no 429 within 60 requests`);
 }
 
-export async function limitsShared(_cluster: Cluster, merged45: boolean): Promise<void> {
+export async function limitsShared(_cluster: Cluster): Promise<void> {
   const rows: string[] = [];
   for (const [i, scope] of SCOPES.entries()) {
     const one = await refusedAt(scope, `192.0.2.${10 + i}`, ['api1']);
@@ -57,7 +57,6 @@ export async function limitsShared(_cluster: Cluster, merged45: boolean): Promis
   }
   record('4. Limits are shared', [
     `Each client its own address (X-Forwarded-For from a trusted proxy); requests straight to the API hosts.`,
-    `Issue 45's limit changes ${merged45 ? 'were merged into this branch before this run' : 'were NOT merged yet'}.`,
     '',
     '| scope | request | refused at (api1 only) | refused at (api1, api2 alternating) | Retry-After (s) |',
     '| ----- | ------- | ---------------------: | ----------------------------------: | --------------: |',

@@ -20,18 +20,43 @@ const OUTAGE_KINDS = new Set([
   'AuthenticationFailed',
 ]);
 
+/**
+ * SQLSTATEs of a server that is shutting down, restarting or starting up (class 57, operator
+ * intervention: 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now) or whose
+ * connection failed (class 08). The adapter reports them as kind `postgres`, not as an outage.
+ */
+const OUTAGE_SQLSTATE = /^(57P0[123]|08)/;
+
+interface AdapterCause {
+  kind?: string;
+  code?: string;
+}
+
+/** The driver adapter's account of an error: in a Prisma error's meta, or the adapter's own error thrown as is. */
+function adapterCause(e: {
+  name?: string;
+  cause?: unknown;
+  meta?: { driverAdapterError?: { cause?: AdapterCause } };
+}): AdapterCause | undefined {
+  const cause = e.meta?.driverAdapterError?.cause ?? (e.name === 'DriverAdapterError' ? e.cause : undefined);
+  return cause !== null && typeof cause === 'object' ? cause : undefined;
+}
+
 export function isDatabaseOutage(err: unknown): boolean {
   if (err === null || typeof err !== 'object') return false;
   const e = err as {
     name?: string;
     code?: string;
     message?: string;
-    meta?: { driverAdapterError?: { cause?: { kind?: string } } };
+    cause?: unknown;
+    meta?: { driverAdapterError?: { cause?: AdapterCause } };
   };
   if (e.name === 'PrismaClientInitializationError') return true;
   if (e.code !== undefined && OUTAGE_CODES.has(e.code)) return true;
-  const kind = e.meta?.driverAdapterError?.cause?.kind;
-  if (kind !== undefined && OUTAGE_KINDS.has(kind)) return true;
+  const cause = adapterCause(e);
+  if (cause?.kind !== undefined && OUTAGE_KINDS.has(cause.kind)) return true;
+  // A restart under load: model queries get the adapter's own error, raw ones P2010, both with the SQLSTATE.
+  if (cause?.kind === 'postgres' && OUTAGE_SQLSTATE.test(cause.code ?? '')) return true;
   // $queryRaw wraps the adapter's error as P2010 with the reason only in the text.
   return (
     e.code === 'P2010' && /Can't reach database server|Connection terminated|timeout/i.test(e.message ?? '')
