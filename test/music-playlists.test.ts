@@ -253,6 +253,70 @@ describe('playlists over REST and Subsonic', () => {
     ).toEqual([songs.a]);
   });
 
+  it('an edit keeps, in place, the entries the owner can no longer see (a track its owner made private)', async () => {
+    const res = await call('POST', '/api/v1/tracks', other, { title: 'Soon private', visibility: 'public' });
+    const gone = res.json<{ id: string }>().id;
+    await addReadyVersion(t.connections, gone, other.id, {
+      title: 'Soon private',
+      artist: 'Band X',
+      album: 'Mix LP',
+    });
+    const p = (
+      await call('POST', '/api/v1/playlists', owner, {
+        name: 'Keeps what it hides',
+        trackIds: [songs.a, gone, songs.b, songs.a],
+      })
+    ).json<{ id: string }>();
+    const setVisibility = async (visibility: string) =>
+      expect((await call('PATCH', `/api/v1/tracks/${gone}`, other, { visibility })).statusCode).toBe(200);
+    const stored = async () =>
+      (
+        await t.connections.prisma.playlistEntry.findMany({
+          where: { playlistId: p.id },
+          orderBy: { position: 'asc' },
+        })
+      ).map((e) => e.trackId);
+    await setVisibility('private');
+    const shown = (await call('GET', `/api/v1/playlists/${p.id}`, owner)).json();
+    expect(shown.tracks.map((x: { id: string }) => x.id)).toEqual([songs.a, songs.b, songs.a]);
+
+    // The page sends the order of what it shows: moved and one removed.
+    const patched = await call('PATCH', `/api/v1/playlists/${p.id}`, owner, { trackIds: [songs.b, songs.a] });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(patched.json().tracks.map((x: { id: string }) => x.id)).toEqual([songs.b, songs.a]);
+    expect(await stored()).toEqual([songs.b, songs.a, gone]);
+
+    // Subsonic's indexes count the songs the client was shown: index 0 is songs.b, not the hidden one.
+    expect((await rest(owner, 'getPlaylist', { id: p.id })).playlist.entry.map((e) => e.id)).toEqual([
+      songs.b,
+      songs.a,
+    ]);
+    const removed = await rest(owner, 'updatePlaylist', {
+      playlistId: p.id,
+      songIndexToRemove: '0',
+      songIdToAdd: songs.theirs,
+    });
+    expect(removed.status).toBe('ok');
+    expect(await stored()).toEqual([songs.a, gone, songs.theirs]);
+    expect((await rest(owner, 'updatePlaylist', { playlistId: p.id, songIndexToRemove: '2' })).error).toEqual(
+      {
+        code: 0,
+        message: 'Parameter songIndexToRemove: must be 0 to 1',
+      },
+    );
+
+    // The entry it followed removed: it comes first.
+    expect(
+      (await call('PATCH', `/api/v1/playlists/${p.id}`, owner, { trackIds: [songs.theirs] })).statusCode,
+    ).toBe(200);
+    expect(await stored()).toEqual([gone, songs.theirs]);
+
+    // Public again: back in its place for the playlist's owner.
+    await setVisibility('public');
+    const back = (await call('GET', `/api/v1/playlists/${p.id}`, owner)).json();
+    expect(back.tracks.map((x: { id: string }) => x.id)).toEqual([gone, songs.theirs]);
+  });
+
   it('bounds playlists per owner even for creations at the same instant, and concurrent reorders never collide', async () => {
     const state = new SubsonicStateRepository(t.connections.prisma, t.connections.redis, 'unused:');
     const user = await signupUser(t.app, 'plb');

@@ -11,7 +11,7 @@ export const CreatePlaylistBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** `trackIds` is the whole new order: tracks added, removed and moved in one write. */
+/** `trackIds` is the new order of the songs the caller sees: added, removed and moved in one write. */
 export const UpdatePlaylistBody = Type.Object(
   { name: Type.Optional(Name), public: Type.Optional(Type.Boolean()), trackIds: Type.Optional(TrackIds) },
   { additionalProperties: false, minProperties: 1 },

@@ -36,7 +36,12 @@ export interface PlaylistStore {
   ): Promise<string | undefined>;
   updatePlaylist(
     id: string,
-    changes: { name?: string; comment?: string; public?: boolean; trackIds?: string[] },
+    changes: {
+      name?: string;
+      comment?: string;
+      public?: boolean;
+      trackIds?: (current: string[]) => string[];
+    },
   ): Promise<void>;
   deletePlaylist(id: string): Promise<void>;
   playlistSongSummaries(viewer: LibraryViewer, playlistIds: string[]): Promise<PlaylistSongSummary[]>;
@@ -62,6 +67,34 @@ export function playlistName(name: string): string {
   const trimmed = name.trim();
   if (trimmed === '') throw playlistNameBlank();
   return trimmed.slice(0, PLAYLIST_LIMITS.nameLength);
+}
+
+/**
+ * A playlist's entries after a caller's edit: `seen` is the new order of what the caller can play;
+ * each entry they cannot (a track its owner has since made private, never shown to them) stays
+ * right after the playable entry it followed, or first when that one was removed.
+ */
+export function keepUnseenEntries(current: string[], seen: string[], playable: Set<string>): string[] {
+  // A playable entry is its id and which occurrence of that id it is (a song may be listed twice).
+  const counts = new Map<string, number>();
+  const occurrence = (id: string) => {
+    const n = counts.get(id) ?? 0;
+    counts.set(id, n + 1);
+    return `${n}:${id}`;
+  };
+  const kept = new Set(seen.map(occurrence));
+  counts.clear();
+  const after = new Map<string, string[]>([['', []]]);
+  let anchor = '';
+  for (const id of current) {
+    if (!playable.has(id)) after.get(anchor)!.push(id);
+    else {
+      const key = occurrence(id);
+      if (kept.has(key)) after.set((anchor = key), []);
+    }
+  }
+  counts.clear();
+  return [...after.get('')!, ...seen.flatMap((id) => [id, ...(after.get(occurrence(id)) ?? [])])];
 }
 
 export class PlaylistService {
@@ -96,6 +129,18 @@ export class PlaylistService {
     return ids.map((id) => id.toLowerCase());
   }
 
+  /** The new entries as a function of the current ones (keepUnseenEntries), checked as a whole. */
+  private async editedEntries(auth: AuthContext, p: PlaylistRecord, ids: string[]) {
+    const seen = await this.checkedTrackIds(auth, ids);
+    const playable = new Set([...seen, ...(await this.visibleSongs(auth, p)).map((s) => s.id)]);
+    return (current: string[]): string[] => {
+      const next = keepUnseenEntries(current, seen, playable);
+      if (next.length > PLAYLIST_LIMITS.tracks)
+        throw tooManyPlaylistTracks(PLAYLIST_LIMITS.tracks, next.length);
+      return next;
+    };
+  }
+
   /** The songs of a playlist this caller may play, in playlist order (the others are left out). */
   async visibleSongs(auth: AuthContext | undefined, p: PlaylistRecord): Promise<SongRow[]> {
     const rows = await this.songs.songsByIds(libraryViewer(auth), [...new Set(p.trackIds)]);
@@ -119,6 +164,7 @@ export class PlaylistService {
     return id;
   }
 
+  /** `trackIds` is the new order of the songs the caller sees; the ones they do not see are kept. */
   async changeOwn(auth: AuthContext, id: string, changes: PlaylistChanges & { comment?: string }) {
     const p = await this.owned(auth, id);
     await this.store.updatePlaylist(p.id, {
@@ -126,7 +172,7 @@ export class PlaylistService {
       ...(changes.comment !== undefined ? { comment: changes.comment.slice(0, 2000) } : {}),
       ...(changes.public !== undefined ? { public: changes.public } : {}),
       ...(changes.trackIds !== undefined
-        ? { trackIds: await this.checkedTrackIds(auth, changes.trackIds) }
+        ? { trackIds: await this.editedEntries(auth, p, changes.trackIds) }
         : {}),
     });
     return p.id;

@@ -121,13 +121,27 @@ export class SubsonicStateRepository {
   /**
    * Changes fields and replaces the entries in one transaction; the playlist's row is locked
    * first, so two replacements at once are applied one after the other (never a duplicate position).
+   * `trackIds` as a function computes the new entries from the current ones, read under that lock.
    */
   async updatePlaylist(
     id: string,
-    changes: { name?: string; comment?: string; public?: boolean; trackIds?: string[] },
+    changes: {
+      name?: string;
+      comment?: string;
+      public?: boolean;
+      trackIds?: string[] | ((current: string[]) => string[]);
+    },
   ): Promise<void> {
     await this.prisma.$transaction(async (tx) => {
       await tx.$queryRaw`SELECT 1 FROM playlists WHERE id = ${id}::uuid FOR UPDATE`;
+      const entries =
+        typeof changes.trackIds === 'function'
+          ? changes.trackIds(
+              (
+                await tx.playlistEntry.findMany({ where: { playlistId: id }, orderBy: { position: 'asc' } })
+              ).map((e) => e.trackId),
+            )
+          : changes.trackIds;
       await tx.playlist.update({
         where: { id },
         data: {
@@ -137,10 +151,10 @@ export class SubsonicStateRepository {
           ...(changes.public !== undefined ? { public: changes.public } : {}),
         },
       });
-      if (changes.trackIds) {
+      if (entries) {
         await tx.playlistEntry.deleteMany({ where: { playlistId: id } });
         await tx.playlistEntry.createMany({
-          data: changes.trackIds.map((trackId, position) => ({ playlistId: id, trackId, position })),
+          data: entries.map((trackId, position) => ({ playlistId: id, trackId, position })),
         });
       }
     });
