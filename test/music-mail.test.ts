@@ -37,7 +37,9 @@ beforeAll(async () => {
   eventsRedis = new Redis(t.config.cacheUrl, { maxRetriesPerRequest: null });
   events = new QueueEvents('mail', { connection: eventsRedis, prefix: t.config.queuePrefix });
   await events.waitUntilReady();
-  worker = await startWorkerProcess(t.config, mailEnv);
+  // No PUBLIC_URL for the worker: each mail names the host of the API that queued it, as its links do.
+  const { PUBLIC_URL: _api, ...workerEnv } = mailEnv;
+  worker = await startWorkerProcess(t.config, workerEnv);
 }, 60_000);
 
 afterAll(async () => {
@@ -150,6 +152,7 @@ describe('mail', () => {
 
     const mail = await sink.next(user.email);
     expect(mail.parsed.subject).toBe('Reset your music.test password');
+    expect(mail.parsed.text).toMatch(/\n-- \nmusic\.test\n*$/);
     expect(mail.parsed.messageId).toMatch(/^<password-reset\.[0-9]+@music\.test>$/);
     const { url, token } = linkIn(mail);
     expect(`${url.origin}${url.pathname}`).toBe(`${PUBLIC_URL}/reset-password`);
