@@ -25,6 +25,9 @@ import {
 declare const localStorage: any;
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
+const IPHONE_SAFARI =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+
 describe('music player sessions and interrupted uploads in Chromium', () => {
   let f: PlayerFixture;
   let base: string;
@@ -95,6 +98,65 @@ describe('music player sessions and interrupted uploads in Chromium', () => {
       expect([...one.errors, ...two.errors, ...three.errors]).toEqual([]);
     } finally {
       await device.close();
+    }
+  }, 120_000);
+
+  it('the sessions page names each device; a session ended from another device is told so, with a way to log in', async () => {
+    const who = `dev_${Date.now().toString(36)}`;
+    const phone = await launchBrowser();
+    try {
+      const desk = await browser.page();
+      await signUp(desk.page, who);
+      const mobile = await phone.page(375);
+      await mobile.page.setExtraHTTPHeaders({ 'user-agent': IPHONE_SAFARI });
+      await logIn(mobile.page, who);
+      await mobile.page.getByRole('button', { name: 'Menu' }).click();
+      await mobile.page.getByRole('link', { name: 'Account' }).click();
+      const rows = mobile.page.locator('li.session');
+      await rows.nth(1).waitFor();
+      const mine = mobile.page.locator('li.session[data-current="true"]');
+      expect(await mine.locator('.device').innerText()).toBe('Safari on iOS');
+      expect(await mine.innerText()).toMatch(/This device\s+Last used now · signed in /);
+      const other = mobile.page.locator('li.session[data-current="false"]');
+      expect(await other.locator('.device').innerText()).toBe('Headless Chrome on Linux');
+      expect(await other.innerText()).toMatch(/Last used (just now|\d+ minutes? ago) · signed in /);
+      // Words, not an address hash.
+      expect(await mobile.page.locator('ul.sessions').innerText()).not.toMatch(/[0-9a-f]{12}|address/i);
+      await checkPage(mobile.page, 'player-sessions');
+
+      // The phone ends the desktop's session; the desktop's next request says so, with a way in.
+      await mobile.page.getByRole('button', { name: 'End the session of Headless Chrome on Linux' }).click();
+      await mobile.page.locator('li.session').nth(1).waitFor({ state: 'detached' });
+      expect(await mobile.page.locator('li.session .device').allInnerTexts()).toEqual(['Safari on iOS']);
+      await desk.page.getByRole('link', { name: 'My tracks' }).click();
+      const ended = desk.page.locator('.session-ended');
+      await ended.waitFor();
+      expect(await ended.innerText()).toMatch(/^Your session has ended\. Log in again\./);
+      expect(await desk.page.locator('body').innerText()).not.toMatch(/Authorization|Bearer|access token/);
+      await checkPage(desk.page, 'player-session-ended');
+      // A second tab of that device (its cookie already dropped) reads the same words, never the API's.
+      const tab = await browser.page();
+      await tab.page.goto(`${base}/`);
+      await tab.page.evaluate(
+        (handle) =>
+          localStorage.setItem(
+            'music.session',
+            JSON.stringify({ handle, expires_at: new Date(Date.now() + 3_600_000).toISOString() }),
+          ),
+        who,
+      );
+      await tab.page.goto(`${base}/me/sessions`);
+      await tab.page.locator('.session-ended').waitFor();
+      expect(await tab.page.locator('body').innerText()).not.toMatch(/Authorization|Bearer|access token/);
+      await tab.page.locator('.session-ended').getByRole('link', { name: 'Log in' }).click();
+      await tab.page.waitForURL(`${base}/login`);
+      await ended.getByRole('link', { name: 'Log in' }).click();
+      await desk.page.waitForURL(`${base}/login`);
+      // The 401s of the ended session are the answers asked for.
+      for (const errors of [desk.errors, tab.errors, mobile.errors])
+        expect(errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
+    } finally {
+      await phone.close();
     }
   }, 120_000);
 
