@@ -201,11 +201,11 @@ export class PlaylistService {
           id: p.id,
           name: p.name,
           public: p.public,
-          trackCount: sum?.trackCount ?? 0,
-          durationSeconds: durationSeconds(sum?.durationMs ?? 0),
-          coverUrl: imageUrl(sum?.coverKey ?? null),
-          createdAt: p.createdAt.toISOString(),
-          updatedAt: p.updatedAt.toISOString(),
+          track_count: sum?.trackCount ?? 0,
+          duration_seconds: durationSeconds(sum?.durationMs ?? 0),
+          cover_url: imageUrl(sum?.coverKey ?? null),
+          created_at: p.createdAt.toISOString(),
+          updated_at: p.updatedAt.toISOString(),
         };
       }),
     };
@@ -218,27 +218,32 @@ export class PlaylistService {
       id: p.id,
       name: p.name,
       public: p.public,
-      owner: { handle: p.ownerHandle, displayName: p.ownerName },
+      owner: { handle: p.ownerHandle, display_name: p.ownerName },
       mine: auth?.userId === p.ownerUserId,
-      trackCount: songs.length,
-      durationSeconds: durationSeconds(songs.reduce((sum, s) => sum + (s.duration_ms ?? 0), 0)),
-      coverUrl: imageUrl(songs.find((s) => s.artwork_key)?.artwork_key ?? null),
-      createdAt: p.createdAt.toISOString(),
-      updatedAt: p.updatedAt.toISOString(),
+      track_count: songs.length,
+      duration_seconds: durationSeconds(songs.reduce((sum, s) => sum + (s.duration_ms ?? 0), 0)),
+      cover_url: imageUrl(songs.find((s) => s.artwork_key)?.artwork_key ?? null),
+      created_at: p.createdAt.toISOString(),
+      updated_at: p.updatedAt.toISOString(),
       tracks: songs.map(trackListItem),
     };
   }
 
-  async create(auth: AuthContext, body: { name: string; public?: boolean; trackIds?: string[] }) {
+  async create(auth: AuthContext, body: { name: string; public?: boolean; track_ids?: string[] }) {
     const id = await this.createOwn(auth, {
       name: body.name,
-      trackIds: body.trackIds ?? [],
+      trackIds: body.track_ids ?? [],
       ...(body.public !== undefined ? { public: body.public } : {}),
     });
     return this.view(auth, id);
   }
 
-  async update(auth: AuthContext, id: string, changes: PlaylistChanges) {
-    return this.view(auth, await this.changeOwn(auth, id, changes));
+  async update(
+    auth: AuthContext,
+    id: string,
+    body: { name?: string; public?: boolean; track_ids?: string[] },
+  ) {
+    const { track_ids: trackIds, ...rest } = body;
+    return this.view(auth, await this.changeOwn(auth, id, { ...rest, ...(trackIds ? { trackIds } : {}) }));
   }
 }

@@ -77,7 +77,7 @@ function pictureControls(profile: Profile, reload: () => void): HTMLElement {
   });
   const remove = h('button', { type: 'button' }, 'Remove picture');
   remove.addEventListener('click', () => send({ method: 'DELETE' }));
-  const hasPicture = (profile.pictureUrl ?? profile.picture_url ?? null) !== null;
+  const hasPicture = (profile.picture_url ?? null) !== null;
   return h(
     'div',
     { class: 'stack', role: 'group', 'aria-label': 'Your picture' },
