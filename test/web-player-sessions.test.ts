@@ -12,10 +12,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type TestBrowser } from './helpers/browser.js';
 import { generateAudio } from './helpers/music-worker.js';
+import { pictureRoundTrip } from './helpers/profile-picture.js';
 import {
   accountSteps,
   checkPage,
   MACHINE_TEXT,
+  PASSWORD,
   startPlayerFixture,
   type PlayerFixture,
 } from './helpers/player-fixture.js';
@@ -160,6 +162,48 @@ describe('music player sessions and interrupted uploads in Chromium', () => {
     }
   }, 120_000);
 
+  it('sign-up says what comes next; a device whose session ended is told so in words, with a way to log in', async () => {
+    const { page, errors } = await browser.page(375);
+    const who = `new_${Date.now().toString(36)}`;
+    await page.goto(`${base}/signup`);
+    await page.getByLabel('Handle (3–30 letters, digits or _)').fill(who);
+    await page.getByLabel('Email').fill(`${who}@example.org`);
+    await page.getByLabel('Password (at least 10 characters)').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create the account' }).click();
+    const welcome = page.getByTestId('welcome');
+    await welcome.waitFor();
+    expect(await welcome.innerText()).toContain(`Check your mail: a link sent to ${who}@example.org`);
+    await welcome.getByRole('link', { name: 'upload your first track' }).waitFor();
+    // The artist's short bio, edited on their own page.
+    await page.getByLabel('Short bio').fill('Sings about trains.\nLives by the sea.');
+    await page.getByRole('button', { name: 'Save the bio' }).click();
+    await page.getByTestId('bio').waitFor();
+    expect(await page.getByTestId('bio').innerText()).toBe('Sings about trains.\nLives by the sea.');
+    await pictureRoundTrip(page, `Picture of ${who}`);
+    await checkPage(page, 'listening-profile-own');
+    await page.getByRole('link', { name: 'upload your first track' }).waitFor();
+    // No empty progress bar before a file is chosen.
+    await page.getByRole('link', { name: 'upload your first track' }).click();
+    await page.getByLabel('Audio file').waitFor();
+    expect(await page.locator('progress').isVisible()).toBe(false);
+    await checkPage(page, 'listening-upload-empty');
+
+    // The session ends elsewhere (its cookie is gone); the next request here says so.
+    await browser.context.clearCookies();
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('link', { name: 'My tracks' }).click();
+    const ended = page.locator('.session-ended');
+    await ended.waitFor();
+    expect(await ended.innerText()).toMatch(/^Your session has ended\. Log in again\./);
+    const text = await page.locator('body').innerText();
+    expect(text).not.toMatch(/Authorization|Bearer|access token/);
+    await checkPage(page, 'listening-session-ended');
+    await ended.getByRole('link', { name: 'Log in', exact: true }).click();
+    await page.waitForURL(`${base}/login`);
+    // The 401 of the ended session and the 415 of the refused picture are the answers asked for.
+    expect(errors.filter((e) => !/status of (401|415)/.test(e))).toEqual([]);
+    await page.close();
+  }, 60_000);
   it('an interrupted upload resumes after a reload, sending only the missing parts; a refused one is not offered again', async () => {
     // 200 s of 16-bit stereo WAV is 35.3 MB: three parts at the default 16 MiB.
     const file = join(dir, 'sine-200s.wav');
