@@ -216,10 +216,10 @@ export async function renderSessions(app: HTMLElement, go: Go): Promise<void> {
         'button',
         {
           type: 'button',
-          'aria-label': s.current ? 'Log out of this device' : `End the session of ${s.device}`,
+          'aria-label': s.current ? "End this device's session" : `End the session of ${s.device}`,
           onclick: () => end(s.id),
         },
-        s.current ? 'Log out' : 'End',
+        'End',
       ),
     ),
   );
