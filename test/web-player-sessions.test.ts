@@ -126,6 +126,9 @@ describe('music player sessions and interrupted uploads in Chromium', () => {
       expect(await mobile.page.locator('ul.sessions').innerText()).not.toMatch(/[0-9a-f]{12}|address/i);
       await checkPage(mobile.page, 'player-sessions');
 
+      const tab = await browser.page();
+      await tab.page.goto(`${base}/`);
+      await tab.page.getByRole('link', { name: who, exact: true }).waitFor();
       // The phone ends the desktop's session; the desktop's next request says so, with a way in.
       await mobile.page.getByRole('button', { name: 'End the session of Headless Chrome on Linux' }).click();
       await mobile.page.locator('li.session').nth(1).waitFor({ state: 'detached' });
@@ -136,18 +139,9 @@ describe('music player sessions and interrupted uploads in Chromium', () => {
       expect(await ended.innerText()).toMatch(/^Your session has ended\. Log in again\./);
       expect(await desk.page.locator('body').innerText()).not.toMatch(/Authorization|Bearer|access token/);
       await checkPage(desk.page, 'player-session-ended');
-      // A second tab of that device (its cookie already dropped) reads the same words, never the API's.
-      const tab = await browser.page();
-      await tab.page.goto(`${base}/`);
-      await tab.page.evaluate(
-        (handle) =>
-          localStorage.setItem(
-            'music.session',
-            JSON.stringify({ handle, expires_at: new Date(Date.now() + 3_600_000).toISOString() }),
-          ),
-        who,
-      );
-      await tab.page.goto(`${base}/me/sessions`);
+      // A second tab of that device, open before (its cookie since dropped by the first tab's 401),
+      // reads the same words on its next page, never the API's.
+      await tab.page.getByRole('link', { name: 'Account' }).click();
       await tab.page.locator('.session-ended').waitFor();
       expect(await tab.page.locator('body').innerText()).not.toMatch(/Authorization|Bearer|access token/);
       await tab.page.locator('.session-ended').getByRole('link', { name: 'Log in' }).click();
