@@ -50,11 +50,11 @@ describe('track list items and owned', () => {
     expect(item).toMatchObject({
       id: trackId,
       title: `${word} Song`,
-      artistRef: { id: expect.stringMatching(/^ar-/), name: `${word} Band`, handle: artist.handle },
-      albumRef: { id: expect.stringMatching(/^al-/), title: `${word} Album` },
-      owner: { handle: artist.handle, displayName: expect.any(String) },
-      durationSeconds: 60,
-      coverUrl: `/images/${cover}`,
+      artist_ref: { id: expect.stringMatching(/^ar-/), name: `${word} Band`, handle: artist.handle },
+      album_ref: { id: expect.stringMatching(/^al-/), title: `${word} Album` },
+      owner: { handle: artist.handle, display_name: expect.any(String) },
+      duration_seconds: 60,
+      cover_url: `/images/${cover}`,
     });
 
   it('new uploads, search, artist and album list the same item, with cover and duration', async () => {
@@ -63,9 +63,9 @@ describe('track list items and owned', () => {
     const found = (await call(`/api/v1/search?q=${word}`, listener)).json<{ tracks: unknown[] }>();
     expect(found.tracks).toHaveLength(1);
     expectItem(found.tracks[0]);
-    const item = found.tracks[0] as { artistRef: { id: string }; albumRef: { id: string } };
-    expectItem((await call(`/api/v1/artists/${item.artistRef.id}`)).json<{ tracks: unknown[] }>().tracks[0]);
-    expectItem((await call(`/api/v1/albums/${item.albumRef.id}`)).json<{ tracks: unknown[] }>().tracks[0]);
+    const item = found.tracks[0] as { artist_ref: { id: string }; album_ref: { id: string } };
+    expectItem((await call(`/api/v1/artists/${item.artist_ref.id}`)).json<{ tracks: unknown[] }>().tracks[0]);
+    expectItem((await call(`/api/v1/albums/${item.album_ref.id}`)).json<{ tracks: unknown[] }>().tracks[0]);
     // The cover URL is answered by the covers' route (404 here: the test wrote no bytes, only the key).
     expect((await call(`/images/${cover}`)).statusCode).toBe(404);
   });
@@ -73,8 +73,8 @@ describe('track list items and owned', () => {
   it('my tracks carry duration and cover', async () => {
     const mine = (await call('/api/v1/me/tracks', artist)).json<{ items: { id: string }[] }>();
     expect(mine.items.find((i) => i.id === trackId)).toMatchObject({
-      durationSeconds: 60,
-      coverUrl: `/images/${cover}`,
+      duration_seconds: 60,
+      cover_url: `/images/${cover}`,
     });
   });
 

@@ -134,6 +134,7 @@ describe('mail', () => {
 
     const mail = await sink.next(user.email);
     expect(mail.parsed.subject).toBe('Reset your music.test password');
+    expect(mail.parsed.text).toMatch(/\n-- \nmusic\.test\n*$/);
     expect(mail.parsed.messageId).toMatch(/^<password-reset\.[0-9]+@music\.test>$/);
     const { url, token } = linkIn(mail);
     expect(`${url.origin}${url.pathname}`).toBe(`${PUBLIC_URL}/reset-password`);

@@ -69,7 +69,7 @@ describe('playlists over REST and Subsonic', () => {
     const made = await call('POST', '/api/v1/playlists', owner, {
       name: '  Road trip ',
       public: true,
-      trackIds: [songs.b, songs.theirs, songs.a, songs.b],
+      track_ids: [songs.b, songs.theirs, songs.a, songs.b],
     });
     expect(made.statusCode, made.body).toBe(201);
     const p = made.json();
@@ -77,20 +77,20 @@ describe('playlists over REST and Subsonic', () => {
       name: 'Road trip',
       public: true,
       owner: { handle: owner.handle },
-      trackCount: 4,
-      durationSeconds: 240,
-      coverUrl: expect.stringMatching(/^\/images\/.+\/cover\.jpg$/),
+      track_count: 4,
+      duration_seconds: 240,
+      cover_url: expect.stringMatching(/^\/images\/.+\/cover\.jpg$/),
     });
     expect(p.tracks.map((x: { id: string }) => x.id)).toEqual([songs.b, songs.theirs, songs.a, songs.b]);
     expect(p.tracks[1]).toMatchObject({
       title: 'Theirs',
-      artistRef: { name: 'Band Theirs', handle: other.handle, id: expect.stringMatching(/^ar-/) },
-      albumRef: { id: expect.stringMatching(/^al-/), title: 'Mix LP' },
+      artist_ref: { name: 'Band Theirs', handle: other.handle, id: expect.stringMatching(/^ar-/) },
+      album_ref: { id: expect.stringMatching(/^al-/), title: 'Mix LP' },
       owner: { handle: other.handle },
-      durationSeconds: 60,
-      coverUrl: null,
+      duration_seconds: 60,
+      cover_url: null,
     });
-    expect(p.tracks[0].coverUrl).toMatch(/^\/images\//);
+    expect(p.tracks[0].cover_url).toMatch(/^\/images\//);
 
     const listed = await rest(owner, 'getPlaylists');
     expect(listed.status).toBe('ok');
@@ -110,12 +110,12 @@ describe('playlists over REST and Subsonic', () => {
       expect.objectContaining({
         id: p.id,
         name: 'Road trip',
-        trackCount: 4,
-        durationSeconds: 240,
+        track_count: 4,
+        duration_seconds: 240,
         public: true,
       }),
     );
-    expect(mine.items.find((x: { id: string }) => x.id === p.id).coverUrl).toMatch(/^\/images\//);
+    expect(mine.items.find((x: { id: string }) => x.id === p.id).cover_url).toMatch(/^\/images\//);
   });
 
   it('a playlist made by a Subsonic client is listed and read over REST in its order, and edits go both ways', async () => {
@@ -135,7 +135,7 @@ describe('playlists over REST and Subsonic', () => {
     const patched = await call('PATCH', `/api/v1/playlists/${id}`, owner, {
       name: 'Renamed',
       public: true,
-      trackIds: [songs.theirs, songs.hidden, songs.a],
+      track_ids: [songs.theirs, songs.hidden, songs.a],
     });
     expect(patched.statusCode, patched.body).toBe(200);
     const sub = await rest(owner, 'getPlaylist', { id });
@@ -171,7 +171,7 @@ describe('playlists over REST and Subsonic', () => {
 
   it('a private playlist is a 404 to others, like every hidden thing; only the owner changes a public one', async () => {
     const priv = (
-      await call('POST', '/api/v1/playlists', owner, { name: 'Secret', trackIds: [songs.a] })
+      await call('POST', '/api/v1/playlists', owner, { name: 'Secret', track_ids: [songs.a] })
     ).json();
     expect(priv.public).toBe(false);
     for (const [method, who] of [
@@ -194,8 +194,8 @@ describe('playlists over REST and Subsonic', () => {
       (await call('GET', '/api/v1/me/playlists', other)).json().items.map((x: { id: string }) => x.id),
     ).not.toContain(priv.id);
     const pub = (await call('POST', '/api/v1/playlists', owner, { name: 'Open', public: true })).json();
-    expect(pub).toMatchObject({ trackCount: 0, tracks: [], durationSeconds: 0, coverUrl: null });
-    const forbidden = await call('PATCH', `/api/v1/playlists/${pub.id}`, other, { trackIds: [] });
+    expect(pub).toMatchObject({ track_count: 0, tracks: [], duration_seconds: 0, cover_url: null });
+    const forbidden = await call('PATCH', `/api/v1/playlists/${pub.id}`, other, { track_ids: [] });
     expect(forbidden.statusCode).toBe(403);
     expect((await call('DELETE', `/api/v1/playlists/${pub.id}`, other)).statusCode).toBe(403);
     expect(await rest(other, 'deletePlaylist', { id: pub.id })).toMatchObject({ error: { code: 50 } });
@@ -222,23 +222,89 @@ describe('playlists over REST and Subsonic', () => {
     await bad({}, 400);
     await bad({ name: 'x', owner: other.id }, 400);
     const missing = randomUUID();
-    const unknown = await bad({ name: 'x', trackIds: [songs.a, missing, 'nope'] }, 422);
+    const unknown = await bad({ name: 'x', track_ids: [songs.a, missing, 'nope'] }, 422);
     expect(unknown.detail).toBe(`These track ids name no track you can play: ${missing}, nope.`);
     expect(unknown.unknown_track_ids).toEqual([missing, 'nope']);
     // Another user's private track is not told apart from one that does not exist.
-    const foreign = await call('POST', '/api/v1/playlists', other, { name: 'x', trackIds: [songs.hidden] });
+    const foreign = await call('POST', '/api/v1/playlists', other, { name: 'x', track_ids: [songs.hidden] });
     expect(foreign.statusCode).toBe(422);
     expect(foreign.json().detail).toBe(`This track id names no track you can play: ${songs.hidden}.`);
-    await bad({ name: 'x', trackIds: Array.from({ length: 10_001 }, () => songs.a) }, 400);
+    await bad({ name: 'x', track_ids: Array.from({ length: 10_001 }, () => songs.a) }, 400);
     expect(await t.connections.prisma.playlist.count({ where: { ownerUserId: owner.id } })).toBe(before);
 
-    const p = (await call('POST', '/api/v1/playlists', owner, { name: 'Keep', trackIds: [songs.a] })).json();
-    const patch = await call('PATCH', `/api/v1/playlists/${p.id}`, owner, { trackIds: [songs.a, missing] });
+    const p = (await call('POST', '/api/v1/playlists', owner, { name: 'Keep', track_ids: [songs.a] })).json();
+    const patch = await call('PATCH', `/api/v1/playlists/${p.id}`, owner, { track_ids: [songs.a, missing] });
     expect(patch.statusCode).toBe(422);
     expect((await call('PATCH', `/api/v1/playlists/${p.id}`, owner, {})).statusCode).toBe(400);
     expect(
       (await call('GET', `/api/v1/playlists/${p.id}`, owner)).json().tracks.map((x: { id: string }) => x.id),
     ).toEqual([songs.a]);
+  });
+
+  it('an edit keeps, in place, the entries the owner can no longer see (a track its owner made private)', async () => {
+    const res = await call('POST', '/api/v1/tracks', other, { title: 'Soon private', visibility: 'public' });
+    const gone = res.json<{ id: string }>().id;
+    await addReadyVersion(t.connections, gone, other.id, {
+      title: 'Soon private',
+      artist: 'Band X',
+      album: 'Mix LP',
+    });
+    const p = (
+      await call('POST', '/api/v1/playlists', owner, {
+        name: 'Keeps what it hides',
+        track_ids: [songs.a, gone, songs.b, songs.a],
+      })
+    ).json<{ id: string }>();
+    const setVisibility = async (visibility: string) =>
+      expect((await call('PATCH', `/api/v1/tracks/${gone}`, other, { visibility })).statusCode).toBe(200);
+    const stored = async () =>
+      (
+        await t.connections.prisma.playlistEntry.findMany({
+          where: { playlistId: p.id },
+          orderBy: { position: 'asc' },
+        })
+      ).map((e) => e.trackId);
+    await setVisibility('private');
+    const shown = (await call('GET', `/api/v1/playlists/${p.id}`, owner)).json();
+    expect(shown.tracks.map((x: { id: string }) => x.id)).toEqual([songs.a, songs.b, songs.a]);
+
+    // The page sends the order of what it shows: moved and one removed.
+    const patched = await call('PATCH', `/api/v1/playlists/${p.id}`, owner, {
+      track_ids: [songs.b, songs.a],
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(patched.json().tracks.map((x: { id: string }) => x.id)).toEqual([songs.b, songs.a]);
+    expect(await stored()).toEqual([songs.b, songs.a, gone]);
+
+    // Subsonic's indexes count the songs the client was shown: index 0 is songs.b, not the hidden one.
+    expect((await rest(owner, 'getPlaylist', { id: p.id })).playlist.entry.map((e) => e.id)).toEqual([
+      songs.b,
+      songs.a,
+    ]);
+    const removed = await rest(owner, 'updatePlaylist', {
+      playlistId: p.id,
+      songIndexToRemove: '0',
+      songIdToAdd: songs.theirs,
+    });
+    expect(removed.status).toBe('ok');
+    expect(await stored()).toEqual([songs.a, gone, songs.theirs]);
+    expect((await rest(owner, 'updatePlaylist', { playlistId: p.id, songIndexToRemove: '2' })).error).toEqual(
+      {
+        code: 0,
+        message: 'Parameter songIndexToRemove: must be 0 to 1',
+      },
+    );
+
+    // The entry it followed removed: it comes first.
+    expect(
+      (await call('PATCH', `/api/v1/playlists/${p.id}`, owner, { track_ids: [songs.theirs] })).statusCode,
+    ).toBe(200);
+    expect(await stored()).toEqual([gone, songs.theirs]);
+
+    // Public again: back in its place for the playlist's owner.
+    await setVisibility('public');
+    const back = (await call('GET', `/api/v1/playlists/${p.id}`, owner)).json();
+    expect(back.tracks.map((x: { id: string }) => x.id)).toEqual([gone, songs.theirs]);
   });
 
   it('bounds playlists per owner even for creations at the same instant, and concurrent reorders never collide', async () => {

@@ -69,9 +69,9 @@ describe('profile picture bounds', () => {
     }
     expect(answers.some((res) => res.status === 200)).toBe(true);
     const me = (await (await fetch(`${base}/api/v1/me`, { headers: who.headers })).json()) as {
-      pictureUrl: string;
+      picture_url: string;
     };
     const files = await t.connections.stores.images.list(`users/${who.id}/`);
-    expect(files.map((key) => `/images/${key}`)).toEqual([me.pictureUrl]);
+    expect(files.map((key) => `/images/${key}`)).toEqual([me.picture_url]);
   }, 120_000);
 });

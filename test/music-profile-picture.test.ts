@@ -1,7 +1,7 @@
 /**
  * PUT/DELETE /api/v1/users/me/picture over real HTTP: the bytes are probed and re-encoded (a PNG
  * sent as text/plain is taken; an SVG or text sent as image/png is refused), the body has its own
- * limit (413), and the profile's pictureUrl serves the JPEG this code made.
+ * limit (413), and the profile's picture_url serves the JPEG this code made.
  */
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -49,10 +49,10 @@ describe('profile picture', () => {
 
   it('takes a PNG whatever its declared type, serves a square JPEG, and replaces and removes it', async () => {
     const res = await put(png, 'text/plain');
-    const answer = (await res.json()) as { pictureUrl: string };
+    const answer = (await res.json()) as { picture_url: string };
     expect(res.status, JSON.stringify(answer)).toBe(200);
-    expect(answer.pictureUrl).toMatch(/^\/images\/users\/.+\.jpg$/);
-    const image = await fetch(`${base}${answer.pictureUrl}`);
+    expect(answer.picture_url).toMatch(/^\/images\/users\/.+\.jpg$/);
+    const image = await fetch(`${base}${answer.picture_url}`);
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toBe('image/jpeg');
     const bytes = Buffer.from(await image.arrayBuffer());
@@ -61,25 +61,25 @@ describe('profile picture', () => {
       string,
       unknown
     >;
-    expect(profile.pictureUrl).toBe(answer.pictureUrl);
+    expect(profile.picture_url).toBe(answer.picture_url);
 
-    const again = (await (await put(png, 'image/png')).json()) as { pictureUrl: string };
-    expect(again.pictureUrl).not.toBe(answer.pictureUrl);
+    const again = (await (await put(png, 'image/png')).json()) as { picture_url: string };
+    expect(again.picture_url).not.toBe(answer.picture_url);
     // The replaced picture's bytes are gone.
-    expect((await fetch(`${base}${answer.pictureUrl}`)).status).toBe(404);
+    expect((await fetch(`${base}${answer.picture_url}`)).status).toBe(404);
 
     const removed = await fetch(`${base}/api/v1/users/me/picture`, {
       method: 'DELETE',
       headers: artist.headers,
     });
     expect(removed.status).toBe(200);
-    expect(((await removed.json()) as { pictureUrl: unknown }).pictureUrl).toBeNull();
-    expect((await fetch(`${base}${again.pictureUrl}`)).status).toBe(404);
+    expect(((await removed.json()) as { picture_url: unknown }).picture_url).toBeNull();
+    expect((await fetch(`${base}${again.picture_url}`)).status).toBe(404);
     const me = (await (await fetch(`${base}/api/v1/me`, { headers: artist.headers })).json()) as Record<
       string,
       unknown
     >;
-    expect(me.pictureUrl).toBeNull();
+    expect(me.picture_url).toBeNull();
   });
 
   it('refuses what is not a picture, an empty body, an oversized one, and anyone signed out', async () => {
@@ -97,6 +97,6 @@ describe('profile picture', () => {
       string,
       unknown
     >;
-    expect(me.pictureUrl).toBeNull();
+    expect(me.picture_url).toBeNull();
   });
 });

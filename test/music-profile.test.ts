@@ -27,9 +27,9 @@ describe('artist profile', () => {
     const bio = '  Noise from Leeds.\nTapes since 1999.\r\n\tLive on Fridays.  ';
     const res = await patch('/api/v1/users/me', { bio });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().user).toMatchObject({ bio: bio.trim(), pictureUrl: null });
+    expect(res.json().user).toMatchObject({ bio: bio.trim(), picture_url: null });
     const profile = await t.app.inject({ url: `/api/v1/users/${artist.handle}` });
-    expect(profile.json()).toMatchObject({ handle: artist.handle, bio: bio.trim(), pictureUrl: null });
+    expect(profile.json()).toMatchObject({ handle: artist.handle, bio: bio.trim(), picture_url: null });
     expect((await t.app.inject({ url: '/api/v1/me', headers: artist.headers })).json().bio).toBe(bio.trim());
     // The old path takes it too; an empty bio clears it.
     expect((await patch('/api/v1/me', { bio: '' })).json().user.bio).toBe('');

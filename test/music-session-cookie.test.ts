@@ -76,7 +76,7 @@ describe('session cookie', () => {
       'email',
       'handle',
       'id',
-      'pictureUrl',
+      'picture_url',
       'role',
     ]);
     expect(body.user.handle).toBe(handle);

@@ -73,7 +73,7 @@ describe('text rule and text length', () => {
     const made = await api('POST', '/api/v1/playlists', alice, {
       name: 'stored',
       public: true,
-      trackIds: [track],
+      track_ids: [track],
     });
     expect(made.statusCode, made.body).toBe(201);
     const id = made.json<{ id: string }>().id;

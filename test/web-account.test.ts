@@ -68,6 +68,8 @@ describe('account pages in Chromium', () => {
     await page.getByLabel('Password (at least 10 characters)').fill(PASSWORD);
     await page.getByRole('button', { name: 'Create the account' }).click();
     await page.waitForURL(`${base}/users/${handle}`);
+    // A server that sends mail: the welcome says to check it.
+    await page.getByTestId('welcome').getByText(`Check your mail: a link sent to ${email}`).waitFor();
 
     // The confirmation link of sign-up, opened as mailed.
     const welcome = await sink.next(email);
@@ -86,7 +88,7 @@ describe('account pages in Chromium', () => {
     await page.getByRole('heading', { name: 'Your account' }).waitFor();
     await page.getByText(`${email} (verified)`).waitFor();
     const other = page.locator('li.session', { hasText: 'Safari on iOS' });
-    await expect(page.locator('li.session', { hasText: '(this one)' }).count()).resolves.toBe(1);
+    await expect(page.locator('li.session', { hasText: 'This device' }).count()).resolves.toBe(1);
     expect(await unnamedControls(page)).toEqual([]);
     await screenshots(page, 'account-sessions');
     await other.getByRole('button', { name: 'End the session of Safari on iOS' }).click();

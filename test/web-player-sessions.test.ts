@@ -12,10 +12,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type TestBrowser } from './helpers/browser.js';
 import { generateAudio } from './helpers/music-worker.js';
+import { pictureRoundTrip } from './helpers/profile-picture.js';
 import {
   accountSteps,
   checkPage,
   MACHINE_TEXT,
+  PASSWORD,
   startPlayerFixture,
   type PlayerFixture,
 } from './helpers/player-fixture.js';
@@ -24,6 +26,9 @@ import {
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const localStorage: any;
 /* eslint-enable @typescript-eslint/no-explicit-any */
+
+const IPHONE_SAFARI =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 describe('music player sessions and interrupted uploads in Chromium', () => {
   let f: PlayerFixture;
@@ -98,6 +103,103 @@ describe('music player sessions and interrupted uploads in Chromium', () => {
     }
   }, 120_000);
 
+  it('the sessions page names each device; a session ended from another device is told so, with a way to log in', async () => {
+    const who = `dev_${Date.now().toString(36)}`;
+    const phone = await launchBrowser();
+    try {
+      const desk = await browser.page();
+      await signUp(desk.page, who);
+      const mobile = await phone.page(375);
+      await mobile.page.setExtraHTTPHeaders({ 'user-agent': IPHONE_SAFARI });
+      await logIn(mobile.page, who);
+      await mobile.page.getByRole('button', { name: 'Menu' }).click();
+      await mobile.page.getByRole('link', { name: 'Account' }).click();
+      const rows = mobile.page.locator('li.session');
+      await rows.nth(1).waitFor();
+      const mine = mobile.page.locator('li.session[data-current="true"]');
+      expect(await mine.locator('.device').innerText()).toBe('Safari on iOS');
+      expect(await mine.innerText()).toMatch(/This device\s+Last used now · signed in /);
+      const other = mobile.page.locator('li.session[data-current="false"]');
+      expect(await other.locator('.device').innerText()).toBe('Headless Chrome on Linux');
+      expect(await other.innerText()).toMatch(/Last used (just now|\d+ minutes? ago) · signed in /);
+      // Words, not an address hash.
+      expect(await mobile.page.locator('ul.sessions').innerText()).not.toMatch(/[0-9a-f]{12}|address/i);
+      await checkPage(mobile.page, 'player-sessions');
+
+      const tab = await browser.page();
+      await tab.page.goto(`${base}/`);
+      await tab.page.getByRole('link', { name: who, exact: true }).waitFor();
+      // The phone ends the desktop's session; the desktop's next request says so, with a way in.
+      await mobile.page.getByRole('button', { name: 'End the session of Headless Chrome on Linux' }).click();
+      await mobile.page.locator('li.session').nth(1).waitFor({ state: 'detached' });
+      expect(await mobile.page.locator('li.session .device').allInnerTexts()).toEqual(['Safari on iOS']);
+      await desk.page.getByRole('link', { name: 'My tracks' }).click();
+      const ended = desk.page.locator('.session-ended');
+      await ended.waitFor();
+      expect(await ended.innerText()).toMatch(/^Your session has ended\. Log in again\./);
+      expect(await desk.page.locator('body').innerText()).not.toMatch(/Authorization|Bearer|access token/);
+      await checkPage(desk.page, 'player-session-ended');
+      // A second tab of that device, open before (its cookie since dropped by the first tab's 401),
+      // reads the same words on its next page, never the API's.
+      await tab.page.getByRole('link', { name: 'Account' }).click();
+      await tab.page.locator('.session-ended').waitFor();
+      expect(await tab.page.locator('body').innerText()).not.toMatch(/Authorization|Bearer|access token/);
+      await tab.page.locator('.session-ended').getByRole('link', { name: 'Log in' }).click();
+      await tab.page.waitForURL(`${base}/login`);
+      await ended.getByRole('link', { name: 'Log in' }).click();
+      await desk.page.waitForURL(`${base}/login`);
+      // The 401s of the ended session are the answers asked for.
+      for (const errors of [desk.errors, tab.errors, mobile.errors])
+        expect(errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
+    } finally {
+      await phone.close();
+    }
+  }, 120_000);
+
+  it('sign-up says what comes next; a device whose session ended is told so in words, with a way to log in', async () => {
+    const { page, errors } = await browser.page(375);
+    const who = `new_${Date.now().toString(36)}`;
+    await page.goto(`${base}/signup`);
+    await page.getByLabel('Handle (3–30 letters, digits or _)').fill(who);
+    await page.getByLabel('Email').fill(`${who}@example.org`);
+    await page.getByLabel('Password (at least 10 characters)').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create the account' }).click();
+    const welcome = page.getByTestId('welcome');
+    await welcome.waitFor();
+    // This server sends no mail (no SMTP): the welcome does not send one to look for it.
+    await welcome.getByText('Your account is ready.').waitFor();
+    expect(await welcome.innerText()).not.toContain('Check your mail');
+    await welcome.getByRole('link', { name: 'upload your first track' }).waitFor();
+    // The artist's short bio, edited on their own page.
+    await page.getByLabel('Short bio').fill('Sings about trains.\nLives by the sea.');
+    await page.getByRole('button', { name: 'Save the bio' }).click();
+    await page.getByTestId('bio').waitFor();
+    expect(await page.getByTestId('bio').innerText()).toBe('Sings about trains.\nLives by the sea.');
+    await pictureRoundTrip(page, `Picture of ${who}`);
+    await checkPage(page, 'listening-profile-own');
+    await page.getByRole('link', { name: 'upload your first track' }).waitFor();
+    // No empty progress bar before a file is chosen.
+    await page.getByRole('link', { name: 'upload your first track' }).click();
+    await page.getByLabel('Audio file').waitFor();
+    expect(await page.locator('progress').isVisible()).toBe(false);
+    await checkPage(page, 'listening-upload-empty');
+
+    // The session ends elsewhere (its cookie is gone); the next request here says so.
+    await browser.context.clearCookies();
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('link', { name: 'My tracks' }).click();
+    const ended = page.locator('.session-ended');
+    await ended.waitFor();
+    expect(await ended.innerText()).toMatch(/^Your session has ended\. Log in again\./);
+    const text = await page.locator('body').innerText();
+    expect(text).not.toMatch(/Authorization|Bearer|access token/);
+    await checkPage(page, 'listening-session-ended');
+    await ended.getByRole('link', { name: 'Log in', exact: true }).click();
+    await page.waitForURL(`${base}/login`);
+    // The 401 of the ended session and the 415 of the refused picture are the answers asked for.
+    expect(errors.filter((e) => !/status of (401|415)/.test(e))).toEqual([]);
+    await page.close();
+  }, 60_000);
   it('an interrupted upload resumes after a reload, sending only the missing parts; a refused one is not offered again', async () => {
     // 200 s of 16-bit stereo WAV is 35.3 MB: three parts at the default 16 MiB.
     const file = join(dir, 'sine-200s.wav');

@@ -315,6 +315,31 @@ describe('music player in Chromium', () => {
     expect(await page.getByText(/ · unlisted$/).count()).toBe(1);
     await checkPage(page, 'player-track-owner');
 
+    // One title everywhere: a version whose file has another title and no date or genre tags.
+    const retagged = join(dir, 'retagged-3s.flac');
+    await generateAudio(retagged, {
+      seconds: 3,
+      tags: { title: 'A title from the tags', artist: 'Nina Vale', album: 'Night Lines' },
+    });
+    await page.getByLabel('New version (audio file)').setInputFiles(retagged);
+    await page.getByRole('button', { name: 'Add the version' }).click();
+    await current.filter({ hasText: 'Version 3' }).waitFor({ timeout: 180_000 });
+    await page.goto(`${base}/search?q=edited`);
+    const found = page.locator(`[data-part="tracks"] li[data-track="${trackId}"]`);
+    await found.waitFor();
+    expect(await found.innerText()).toContain('Twenty seconds, edited');
+    expect(await page.locator('main').innerText()).not.toContain('A title from the tags');
+    // The album page, from the track page's own link.
+    await page.goto(`${base}/tracks/${trackId}`);
+    await page.getByRole('heading', { level: 1, name: 'Twenty seconds, edited' }).waitFor();
+    await page.locator('main').getByRole('link', { name: 'Night Lines', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Night Lines' }).waitFor();
+    await page.locator('main').getByRole('link', { name: 'Twenty seconds, edited' }).waitFor();
+    const albumText = await page.locator('main').innerText();
+    expect(albumText).not.toContain('A title from the tags');
+    // The year (edited to 2020-07-14) and the genre of version 1's tags are not wiped.
+    expect(albumText).toMatch(/ · 2020 · Ambient/);
+
     // Delete the private one, after the confirmation.
     await page.goto(`${base}/tracks/${secretId}`);
     await page.getByRole('button', { name: 'Delete this track' }).click();

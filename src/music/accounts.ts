@@ -60,7 +60,12 @@ export type Accounts = SignInObserver & { verification: VerificationService };
 
 export function registerAccounts(app: FastifyInstance, w: AccountsWiring): Accounts {
   const { config, connections } = w;
-  const outbox = new BullMailOutbox(connections.redis, { prefix: config.queuePrefix }, w.mailRetry);
+  const outbox = new BullMailOutbox(
+    connections.redis,
+    { prefix: config.queuePrefix },
+    config.mail.publicUrl,
+    w.mailRetry,
+  );
   app.addHook('onClose', () => outbox.close());
   const mail: AccountMail | undefined = config.smtp
     ? { outbox, publicUrl: config.mail.publicUrl }

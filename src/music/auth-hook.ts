@@ -4,10 +4,13 @@
  * silently reads as anonymous) set `request.auth`. The token is the bearer header's or, when
  * there is none, the web player's session cookie, whose writes must come from this origin
  * (session-cookie.ts). Both run as route-level onRequest hooks: an upload part is refused
- * before its body is read.
+ * before its body is read. A dead cookie, or none on a request of this site's own page, is
+ * answered in a person's words (errors/auth.ts sessionEnded), never with the API's instructions.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext } from './auth-context.js';
+import { AppError } from '../core/errors.js';
+import { sessionEnded } from './errors/auth.js';
 import type { AuthService } from './services/auth-service.js';
 import { assertSameOrigin, clearSessionCookie, sessionCookie } from './session-cookie.js';
 
@@ -30,6 +33,9 @@ export function registerAuthHooks(app: FastifyInstance, auth: AuthService): Auth
     const authorization = request.headers.authorization;
     const cookie = authorization === undefined ? sessionCookie(request) : undefined;
     if (cookie === undefined) {
+      // The player's own page without its cookie (dropped by another tab's 401): a person reads this.
+      if (required && authorization === undefined && request.headers['sec-fetch-site'] === 'same-origin')
+        throw sessionEnded();
       if (required || authorization !== undefined) request.auth = await auth.authenticate(authorization);
       return;
     }
@@ -38,7 +44,7 @@ export function registerAuthHooks(app: FastifyInstance, auth: AuthService): Auth
     } catch (err) {
       // A dead session (expired, revoked, forged) is dropped from the browser with the 401.
       clearSessionCookie(reply);
-      throw err;
+      throw err instanceof AppError && err.status === 401 ? sessionEnded() : err;
     }
     assertSameOrigin(request);
   };

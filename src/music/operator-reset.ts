@@ -20,7 +20,7 @@ export async function resetPasswordAsOperator(
   handle: string,
   password: string,
 ): Promise<PasswordSetResult | undefined> {
-  const outbox = new BullMailOutbox(connections.redis, { prefix: config.queuePrefix });
+  const outbox = new BullMailOutbox(connections.redis, { prefix: config.queuePrefix }, config.mail.publicUrl);
   const sessions = new SessionService(
     new PrismaSessionRepository(connections.prisma),
     new RedisTokenRevocationRepository(connections.redis, config.cacheKeyPrefix),

@@ -32,7 +32,9 @@ export async function openMailFixture(
   const appEnv = { ...env, ...mailEnv };
   const t = await createMusicTestApp(appEnv, options);
   const redis = new Redis(t.config.cacheUrl, { maxRetriesPerRequest: null });
-  const worker = await startWorkerProcess(t.config, mailEnv);
+  // No PUBLIC_URL for the worker: each mail names the host of the API that queued it, as its links do.
+  const { PUBLIC_URL: _api, ...workerEnv } = mailEnv;
+  const worker = await startWorkerProcess(t.config, workerEnv);
   return {
     sink,
     t,

@@ -13,13 +13,15 @@ export interface MailDeps {
   /** Undefined when SMTP_HOST is not set. */
   transport: MailTransport | undefined;
   from: string;
-  /** PUBLIC_URL: its host names the site in mails and in Message-IDs. */
+  /** PUBLIC_URL: its host names the site in mails and Message-IDs of jobs that do not carry one. */
   publicUrl: string;
 }
 
 export function mailProcessor(deps: MailDeps): JobProcessor<'mail'> {
-  const host = new URL(deps.publicUrl).hostname;
+  const ownHost = new URL(deps.publicUrl).hostname;
   return async (job) => {
+    // The API's host, which the links name, even when this worker's PUBLIC_URL differs or is unset.
+    const host = job.data.site ?? ownHost;
     if (!deps.transport)
       throw new UnrecoverableError(
         'the music-worker has no SMTP settings (SMTP_HOST): the message cannot be sent',

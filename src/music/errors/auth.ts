@@ -4,6 +4,16 @@ import { AppError } from '../../core/errors.js';
 export const unauthorized = (detail: string): AppError =>
   new AppError('unauthorized', detail, { headers: { 'www-authenticate': 'Bearer realm="music"' } });
 
+/**
+ * The web player's session cookie no longer works (ended on another device, logged out, expired):
+ * read by a person, so in their words; `session_ended` lets the page offer its way to log in.
+ */
+export const sessionEnded = (): AppError =>
+  new AppError('unauthorized', 'Your session has ended. Log in again.', {
+    headers: { 'www-authenticate': 'Bearer realm="music"' },
+    extra: { session_ended: true },
+  });
+
 export const currentPasswordWrong = (): AppError =>
   new AppError('forbidden', 'The current password is wrong.', {
     errors: [{ path: '/current_password', message: 'does not match the account' }],

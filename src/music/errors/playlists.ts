@@ -12,7 +12,7 @@ export const tooManyPlaylists = (max: number): AppError =>
 
 export const tooManyPlaylistTracks = (max: number, given: number): AppError =>
   new AppError('invalid_input', `A playlist holds at most ${max} tracks; this one would hold ${given}.`, {
-    errors: [{ path: '/trackIds', message: `must hold at most ${max} tracks` }],
+    errors: [{ path: '/track_ids', message: `must hold at most ${max} tracks` }],
   });
 
 /** Track ids that name no track the caller may read (unknown, deleted, private, or not yet playable). */
@@ -21,7 +21,7 @@ export const unknownPlaylistTracks = (ids: string[]): AppError =>
     'unprocessable',
     `${ids.length === 1 ? 'This track id names' : 'These track ids name'} no track you can play: ${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ` and ${ids.length - 10} more` : ''}.`,
     {
-      errors: [{ path: '/trackIds', message: 'must name tracks you can play' }],
+      errors: [{ path: '/track_ids', message: 'must name tracks you can play' }],
       extra: { unknown_track_ids: ids.slice(0, 100) },
     },
   );

@@ -85,6 +85,11 @@ export interface MailJobData {
   link?: string;
   /** For an address change: the new address (the notice to the old one names it). */
   newEmail?: string;
+  /**
+   * The host of PUBLIC_URL of the process that queued it, which its links name: the subject and
+   * footer name the same (set by the outbox; absent in jobs queued before it was).
+   */
+  site?: string;
 }
 
 /** One library import run (docs/library-import.md); its state is in PostgreSQL, so a retry resumes it. */

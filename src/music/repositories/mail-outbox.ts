@@ -37,12 +37,16 @@ export const DEFAULT_MAIL_RETRY: MailRetryOptions = { attempts: 6, delayMs: 60_0
 export class BullMailOutbox implements MailOutbox {
   private readonly queue: Queue;
   private readonly jobOptions: JobsOptions;
+  private readonly site: string;
 
   constructor(
     private readonly connection: Redis,
     naming: QueueNaming,
+    /** PUBLIC_URL: its host names the site in every message queued here. */
+    publicUrl: string,
     retry: MailRetryOptions = DEFAULT_MAIL_RETRY,
   ) {
+    this.site = new URL(publicUrl).hostname;
     this.queue = new Queue('mail', { connection, prefix: naming.prefix, ...BORROWED_CONNECTION_OPTIONS });
     this.queue.on('error', () => undefined);
     this.jobOptions = {
@@ -55,7 +59,7 @@ export class BullMailOutbox implements MailOutbox {
 
   async enqueue(message: MailJobData): Promise<void> {
     try {
-      await this.queue.add(message.kind, message, this.jobOptions);
+      await this.queue.add(message.kind, { ...message, site: this.site }, this.jobOptions);
     } catch (err) {
       throw queuesUnavailable(err);
     }

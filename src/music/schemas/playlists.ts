@@ -7,13 +7,13 @@ const Name = Type.String({ minLength: 1, maxLength: 200, pattern: LINE_PATTERN }
 const TrackIds = Type.Array(Type.String({ maxLength: 64 }), { maxItems: 10_000 });
 
 export const CreatePlaylistBody = Type.Object(
-  { name: Name, public: Type.Optional(Type.Boolean()), trackIds: Type.Optional(TrackIds) },
+  { name: Name, public: Type.Optional(Type.Boolean()), track_ids: Type.Optional(TrackIds) },
   { additionalProperties: false },
 );
 
-/** `trackIds` is the whole new order: tracks added, removed and moved in one write. */
+/** `track_ids` is the new order of the songs the caller sees: added, removed and moved in one write. */
 export const UpdatePlaylistBody = Type.Object(
-  { name: Type.Optional(Name), public: Type.Optional(Type.Boolean()), trackIds: Type.Optional(TrackIds) },
+  { name: Type.Optional(Name), public: Type.Optional(Type.Boolean()), track_ids: Type.Optional(TrackIds) },
   { additionalProperties: false, minProperties: 1 },
 );
 

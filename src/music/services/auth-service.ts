@@ -40,7 +40,7 @@ export interface PrivateUser {
   email: string;
   display_name: string;
   bio: string;
-  pictureUrl: string | null;
+  picture_url: string | null;
   role: 'user' | 'admin';
   created_at: string;
 }
@@ -68,7 +68,7 @@ export function privateUser(user: UserRecord): PrivateUser {
     email: user.email,
     display_name: user.displayName,
     bio: user.bio,
-    pictureUrl: imageUrl(user.pictureKey),
+    picture_url: imageUrl(user.pictureKey),
     role: user.role,
     created_at: user.createdAt.toISOString(),
   };

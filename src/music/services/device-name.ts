@@ -2,7 +2,12 @@
 
 const BROWSERS: readonly (readonly [string, string])[] = [
   ['Edg/', 'Edge'],
+  ['EdgA/', 'Edge'],
+  ['EdgiOS/', 'Edge'],
   ['OPR/', 'Opera'],
+  ['SamsungBrowser/', 'Samsung Internet'],
+  ['FxiOS/', 'Firefox'],
+  ['CriOS/', 'Chrome'],
   ['Firefox/', 'Firefox'],
   ['Chromium/', 'Chromium'],
   ['HeadlessChrome/', 'Headless Chrome'],

@@ -41,7 +41,12 @@ export interface PlaylistStore {
   ): Promise<string | undefined>;
   updatePlaylist(
     id: string,
-    changes: { name?: string; comment?: string; public?: boolean; trackIds?: string[] },
+    changes: {
+      name?: string;
+      comment?: string;
+      public?: boolean;
+      trackIds?: (current: string[]) => string[];
+    },
   ): Promise<boolean>;
   deletePlaylist(id: string): Promise<void>;
   playlistSongSummaries(viewer: LibraryViewer, playlistIds: string[]): Promise<PlaylistSongSummary[]>;
@@ -67,6 +72,34 @@ export function playlistName(name: string): string {
   const trimmed = name.trim();
   if (trimmed === '') throw playlistNameBlank();
   return cutText(trimmed, PLAYLIST_LIMITS.nameLength);
+}
+
+/**
+ * A playlist's entries after a caller's edit: `seen` is the new order of what the caller can play;
+ * each entry they cannot (a track its owner has since made private, never shown to them) stays
+ * right after the playable entry it followed, or first when that one was removed.
+ */
+export function keepUnseenEntries(current: string[], seen: string[], playable: Set<string>): string[] {
+  // A playable entry is its id and which occurrence of that id it is (a song may be listed twice).
+  const counts = new Map<string, number>();
+  const occurrence = (id: string) => {
+    const n = counts.get(id) ?? 0;
+    counts.set(id, n + 1);
+    return `${n}:${id}`;
+  };
+  const kept = new Set(seen.map(occurrence));
+  counts.clear();
+  const after = new Map<string, string[]>([['', []]]);
+  let anchor = '';
+  for (const id of current) {
+    if (!playable.has(id)) after.get(anchor)!.push(id);
+    else {
+      const key = occurrence(id);
+      if (kept.has(key)) after.set((anchor = key), []);
+    }
+  }
+  counts.clear();
+  return [...after.get('')!, ...seen.flatMap((id) => [id, ...(after.get(occurrence(id)) ?? [])])];
 }
 
 export class PlaylistService {
@@ -101,6 +134,18 @@ export class PlaylistService {
     return ids.map((id) => id.toLowerCase());
   }
 
+  /** The new entries as a function of the current ones (keepUnseenEntries), checked as a whole. */
+  private async editedEntries(auth: AuthContext, p: PlaylistRecord, ids: string[]) {
+    const seen = await this.checkedTrackIds(auth, ids);
+    const playable = new Set([...seen, ...(await this.visibleSongs(auth, p)).map((s) => s.id)]);
+    return (current: string[]): string[] => {
+      const next = keepUnseenEntries(current, seen, playable);
+      if (next.length > PLAYLIST_LIMITS.tracks)
+        throw tooManyPlaylistTracks(PLAYLIST_LIMITS.tracks, next.length);
+      return next;
+    };
+  }
+
   /** The songs of a playlist this caller may play, in playlist order (the others are left out). */
   async visibleSongs(auth: AuthContext | undefined, p: PlaylistRecord): Promise<SongRow[]> {
     const rows = await this.songs.songsByIds(libraryViewer(auth), [...new Set(p.trackIds)]);
@@ -124,6 +169,7 @@ export class PlaylistService {
     return id;
   }
 
+  /** `trackIds` is the new order of the songs the caller sees; the ones they do not see are kept. */
   async changeOwn(auth: AuthContext, id: string, changes: PlaylistChanges & { comment?: string }) {
     const p = await this.owned(auth, id);
     const found = await this.store.updatePlaylist(p.id, {
@@ -131,7 +177,7 @@ export class PlaylistService {
       ...(changes.comment !== undefined ? { comment: cutText(changes.comment, 2000) } : {}),
       ...(changes.public !== undefined ? { public: changes.public } : {}),
       ...(changes.trackIds !== undefined
-        ? { trackIds: await this.checkedTrackIds(auth, changes.trackIds) }
+        ? { trackIds: await this.editedEntries(auth, p, changes.trackIds) }
         : {}),
     });
     // Deleted by a request that ran between reading it and changing it.
@@ -162,11 +208,11 @@ export class PlaylistService {
           id: p.id,
           name: p.name,
           public: p.public,
-          trackCount: sum?.trackCount ?? 0,
-          durationSeconds: durationSeconds(sum?.durationMs ?? 0),
-          coverUrl: imageUrl(sum?.coverKey ?? null),
-          createdAt: p.createdAt.toISOString(),
-          updatedAt: p.updatedAt.toISOString(),
+          track_count: sum?.trackCount ?? 0,
+          duration_seconds: durationSeconds(sum?.durationMs ?? 0),
+          cover_url: imageUrl(sum?.coverKey ?? null),
+          created_at: p.createdAt.toISOString(),
+          updated_at: p.updatedAt.toISOString(),
         };
       }),
     };
@@ -179,27 +225,32 @@ export class PlaylistService {
       id: p.id,
       name: p.name,
       public: p.public,
-      owner: { handle: p.ownerHandle, displayName: p.ownerName },
+      owner: { handle: p.ownerHandle, display_name: p.ownerName },
       mine: auth?.userId === p.ownerUserId,
-      trackCount: songs.length,
-      durationSeconds: durationSeconds(songs.reduce((sum, s) => sum + (s.duration_ms ?? 0), 0)),
-      coverUrl: imageUrl(songs.find((s) => s.artwork_key)?.artwork_key ?? null),
-      createdAt: p.createdAt.toISOString(),
-      updatedAt: p.updatedAt.toISOString(),
+      track_count: songs.length,
+      duration_seconds: durationSeconds(songs.reduce((sum, s) => sum + (s.duration_ms ?? 0), 0)),
+      cover_url: imageUrl(songs.find((s) => s.artwork_key)?.artwork_key ?? null),
+      created_at: p.createdAt.toISOString(),
+      updated_at: p.updatedAt.toISOString(),
       tracks: songs.map(trackListItem),
     };
   }
 
-  async create(auth: AuthContext, body: { name: string; public?: boolean; trackIds?: string[] }) {
+  async create(auth: AuthContext, body: { name: string; public?: boolean; track_ids?: string[] }) {
     const id = await this.createOwn(auth, {
       name: body.name,
-      trackIds: body.trackIds ?? [],
+      trackIds: body.track_ids ?? [],
       ...(body.public !== undefined ? { public: body.public } : {}),
     });
     return this.view(auth, id);
   }
 
-  async update(auth: AuthContext, id: string, changes: PlaylistChanges) {
-    return this.view(auth, await this.changeOwn(auth, id, changes));
+  async update(
+    auth: AuthContext,
+    id: string,
+    body: { name?: string; public?: boolean; track_ids?: string[] },
+  ) {
+    const { track_ids: trackIds, ...rest } = body;
+    return this.view(auth, await this.changeOwn(auth, id, { ...rest, ...(trackIds ? { trackIds } : {}) }));
   }
 }

@@ -26,10 +26,10 @@ export function trackListItem(s: SongRow) {
     duration_ms: s.duration_ms,
     created_at: s.created_at,
     artwork_url: imageUrl(s.artwork_key),
-    owner: { handle: s.owner_handle, displayName: s.owner_name },
-    artistRef: { id: s.artist_id, name: s.artist, handle: s.owner_handle },
-    albumRef: { id: s.album_id, title: s.album },
-    durationSeconds: durationSeconds(s.duration_ms),
-    coverUrl: imageUrl(s.artwork_key),
+    owner: { handle: s.owner_handle, display_name: s.owner_name },
+    artist_ref: { id: s.artist_id, name: s.artist, handle: s.owner_handle },
+    album_ref: { id: s.album_id, title: s.album },
+    duration_seconds: durationSeconds(s.duration_ms),
+    cover_url: imageUrl(s.artwork_key),
   };
 }

@@ -172,8 +172,8 @@ export class TrackService {
         return {
           ...view,
           version_count: versions.length,
-          durationSeconds: durationSeconds(shown?.duration_ms ?? null),
-          coverUrl: shown?.artwork_url ?? null,
+          duration_seconds: durationSeconds(shown?.duration_ms ?? null),
+          cover_url: shown?.artwork_url ?? null,
         };
       }),
       next_cursor: rows.length > page.limit && last ? encodeCursor(last) : null,

@@ -18,7 +18,7 @@ export interface PublicProfile {
   handle: string;
   display_name: string;
   bio: string;
-  pictureUrl: string | null;
+  picture_url: string | null;
   created_at: string;
   tracks: { items: PublicTrack[]; next_cursor: string | null };
 }
@@ -49,7 +49,7 @@ export class UserService {
       handle: user.handle,
       display_name: user.displayName,
       bio: user.bio,
-      pictureUrl: imageUrl(user.pictureKey),
+      picture_url: imageUrl(user.pictureKey),
       created_at: user.createdAt.toISOString(),
       tracks: {
         items: items.map(publicTrack),

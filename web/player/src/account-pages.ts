@@ -5,7 +5,7 @@
  */
 import { h, clear } from '../../shared/dom';
 import { field, showProblem, clearProblem, type Field } from '../../shared/forms';
-import { api, problemText, saveSession } from './api';
+import { api, problemText, saveSession, session } from './api';
 
 type Go = (path: string) => void;
 
@@ -134,16 +134,38 @@ export async function renderVerify(app: HTMLElement): Promise<void> {
 interface SessionView {
   id: string;
   device: string;
-  address_hash: string;
   current: boolean;
   signed_in_at: string;
   last_seen_at: string;
 }
 
-const when = (iso: string): string => new Date(iso).toLocaleString();
+const when = (iso: string): string =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** "just now", "5 minutes ago", "3 days ago": how long since a session was last used. */
+function ago(iso: string): string {
+  const seconds = Math.max(0, (Date.now() - Date.parse(iso)) / 1000);
+  if (seconds < 60) return 'just now';
+  const say = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+  for (const [unit, size] of [
+    ['day', 86_400],
+    ['hour', 3_600],
+    ['minute', 60],
+  ] as const)
+    if (seconds >= size) return say.format(-Math.floor(seconds / size), unit);
+  return 'just now';
+}
 
 export async function renderSessions(app: HTMLElement, go: Go): Promise<void> {
   document.title = 'Sessions · Music';
+  if (!session()) {
+    clear(
+      app,
+      h('h1', {}, 'Your account'),
+      h('p', {}, h('a', { href: '/login' }, 'Log in'), ' to see your account and its sessions.'),
+    );
+    return;
+  }
   const [status, list] = await Promise.all([
     api<{ email: string; verified: boolean; required: boolean }>('/me/verification'),
     api<{ sessions: SessionView[] }>('/me/sessions'),
@@ -181,15 +203,22 @@ export async function renderSessions(app: HTMLElement, go: Go): Promise<void> {
   const rows = list.sessions.map((s) =>
     h(
       'li',
-      { class: 'session' },
-      h('strong', {}, s.device),
-      s.current ? ' (this one)' : '',
-      h('br', {}),
-      `Signed in ${when(s.signed_in_at)}, last seen ${when(s.last_seen_at)}, address ${s.address_hash.slice(0, 12)}…`,
-      ' ',
+      { class: 'session', 'data-current': String(s.current) },
+      h('strong', { class: 'device' }, s.device),
+      s.current ? h('span', { class: 'this-device' }, 'This device') : null,
+      h(
+        'span',
+        { class: 'session-times' },
+        // The current session is in use right now, whatever its last written time says.
+        `Last used ${s.current ? 'now' : ago(s.last_seen_at)} · signed in ${when(s.signed_in_at)}`,
+      ),
       h(
         'button',
-        { type: 'button', 'aria-label': `End the session of ${s.device}`, onclick: () => end(s.id) },
+        {
+          type: 'button',
+          'aria-label': s.current ? "End this device's session" : `End the session of ${s.device}`,
+          onclick: () => end(s.id),
+        },
         'End',
       ),
     ),

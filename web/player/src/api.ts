@@ -52,25 +52,30 @@ export async function askServer(): Promise<void> {
   }
 }
 
-const endedListeners: (() => void)[] = [];
+const endedListeners: ((message: string) => void)[] = [];
 
-/** Runs when a request finds that this device's session has ended (expired, or ended elsewhere). */
-export function onSessionEnded(listener: () => void): void {
+/** Runs with the server's words when a request finds this device's session ended (expired, or ended elsewhere). */
+export function onSessionEnded(listener: (message: string) => void): void {
   endedListeners.push(listener);
+}
+
+/** The server's answer to a session cookie that no longer works (errors/auth.ts sessionEnded). */
+export function sessionEndedText(err: unknown): string | undefined {
+  if (!(err instanceof ProblemError) || err.problem.status !== 401) return undefined;
+  return (err.problem as { session_ended?: boolean }).session_ended === true ? err.problem.detail : undefined;
 }
 
 export function api<T>(path: string, init: RequestInit = {}): Promise<T> {
   // Same-origin fetches carry the session cookie; a 401 means it is gone (expired, revoked).
   return requestJson<T>(`/api/v1${path}`, { credentials: 'same-origin', ...init }).catch((err: unknown) => {
     if (!(err instanceof ProblemError) || err.problem.status !== 401) throw err;
+    const ended = sessionEndedText(err);
     // A refused login (wrong password) is the login form's own answer, not an ended session.
-    const had = session() !== null && !path.startsWith('/auth/');
+    if (path.startsWith('/auth/') && ended === undefined) throw err;
+    const had = session() !== null;
     saveSession(null);
-    if (!had) throw err;
-    endedListeners.forEach((l) => l());
-    // The API's own words address developers (an Authorization header): a person reads these.
-    const detail = 'Your session has ended. Log in again.';
-    throw new ProblemError({ ...err.problem, detail, hint: undefined }, err.retryAfter);
+    if (ended !== undefined && had) endedListeners.forEach((l) => l(ended));
+    throw err;
   });
 }
 

@@ -132,7 +132,7 @@ function notFound(app: HTMLElement, what: string, err: unknown): void {
 /** Albums as a grid of covers (a track's cover stands in for the album's). */
 function albumGrid(label: string, albums: Album[], songs: Song[]): HTMLElement {
   const coverOf = (a: Album): string | null =>
-    (a as Album & { coverUrl?: string | null }).coverUrl ??
+    (a as Album & { cover_url?: string | null }).cover_url ??
     songs.find((s) => s.album_id === a.id && s.artwork_url)?.artwork_url ??
     null;
   return h(
@@ -167,7 +167,7 @@ type ArtistPage = Artist & { albums: Album[]; tracks: Song[] };
 async function artistProfile(head: HTMLElement, name: string, handle: string): Promise<void> {
   const p = await api<Profile>(`/users/${encodeURIComponent(handle)}`).catch(() => undefined);
   if (!p) return;
-  const picture = p.pictureUrl ?? p.picture_url;
+  const picture = p.picture_url;
   if (picture)
     head.prepend(
       h('img', { src: picture, alt: `Picture of ${name}`, class: 'cover round', width: 160, height: 160 }),

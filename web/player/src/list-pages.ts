@@ -44,7 +44,6 @@ export interface Profile {
   handle: string;
   display_name: string | null;
   bio?: string | null;
-  pictureUrl?: string | null;
   picture_url?: string | null;
   tracks: { items: TrackSummary[] };
 }
@@ -64,7 +63,7 @@ export async function renderProfile(app: HTMLElement, handle: string): Promise<v
     return;
   }
   const name = profile.display_name ?? profile.handle;
-  const picture = profile.pictureUrl ?? profile.picture_url ?? null;
+  const picture = profile.picture_url ?? null;
   const mine = session()?.handle === profile.handle;
   clear(
     app,

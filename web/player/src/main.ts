@@ -7,7 +7,8 @@
  */
 import './style.css';
 import { h, clear } from '../../shared/dom';
-import { api, askServer, onSessionEnded, problemText, saveSession, session } from './api';
+import { ProblemError } from '../../shared/http';
+import { api, askServer, onSessionEnded, problemText, saveSession, session, sessionEndedText } from './api';
 import { renderForgotPassword, renderResetPassword, renderSessions, renderVerify } from './account-pages';
 import { renderAuth } from './auth-pages';
 import { renderAlbum, renderArtist, renderHome, renderSearch } from './browse-pages';
@@ -131,11 +132,22 @@ async function route(): Promise<void> {
       );
     }
   } catch (err) {
-    clear(
-      app,
-      h('h1', {}, 'Something went wrong'),
-      h('p', { class: 'error', role: 'alert' }, problemText(err)),
-    );
+    if (err instanceof ProblemError && err.problem.status === 401) {
+      // Never the API's sentence for developers (an Authorization header): the way in.
+      document.title = 'Log in · Music';
+      const onTop = document.querySelector('.session-ended') !== null;
+      clear(
+        app,
+        h('h1', {}, 'Log in to see this page'),
+        onTop ? null : h('p', { role: 'alert' }, sessionEndedText(err) ?? 'This page is for your account.'),
+        h('p', {}, h('a', { href: '/login' }, 'Log in'), ' or ', h('a', { href: '/signup' }, 'sign up'), '.'),
+      );
+    } else
+      clear(
+        app,
+        h('h1', {}, 'Something went wrong'),
+        h('p', { class: 'error', role: 'alert' }, problemText(err)),
+      );
   }
   app.focus({ preventScroll: true });
 }
@@ -160,20 +172,21 @@ startNotifications();
 mountPlayerBar();
 startMediaKeys();
 restoreQueue();
-onSessionEnded(() => {
+onSessionEnded((message) => {
   stopLive();
   renderNav();
-  // Said once, above the page, with the way back in (never the API's wording about headers).
+  // Said once, above the page, in the server's words, with the way back in.
   document.querySelector('.session-ended')?.remove();
   const note = h(
     'p',
     { class: 'notice session-ended', role: 'alert' },
-    'Your session has ended. ',
-    h('a', { href: '/login' }, 'Log in again'),
-    '.',
+    `${message} `,
+    h('a', { href: '/login' }, 'Log in'),
   );
   app.before(note);
   window.addEventListener('popstate', () => note.remove(), { once: true });
+  // The page again as a logged-out visitor sees it ("Log in to see your tracks"), not its failed parts.
+  void route();
 });
 // The page is drawn from the hint at once, then again with the server's answer.
 void route();

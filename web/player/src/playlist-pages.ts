@@ -59,15 +59,15 @@ export function renderPlaylists(app: HTMLElement, go: (path: string) => void): v
             h(
               'a',
               { href: `/playlists/${p.id}` },
-              p.coverUrl
-                ? h('img', { src: p.coverUrl, alt: '', width: 160, height: 160, loading: 'lazy' })
+              p.cover_url
+                ? h('img', { src: p.cover_url, alt: '', width: 160, height: 160, loading: 'lazy' })
                 : h('span', { class: 'no-cover', 'aria-hidden': 'true' }, '♪'),
               h('span', { class: 'album-name' }, p.name),
             ),
             h(
               'span',
               { class: 'muted' },
-              `${p.trackCount} track${p.trackCount === 1 ? '' : 's'} · ${clock(p.durationSeconds * 1000)} · ${p.public ? 'public' : 'private'}`,
+              `${p.track_count} track${p.track_count === 1 ? '' : 's'} · ${clock(p.duration_seconds * 1000)} · ${p.public ? 'public' : 'private'}`,
             ),
           ),
         ),
@@ -109,7 +109,7 @@ export async function renderPlaylist(
       () => renderPlaylist(app, id, go),
       (err: unknown) => clear(status, h('span', { class: 'error' }, problemText(err))),
     );
-  const order = (ids: string[]): void => change({ trackIds: ids });
+  const order = (ids: string[]): void => change({ track_ids: ids });
   const ids = items.map((i) => i.id);
   const moved = (from: number, to: number): string[] => {
     const next = [...ids];
@@ -122,8 +122,8 @@ export async function renderPlaylist(
     h(
       'div',
       { class: 'track-head' },
-      p.coverUrl
-        ? h('img', { src: p.coverUrl, alt: `Cover of ${p.name}`, class: 'cover', width: 160, height: 160 })
+      p.cover_url
+        ? h('img', { src: p.cover_url, alt: `Cover of ${p.name}`, class: 'cover', width: 160, height: 160 })
         : null,
       h(
         'div',
@@ -133,8 +133,8 @@ export async function renderPlaylist(
           'p',
           { class: 'muted' },
           'Playlist by ',
-          h('a', { href: `/users/${p.owner.handle}` }, p.owner.displayName || p.owner.handle),
-          ` · ${items.length} track${items.length === 1 ? '' : 's'} · ${clock(p.durationSeconds * 1000)} · ${p.public ? 'public' : 'private'}`,
+          h('a', { href: `/users/${p.owner.handle}` }, p.owner.display_name || p.owner.handle),
+          ` · ${items.length} track${items.length === 1 ? '' : 's'} · ${clock(p.duration_seconds * 1000)} · ${p.public ? 'public' : 'private'}`,
         ),
       ),
     ),

@@ -7,14 +7,14 @@ export interface PlaylistSummary {
   id: string;
   name: string;
   public: boolean;
-  trackCount: number;
-  durationSeconds: number;
-  coverUrl: string | null;
-  updatedAt: string;
+  track_count: number;
+  duration_seconds: number;
+  cover_url: string | null;
+  updated_at: string;
 }
 
-export interface PlaylistView extends Omit<PlaylistSummary, 'trackCount'> {
-  owner: { handle: string; displayName: string | null };
+export interface PlaylistView extends Omit<PlaylistSummary, 'track_count'> {
+  owner: { handle: string; display_name: string | null };
   mine: boolean;
   tracks: unknown[];
 }
@@ -31,7 +31,7 @@ export async function appendTo(id: string, trackId: string): Promise<PlaylistVie
   const ids = list.tracks.map((t) => (t as { id: string }).id);
   return api<PlaylistView>(`/playlists/${encodeURIComponent(id)}`, {
     method: 'PATCH',
-    body: JSON.stringify({ trackIds: [...ids, trackId] }),
+    body: JSON.stringify({ track_ids: [...ids, trackId] }),
   });
 }
 
@@ -55,7 +55,7 @@ export function addToPlaylist(item: QueueItem): HTMLElement {
       id === NEW_PLAYLIST
         ? api<PlaylistView>('/playlists', {
             method: 'POST',
-            body: JSON.stringify({ name: item.title, trackIds: [item.id] }),
+            body: JSON.stringify({ name: item.title, track_ids: [item.id] }),
           })
         : appendTo(id, item.id);
     made.then(done, (err: unknown) => clear(status, problemText(err)));

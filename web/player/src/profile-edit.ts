@@ -2,7 +2,7 @@
  * The artist's own page: their bio and picture, edited in place (PUT/DELETE /users/me/picture: the
  * server probes and re-encodes the file); the welcome after sign-up.
  */
-import { h } from '../../shared/dom';
+import { clear, h } from '../../shared/dom';
 import { field, showProblem, clearProblem } from '../../shared/forms';
 import { api } from './api';
 import type { Profile } from './list-pages';
@@ -18,11 +18,23 @@ export function welcomeNote(): HTMLElement | null {
   const email = welcomeEmail;
   welcomeEmail = undefined;
   if (email === undefined) return null;
+  const mail = h('p', {});
+  // Only a server that sends mail (and asks for the address to be confirmed) sent one.
+  void api<{ required: boolean; verified: boolean }>('/me/verification')
+    .then((s) =>
+      clear(
+        mail,
+        s.required && !s.verified
+          ? `Check your mail: a link sent to ${email} confirms your address.`
+          : 'Your account is ready.',
+      ),
+    )
+    .catch(() => clear(mail, 'Your account is ready.'));
   return h(
     'section',
     { class: 'notice', 'data-testid': 'welcome', 'aria-label': 'Welcome' },
     h('h2', {}, 'Welcome!'),
-    h('p', {}, `Check your mail: a link sent to ${email} confirms your address.`),
+    mail,
     h('p', {}, 'Next: ', h('a', { href: '/upload' }, 'upload your first track'), '.'),
   );
 }
@@ -77,7 +89,7 @@ function pictureControls(profile: Profile, reload: () => void): HTMLElement {
   });
   const remove = h('button', { type: 'button' }, 'Remove picture');
   remove.addEventListener('click', () => send({ method: 'DELETE' }));
-  const hasPicture = (profile.pictureUrl ?? profile.picture_url ?? null) !== null;
+  const hasPicture = (profile.picture_url ?? null) !== null;
   return h(
     'div',
     { class: 'stack', role: 'group', 'aria-label': 'Your picture' },

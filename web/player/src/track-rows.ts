@@ -16,7 +16,7 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 /**
  * One list row of any API answer as a queue item: the catalogue's songs (artist, artist_id,
  * duration_ms, artwork_url), the track summaries and playlists' tracks (artist {handle, name},
- * durationSeconds, coverUrl). Null when the row has no id or title.
+ * duration_seconds, cover_url). Null when the row has no id or title.
  */
 export function toItem(raw: unknown): QueueItem | null {
   if (typeof raw !== 'object' || raw === null) return null;
@@ -25,8 +25,7 @@ export function toItem(raw: unknown): QueueItem | null {
   const artistObj = typeof a === 'object' && a !== null ? (a as Record<string, unknown>) : undefined;
   const artistId = str(r.artist_id) ?? str(artistObj?.id);
   const handle = str(artistObj?.handle) ?? str((r.owner as Record<string, unknown> | undefined)?.handle);
-  const artist =
-    str(a) ?? str(artistObj?.name) ?? str(artistObj?.displayName) ?? str(artistObj?.display_name) ?? handle;
+  const artist = str(a) ?? str(artistObj?.name) ?? str(artistObj?.display_name) ?? handle;
   const ms = num(r.duration_ms);
   return validItem({
     id: r.id,
@@ -37,9 +36,8 @@ export function toItem(raw: unknown): QueueItem | null {
       : handle
         ? `/users/${encodeURIComponent(handle)}`
         : null,
-    coverUrl: str(r.coverUrl) ?? str(r.cover_url) ?? str(r.artwork_url) ?? null,
-    durationSeconds:
-      num(r.durationSeconds) ?? num(r.duration_seconds) ?? (ms !== undefined ? ms / 1000 : null),
+    coverUrl: str(r.cover_url) ?? str(r.artwork_url) ?? null,
+    durationSeconds: num(r.duration_seconds) ?? (ms !== undefined ? ms / 1000 : null),
   });
 }
 

@@ -141,15 +141,29 @@ export class SubsonicStateRepository {
   /**
    * Changes fields and replaces the entries in one transaction; the playlist's row is locked
    * first, so two replacements at once are applied one after the other (never a duplicate position).
+   * `trackIds` as a function computes the new entries from the current ones, read under that lock.
    * false when the playlist is gone (deleted by a request that ran meanwhile).
    */
   async updatePlaylist(
     id: string,
-    changes: { name?: string; comment?: string; public?: boolean; trackIds?: string[] },
+    changes: {
+      name?: string;
+      comment?: string;
+      public?: boolean;
+      trackIds?: string[] | ((current: string[]) => string[]);
+    },
   ): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
       const locked = await tx.$queryRaw<unknown[]>`SELECT 1 FROM playlists WHERE id = ${id}::uuid FOR UPDATE`;
       if (locked.length === 0) return false;
+      const entries =
+        typeof changes.trackIds === 'function'
+          ? changes.trackIds(
+              (
+                await tx.playlistEntry.findMany({ where: { playlistId: id }, orderBy: { position: 'asc' } })
+              ).map((e) => e.trackId),
+            )
+          : changes.trackIds;
       await tx.playlist.update({
         where: { id },
         data: {
@@ -159,10 +173,10 @@ export class SubsonicStateRepository {
           ...(changes.public !== undefined ? { public: changes.public } : {}),
         },
       });
-      if (changes.trackIds) {
+      if (entries) {
         await tx.playlistEntry.deleteMany({ where: { playlistId: id } });
         await tx.playlistEntry.createMany({
-          data: changes.trackIds.map((trackId, position) => ({ playlistId: id, trackId, position })),
+          data: entries.map((trackId, position) => ({ playlistId: id, trackId, position })),
         });
       }
       return true;

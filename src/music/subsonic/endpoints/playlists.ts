@@ -94,16 +94,18 @@ export function playlistEndpoints(d: EndpointDeps) {
 
     updatePlaylist: async (c: Call): Promise<Payload> => {
       const p = await own(c, c.params.required('playlistId'));
+      // Indexes count the songs the client was shown; the others keep their places (changeOwn).
+      const shown = (await visibleSongsInOrder(d, c, p.trackIds)).map((s) => s.id);
       const remove = new Set(
         c.params.all('songIndexToRemove').map((v) => {
           const n = Number(v);
-          if (!/^\d{1,6}$/.test(v) || n >= p.trackIds.length)
-            throw badParameter('songIndexToRemove', `must be 0 to ${p.trackIds.length - 1}`);
+          if (!/^\d{1,6}$/.test(v) || n >= shown.length)
+            throw badParameter('songIndexToRemove', `must be 0 to ${shown.length - 1}`);
           return n;
         }),
       );
       const add = await checkedSongIds(d, c, c.params.all('songIdToAdd'));
-      const trackIds = [...p.trackIds.filter((_, i) => !remove.has(i)), ...add];
+      const trackIds = [...shown.filter((_, i) => !remove.has(i)), ...add];
       await d.playlists.changeOwn(authContext(c.user), p.id, {
         trackIds,
         ...optional('name', c.params.get('name')),
