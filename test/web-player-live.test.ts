@@ -67,7 +67,18 @@ describe('player live updates in Chromium', () => {
     // Every step line the page shows, in the order it showed them (the page is one document).
     await page.evaluate(() => {
       window.stepLog = [];
+      // A finished step's line that later vanished from a list still shown (each list keeps its lines).
+      window.stepsGone = [];
+      const done = new Map();
       new MutationObserver(() => {
+        for (const list of document.querySelectorAll('[data-testid="live-steps"]')) {
+          const had = done.get(list) ?? new Set();
+          done.set(list, had);
+          const now = new Set([...list.querySelectorAll('li')].map((li) => li.dataset.step));
+          for (const step of had) if (!now.has(step)) window.stepsGone.push(step);
+          for (const li of list.querySelectorAll('li'))
+            if (li.dataset.status === 'done') had.add(li.dataset.step);
+        }
         for (const li of document.querySelectorAll('[data-testid="live-steps"] li')) {
           const entry = `${li.dataset.step}:${li.dataset.status}`;
           if (window.stepLog.at(-1) !== entry) window.stepLog.push(entry);
@@ -96,6 +107,7 @@ describe('player live updates in Chromium', () => {
         `${step} in ${log.join(' ')}`,
       ).toBe(true);
     expect(log.filter((e) => e.startsWith('transcoding:')).at(-1)).toBe('transcoding:done');
+    expect(await page.evaluate(() => window.stepsGone)).toEqual([]);
     // While live, the page did not poll every 2 s: the first load, the reload at ready, rare checks.
     const seconds = (Date.now() - started) / 1000;
     expect(trackFetches.length).toBeLessThanOrEqual(3 + Math.ceil(seconds / 10));

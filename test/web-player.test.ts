@@ -128,6 +128,10 @@ describe('music player in Chromium', () => {
     await page.getByRole('button', { name: 'Post the comment' }).click();
     const marker = page.locator('.waveform .marker[data-comment-ms="5000"]');
     await marker.waitFor();
+    // The counts follow what happened on this page, without a reload.
+    await page.waitForFunction(() =>
+      /· 1 comment$/.test(document.querySelector('[data-testid="counts"]').textContent),
+    );
     expect(await marker.getAttribute('aria-label')).toBe(
       `Comment by ${handle} at 0:05: The fade starts here`,
     );
