@@ -5,7 +5,9 @@
  * addresses: the per-address scope never stops it); half guess at one account (its backoff
  * answers), half at names without an account (each would cost a decoy Argon2id hash: the
  * bounded hash queue answers). The server runs in a child process with the production settings
- * and rate limits on, so the pollers and the flood never share its event loop.
+ * and rate limits on, so the pollers and the flood never share its event loop; the pollers run in
+ * threads of their own, so the flood's client work never delays a poll. The server's own event-loop
+ * delay and CPU time per phase are read from the child (lib/server-gauges.ts).
  *
  *   node --import tsx bench/login-flood.ts      (writes bench/results/login-flood.md)
  */
@@ -14,13 +16,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { pollFromThread } from './lib/health-poll.js';
 import {
   listenLocal,
   serveUntilParentEnds,
   startServeChild,
   withBenchMusic,
   writeBenchResult,
+  type ServeChild,
 } from './lib/music-app.js';
+import { answerGauges, readGauges, type Gauges } from './lib/server-gauges.js';
 import { seedReadyTrack } from './lib/music-seed.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -57,7 +62,9 @@ async function serve(): Promise<void> {
         if (signup.statusCode !== 201) throw new Error(`sign-up: ${signup.statusCode} ${signup.body}`);
         const userId = signup.json<{ user: { id: string } }>().user.id;
         const trackId = await seedReadyTrack(connections, userId, 'Flood', { durationMs: 215_000 });
-        await serveUntilParentEnds({ url: await listenLocal(app), handle, trackId } satisfies Served);
+        const url = await listenLocal(app);
+        answerGauges();
+        await serveUntilParentEnds({ url, handle, trackId } satisfies Served);
       },
       {
         env: {
@@ -75,30 +82,15 @@ async function serve(): Promise<void> {
 const pct = (sorted: number[], p: number): number =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN;
 
-/** Polls `path` every POLL_MS (one request in flight) until `until`; the latencies and statuses. */
-async function poll(url: string, until: number): Promise<{ ms: number[]; statuses: Map<number, number> }> {
-  const ms: number[] = [];
-  const statuses = new Map<number, number>();
-  while (performance.now() < until) {
-    const started = performance.now();
-    const res = await fetch(url, { headers: { 'x-forwarded-for': freshAddress() } });
-    await res.arrayBuffer();
-    ms.push(performance.now() - started);
-    statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-    const next = started + POLL_MS - performance.now();
-    if (next > 0) await new Promise((resolve) => setTimeout(resolve, next));
-  }
-  return { ms: ms.sort((a, b) => a - b), statuses };
-}
-
 /** Wrong logins at LOGINS_PER_SECOND, open loop, until `until`: the count of each answer. */
 async function flood(served: Served, until: number): Promise<Map<number, number>> {
+  // Date.now() time, as the pollers' threads count it.
   const statuses = new Map<number, number>();
   const inFlight = new Set<Promise<void>>();
   const interval = 1000 / LOGINS_PER_SECOND;
   let sent = 0;
   const start = performance.now();
-  while (performance.now() < until) {
+  while (Date.now() < until) {
     const login = sent % 2 === 0 ? served.handle : `nobody_${sent}`;
     const p = fetch(`${served.url}/api/v1/auth/login`, {
       method: 'POST',
@@ -127,22 +119,35 @@ interface Phase {
   track: number[];
   trackStatuses: Map<number, number>;
   logins?: Map<number, number>;
+  server: Gauges;
 }
 
-async function phase(served: Served, withFlood: boolean): Promise<Phase> {
-  const until = performance.now() + SECONDS * 1000;
+async function phase(child: ServeChild<Served>, withFlood: boolean): Promise<Phase> {
+  const served = child.served;
+  await readGauges(child);
+  const until = Date.now() + SECONDS * 1000;
+  // The pollers in threads of their own: the flood's requests and answers, handled on this
+  // thread, never delay a poll (its latency is the server's), each poll from an address of its own.
   const [health, track, logins] = await Promise.all([
-    poll(`${served.url}/api/v1/health`, until),
-    poll(`${served.url}/api/v1/tracks/${served.trackId}`, until),
+    pollFromThread(`${served.url}/api/v1/health`, until, POLL_MS, 11),
+    pollFromThread(`${served.url}/api/v1/tracks/${served.trackId}`, until, POLL_MS, 12),
     withFlood ? flood(served, until) : Promise.resolve(undefined),
   ]);
-  return { health: health.ms, track: track.ms, trackStatuses: track.statuses, ...(logins ? { logins } : {}) };
+  return {
+    health: health.latencies.sort((a, b) => a - b),
+    track: track.latencies.sort((a, b) => a - b),
+    trackStatuses: new Map(Object.entries(track.statuses).map(([k, v]) => [Number(k), v])),
+    ...(logins ? { logins } : {}),
+    server: await readGauges(child),
+  };
 }
 
 const row = (name: string, quiet: number[], loud: number[]): string => {
   const [q50, q99, l50, l99] = [pct(quiet, 50), pct(quiet, 99), pct(loud, 50), pct(loud, 99)];
   return `| ${name} | ${q50.toFixed(1)} | ${q99.toFixed(1)} | ${l50.toFixed(1)} | ${l99.toFixed(1)} | ${(l99 / q99).toFixed(2)} | ${loud.length} |`;
 };
+const gaugeRow = (name: string, g: Gauges): string =>
+  `| ${name} | ${g.loopP50.toFixed(1)} | ${g.loopP99.toFixed(1)} | ${g.loopMax.toFixed(1)} | ${g.mainCpuMs.toFixed(0)} | ${g.processCpuMs.toFixed(0)} |`;
 const counts = (m: Map<number, number> | undefined): string =>
   [...(m ?? new Map<number, number>()).entries()]
     .sort(([a], [b]) => a - b)
@@ -153,20 +158,27 @@ async function main(): Promise<void> {
   const child = await startServeChild<Served>(import.meta.filename);
   try {
     // Warm-up: the first requests compile routes and open pools.
-    await phase(child.served, false).catch(() => undefined);
-    const quiet = await phase(child.served, false);
-    const loud = await phase(child.served, true);
+    await phase(child, false);
+    const quiet = await phase(child, false);
+    const loud = await phase(child, true);
     const healthP99 = pct(loud.health, 99);
     const load = os.loadavg().map((l) => l.toFixed(1));
     const md = [
       '## Login flood: health and a track read beside 120 wrong logins a second',
       '',
-      `Command: \`node --import tsx bench/login-flood.ts\`. The music-api in a child process (production settings, rate limits on, behind a trusted proxy header: every request from an address of its own), ${SECONDS} s per phase, one request in flight per poller every ${POLL_MS} ms; milliseconds. Flood: ${LOGINS_PER_SECOND} wrong logins a second, open loop, half at one account, half at names without an account. Machine: ${os.cpus().length} CPU(s), load average ${load.join(' / ')} at the end (a shared machine).`,
+      `Command: \`node --import tsx bench/login-flood.ts\`. The music-api in a child process (production settings, rate limits on, behind a trusted proxy header: every request from an address of its own), ${SECONDS} s per phase, one request in flight per poller every ${POLL_MS} ms, each poller a thread of its own; milliseconds. Flood: ${LOGINS_PER_SECOND} wrong logins a second, open loop, half at one account, half at names without an account. Machine: ${os.cpus().length} CPU(s), load average ${load.join(' / ')} at the end (a shared machine).`,
       '',
       '| route | p50 quiet | p99 quiet | p50 flood | p99 flood | p99 ratio flood/quiet | requests in flood |',
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
       row('GET /api/v1/health', quiet.health, loud.health),
       row('GET /api/v1/tracks/:id', quiet.track, loud.track),
+      '',
+      "The server's own process over each phase (its event loop's delay, sampled every 10 ms; CPU milliseconds of its main thread and of the whole process, the hash thread and libuv's pool included):",
+      '',
+      '| phase | loop delay p50 | p99 | max | main thread CPU ms | process CPU ms |',
+      '| --- | ---: | ---: | ---: | ---: | ---: |',
+      gaugeRow('quiet', quiet.server),
+      gaugeRow('flood', loud.server),
       '',
       `Goal: health p99 ≤ ${GOAL_MS} ms during the flood: **${healthP99 <= GOAL_MS ? 'met' : 'not met'}** (${healthP99.toFixed(1)} ms).`,
       '',
