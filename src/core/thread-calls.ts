@@ -1,9 +1,11 @@
 /**
  * A worker thread that answers calls in the order they are sent, for CPU work that must not run
  * on the event loop (password hashes, digests of large bodies). Its body is plain JavaScript
- * defining `handle(job)`, so it needs no loader under tsx and no built file; `workerData` is in
- * scope. An answer that is a byte view owning its whole buffer is moved back, not copied. The
- * thread starts on first use and keeps the process alive only while it owes an answer.
+ * defining `handle(job)`, so it needs no loader under tsx and no built file; it takes Node's
+ * modules with `process.getBuiltinModule` (no `require` or `import`: it runs as a script or as a
+ * module, as the process's flags say); `workerData` is in scope. An answer that is a byte view
+ * owning its whole buffer is moved back, not copied. The thread starts on first use and keeps the
+ * process alive only while it owes an answer.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -34,7 +36,7 @@ export class ThreadCalls {
   private lastId = 0;
 
   constructor(
-    /** JavaScript defining `function handle(job)`; `require`, `parentPort` and `workerData` are in scope. */
+    /** JavaScript defining `function handle(job)`; `parentPort` and `workerData` are in scope, modules come from `process.getBuiltinModule`. */
     private readonly body: string,
     private readonly workerData: unknown = {},
     /** What the thread is, for the error when it is lost. */
@@ -53,7 +55,7 @@ export class ThreadCalls {
   }
 
   private start(): Worker {
-    const source = `const { parentPort, workerData } = require('node:worker_threads');\n${this.body}\n${LOOP}`;
+    const source = `const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');\n${this.body}\n${LOOP}`;
     const worker = new Worker(source, { eval: true, workerData: this.workerData });
     worker.unref();
     worker.on('message', ({ id, answer, error }: { id: number; answer?: unknown; error?: string }) => {

@@ -13,7 +13,7 @@ const IN_TRANSIT = 4;
 const POOL_LIMIT = 16;
 
 const BODY = `
-const { createHash } = require('node:crypto');
+const { createHash } = process.getBuiltinModule('node:crypto');
 const hashes = new Map();
 function handle(job) {
   if (job.kind === 'start') hashes.set(job.digest, createHash(job.algorithm));

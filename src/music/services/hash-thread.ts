@@ -34,8 +34,8 @@ export interface ScryptJob {
 
 // On Linux, setpriority(2) on "process 0" sets the calling thread's niceness alone.
 const THREAD_BODY = `
-const { argon2Sync, scryptSync } = require('node:crypto');
-const { getPriority, setPriority } = require('node:os');
+const { argon2Sync, scryptSync } = process.getBuiltinModule('node:crypto');
+const { getPriority, setPriority } = process.getBuiltinModule('node:os');
 try { setPriority(0, Math.max(getPriority(0), workerData.niceness)); } catch {}
 function handle(job) {
   if (job.kind === 'niceness') return getPriority(0);
