@@ -8,6 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { concatenateFiles, SizeMismatchError, spoolToFile } from '../src/core/repositories/spool-file.js';
 
 const sha256 = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
+const md5 = (b: Buffer): string => createHash('md5').update(b).digest('hex');
+const cpuMs = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1000;
+const chunked = (b: Buffer, size: number): Buffer[] =>
+  Array.from({ length: Math.ceil(b.length / size) }, (_, i) => b.subarray(i * size, (i + 1) * size));
 
 describe('spoolToFile and concatenateFiles', () => {
   let dir: string;
@@ -25,6 +29,30 @@ describe('spoolToFile and concatenateFiles', () => {
     const got = await spoolToFile(Readable.from(chunks), file, 'sha256', bytes.length);
     expect(got).toEqual({ digest: sha256(bytes), size: bytes.length });
     expect((await readFile(file)).equals(bytes)).toBe(true);
+  });
+
+  it('keeps digests of bodies spooled at once apart (one digest thread serves them all)', async () => {
+    const bodies = [randomBytes(5 * 1024 * 1024 + 7), randomBytes(3 * 1024 * 1024), randomBytes(10)];
+    const got = await Promise.all(
+      bodies.map((b, i) =>
+        spoolToFile(Readable.from(chunked(b, 65_536)), join(dir, `together-${i}`), 'md5', b.length),
+      ),
+    );
+    expect(got.map((g) => g.digest)).toEqual(bodies.map(md5));
+  });
+
+  it('hashes on the digest thread: the event loop spends less CPU on a whole spool than on its MD5 alone', async () => {
+    const body = randomBytes(64 * 1024 * 1024);
+    const chunks = chunked(body, 65_536);
+    // CPU time of this thread, not the wall clock: a busy machine slows both sides alike.
+    let before = process.threadCpuUsage();
+    md5(body);
+    const hashHere = cpuMs(process.threadCpuUsage(before));
+    before = process.threadCpuUsage();
+    const got = await spoolToFile(Readable.from(chunks), join(dir, 'off-loop'), 'md5', body.length);
+    const spoolHere = cpuMs(process.threadCpuUsage(before));
+    expect(got.digest).toBe(md5(body));
+    expect(spoolHere).toBeLessThan(hashHere);
   });
 
   it('fails on a body shorter or longer than expected and removes the file', async () => {

@@ -10,6 +10,30 @@ export const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 export const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 2);
 export const POLL_MS = 50;
 
+/** What health-poller.ts posts: each request's milliseconds and the count of each status. */
+export interface PollAnswer {
+  latencies: number[];
+  statuses: Record<number, number>;
+}
+
+/** `url` polled every `every` ms until `until` (Date.now() time) from a thread of its own. */
+export async function pollFromThread(
+  url: string,
+  until: number,
+  every: number,
+  addressFrom?: number,
+): Promise<PollAnswer> {
+  const poller = new Worker(new URL('./health-poller.ts', import.meta.url), {
+    workerData: { url, until, every, addressFrom },
+  });
+  try {
+    const [answer] = (await once(poller, 'message')) as [PollAnswer];
+    return answer;
+  } finally {
+    await poller.terminate();
+  }
+}
+
 export interface Load {
   route: string;
   input: string;
@@ -34,10 +58,7 @@ export async function measure(health: string, load: Load | undefined): Promise<O
   const until = Date.now() + SECONDS * 1000;
   const statuses = new Map<number, number>();
   let requests = 0;
-  const poller = new Worker(new URL('./health-poller.ts', import.meta.url), {
-    workerData: { url: health, until, every: POLL_MS },
-  });
-  const poll = once(poller, 'message') as Promise<[number[]]>;
+  const poll = pollFromThread(health, until, POLL_MS);
   const drivers = load
     ? Array.from({ length: IN_FLIGHT }, async () => {
         while (Date.now() < until) {
@@ -47,8 +68,7 @@ export async function measure(health: string, load: Load | undefined): Promise<O
         }
       })
     : [];
-  const [[latencies]] = await Promise.all([poll, ...drivers]);
-  await poller.terminate();
+  const [{ latencies }] = await Promise.all([poll, ...drivers]);
   const sorted = latencies.sort((a, b) => a - b);
   return {
     route: load?.route ?? '(idle baseline)',

@@ -1,12 +1,12 @@
 /**
- * Streams bytes into a file while hashing them (unless `algorithm` is undefined); a partial file is
- * removed when the stream fails. Small chunks (a socket gives 64 KiB) are gathered into two
- * reused 1 MiB buffers, so a large body costs one write call per MiB, one in flight while the
+ * Streams bytes into a file while hashing them (unless `algorithm` is undefined; on the digest
+ * thread, digest-thread.ts, never the event loop); a partial file is removed when the stream
+ * fails. Small chunks (a socket gives 64 KiB) are gathered into two reused 1 MiB buffers, so a large body costs one write call per MiB, one in flight while the
  * next fills, and no allocation per chunk. `concatenateFiles` joins files the same way.
  */
-import { createHash, type Hash } from 'node:crypto';
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { ThreadDigest } from './digest-thread.js';
 
 const BLOCK = 1024 * 1024;
 // Blocks outlive one spool: fresh ones per request are external memory that sets off full
@@ -86,7 +86,7 @@ export async function spoolToFile(
   /** When given, a body of any other length fails (and its file is removed). */
   expectedSize?: number,
 ): Promise<{ digest: string; size: number }> {
-  const hash = algorithm === undefined ? undefined : createHash(algorithm);
+  const hash = algorithm === undefined ? undefined : new ThreadDigest(algorithm);
   const blocks: [Buffer, Buffer] = [takeBlock(), takeBlock()];
   // The file opens before the loop listens: a source failing meanwhile must not throw unheard
   // (the loop still sees the error, as the stream keeps it).
@@ -95,7 +95,10 @@ export async function spoolToFile(
   try {
     // intoFile returns (or throws) only once no write is in flight: the blocks are free again.
     const size = await intoFile(file, (writer) => copyInto(source, writer, hash, expectedSize, blocks));
-    return { digest: hash?.digest('hex') ?? '', size };
+    return { digest: (await hash?.end()) ?? '', size };
+  } catch (err) {
+    hash?.drop();
+    throw err;
   } finally {
     source.off('error', heard);
     blocks.forEach(giveBlock);
@@ -105,7 +108,7 @@ export async function spoolToFile(
 async function copyInto(
   source: Readable,
   writer: BlockWriter,
-  hash: Hash | undefined,
+  hash: ThreadDigest | undefined,
   expectedSize: number | undefined,
   blocks: [Buffer, Buffer],
 ): Promise<number> {
@@ -113,6 +116,8 @@ async function copyInto(
   let used = 0;
   let size = 0;
   const flush = async (): Promise<void> => {
+    // Hashed a block at a time (copied to the digest thread before update() returns).
+    await hash?.update(filling.subarray(0, used));
     // write() waits for the previous block (in `spare`) before this one starts: swapping is safe.
     await writer.write(filling, used);
     [filling, spare] = [spare, filling];
@@ -122,9 +127,9 @@ async function copyInto(
     size += chunk.length;
     // Stop reading at once: a body longer than announced never fills the disk.
     if (expectedSize !== undefined && size > expectedSize) throw new SizeMismatchError(expectedSize, size);
-    hash?.update(chunk);
     if (used === 0 && chunk.length >= BLOCK) {
       // Already a large block (a file read): written as it is, no copy.
+      await hash?.update(chunk);
       await writer.write(chunk, chunk.length);
       continue;
     }
@@ -147,7 +152,7 @@ export async function concatenateFiles(
   file: string,
   algorithm: SpoolDigest,
 ): Promise<{ digest: string; size: number }> {
-  const hash = algorithm === undefined ? undefined : createHash(algorithm);
+  const hash = algorithm === undefined ? undefined : new ThreadDigest(algorithm);
   const size = await intoFile(file, async (writer) => {
     let reading = Buffer.allocUnsafeSlow(4 * BLOCK);
     let spare = Buffer.allocUnsafeSlow(4 * BLOCK);
@@ -159,7 +164,7 @@ export async function concatenateFiles(
           // The previous block is being written from `spare` while this read fills `reading`.
           const { bytesRead } = await input.read(reading, 0, reading.length, null);
           if (bytesRead === 0) break;
-          hash?.update(reading.subarray(0, bytesRead));
+          await hash?.update(reading.subarray(0, bytesRead));
           total += bytesRead;
           await writer.write(reading, bytesRead);
           [reading, spare] = [spare, reading];
@@ -169,6 +174,9 @@ export async function concatenateFiles(
       }
     }
     return total;
+  }).catch((err: unknown) => {
+    hash?.drop();
+    throw err;
   });
-  return { digest: hash?.digest('hex') ?? '', size };
+  return { digest: (await hash?.end()) ?? '', size };
 }

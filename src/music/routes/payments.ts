@@ -2,7 +2,7 @@
  * /api/v1/payments: prices, checkout, purchases, the buyer's library, the artist's sales,
  * download links and the provider's webhook (raw body, its own body limit, no session).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import { takeAnyTypeAsBytes } from '../../core/json-bodies.js';
 import { caller, type AuthHooks } from '../auth-hook.js';
@@ -89,10 +89,22 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
   );
   void app.register((scope, _opts, done) => {
     takeAnyTypeAsBytes(scope, WEBHOOK_BODY_LIMIT);
-    scope.post('/api/v1/payments/webhook', { bodyLimit: WEBHOOK_BODY_LIMIT }, async (request) => {
+    const signatureOf = (request: FastifyRequest): string | undefined => {
       const signature = request.headers['stripe-signature'];
+      return typeof signature === 'string' ? signature : undefined;
+    };
+    // Refused before the body is read: a flood of large unsigned bodies costs no reading or HMAC.
+    const onRequest = (request: FastifyRequest, _reply: unknown, done: (err?: Error) => void): void => {
+      try {
+        deps.webhooks.checkHeader(signatureOf(request));
+        done();
+      } catch (err) {
+        done(err as Error);
+      }
+    };
+    scope.post('/api/v1/payments/webhook', { bodyLimit: WEBHOOK_BODY_LIMIT, onRequest }, async (request) => {
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      return deps.webhooks.receive(body, typeof signature === 'string' ? signature : undefined);
+      return deps.webhooks.receive(body, signatureOf(request));
     });
     done();
   });

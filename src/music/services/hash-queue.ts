@@ -1,8 +1,7 @@
 /**
  * A bounded queue for password hashing (Argon2id, services/passwords.ts). Each hash takes ~19 MiB
- * and tens of milliseconds of a CPU core on libuv's thread pool, which file reads and DNS share:
- * unbounded, a login flood starved every route. At most `running` hashes run at once (the rest
- * of the pool stays free), `waiting` more wait their turn, and past that a request is answered
+ * and tens of milliseconds of a CPU core (on the hash thread, hash-thread.ts): unbounded, a login
+ * flood starved every route. At most `running` hashes run at once, `waiting` more wait their turn, and past that a request is answered
  * 503 with Retry-After at once. A bound of this process's CPU, so it is local by design.
  */
 import { passwordChecksBusy } from '../errors/auth.js';
@@ -40,7 +39,7 @@ export class HashQueue {
 }
 
 /**
- * One at a time, eight waiting: a hash holds a core for tens of milliseconds; on a two-core host
- * the other core stays for the event loop, and three of libuv's four threads for files and DNS.
+ * One at a time (the one hash thread), eight waiting: a hash holds a core for tens of
+ * milliseconds; on a two-core host the other core stays for the event loop.
  */
 export const passwordHashes = new HashQueue(1, 8);

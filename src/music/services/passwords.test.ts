@@ -1,4 +1,7 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { getPriority } from 'node:os';
 import { describe, expect, it } from 'vitest';
+import { HASH_THREAD_NICENESS, HashThread } from './hash-thread.js';
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import { TokenService } from './tokens.js';
 import { legacyScryptHash } from '../../../test/helpers/legacy-password.js';
@@ -65,5 +68,43 @@ describe('TokenService', () => {
       ok: false,
       reason: 'invalid',
     });
+  });
+});
+
+describe('the password hash thread', () => {
+  it('runs the hashes at a lower CPU priority than the event loop, which keeps its own', async () => {
+    const thread = new HashThread();
+    const own = getPriority(0);
+    expect(await thread.threadNiceness()).toBe(Math.max(own, HASH_THREAD_NICENESS));
+    expect(getPriority(0)).toBe(own);
+    // The kernel's view: some thread of this process runs at that niceness (field 19 of its stat).
+    const tasks = await readdir('/proc/self/task');
+    const nices = await Promise.all(
+      tasks.map(async (tid) =>
+        Number((await readFile(`/proc/self/task/${tid}/stat`, 'utf8')).split(') ')[1]!.split(' ')[16]),
+      ),
+    );
+    expect(nices).toContain(Math.max(own, HASH_THREAD_NICENESS));
+    const key = await thread.hash({
+      kind: 'argon2id',
+      password: 'p',
+      salt: Buffer.alloc(16),
+      memory: 64,
+      passes: 1,
+      parallelism: 1,
+      tagLength: 32,
+    });
+    expect(key).toHaveLength(32);
+    await expect(
+      thread.hash({
+        kind: 'argon2id',
+        password: 'p',
+        salt: Buffer.alloc(2),
+        memory: 64,
+        passes: 1,
+        parallelism: 1,
+        tagLength: 32,
+      }),
+    ).rejects.toThrow(/nonce|salt/i);
   });
 });

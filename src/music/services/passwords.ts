@@ -1,20 +1,14 @@
 /**
  * Password hashes: Argon2id from node:crypto (Node >= 24.7) at OWASP's first recommendation
  * (m = 19 MiB, t = 2, p = 1), stored in the standard PHC string format
- * `$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>` (unpadded base64), run on libuv's thread pool
- * so the event loop keeps serving, through a bounded queue (hash-queue.ts). Hashes of the earlier format (`scrypt$<log2 N>$<r>$<p>$...`)
- * still verify; `needsRehash` tells the login to replace them (and any Argon2id hash made with
+ * `$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>` (unpadded base64), run on a thread of their
+ * own at a lower priority than the event loop (hash-thread.ts), through a bounded queue
+ * (hash-queue.ts). Hashes of the earlier format (`scrypt$<log2 N>$<r>$<p>$...`) still verify; `needsRehash` tells the login to replace them (and any Argon2id hash made with
  * other parameters) with a current one.
  */
-import {
-  argon2 as argon2Cb,
-  randomBytes,
-  scrypt as scryptCb,
-  timingSafeEqual,
-  type Argon2Parameters,
-  type ScryptOptions,
-} from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { passwordHashes } from './hash-queue.js';
+import { passwordHashThread } from './hash-thread.js';
 
 /** OWASP Password Storage Cheat Sheet, Argon2id's first configuration. */
 export const ARGON2_PARAMS = { memory: 19_456, passes: 2, parallelism: 1 } as const;
@@ -22,18 +16,16 @@ const ARGON2_VERSION = 19;
 const KEY_LENGTH = 32;
 const SALT_LENGTH = 16;
 
-function argon2(
-  password: string,
-  salt: Buffer,
-  params: Omit<Argon2Parameters, 'message' | 'nonce'>,
-): Promise<Buffer> {
-  return passwordHashes.run(
-    () =>
-      new Promise((resolve, reject) =>
-        argon2Cb('argon2id', { ...params, message: password.normalize('NFKC'), nonce: salt }, (err, key) =>
-          err ? reject(err) : resolve(key),
-        ),
-      ),
+interface Argon2Cost {
+  memory: number;
+  passes: number;
+  parallelism: number;
+  tagLength: number;
+}
+
+function argon2(password: string, salt: Buffer, cost: Argon2Cost): Promise<Buffer> {
+  return passwordHashes.run(() =>
+    passwordHashThread.hash({ kind: 'argon2id', password: password.normalize('NFKC'), salt, ...cost }),
   );
 }
 
@@ -63,14 +55,20 @@ async function verifyArgon2(password: string, m: RegExpExecArray): Promise<boole
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
-function scrypt(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
-  return passwordHashes.run(
-    () =>
-      new Promise((resolve, reject) =>
-        scryptCb(password.normalize('NFKC'), salt, keyLength, options, (err, key) =>
-          err ? reject(err) : resolve(key),
-        ),
-      ),
+function scrypt(
+  password: string,
+  salt: Buffer,
+  keyLength: number,
+  options: { N: number; r: number; p: number; maxmem: number },
+): Promise<Buffer> {
+  return passwordHashes.run(() =>
+    passwordHashThread.hash({
+      kind: 'scrypt',
+      password: password.normalize('NFKC'),
+      salt,
+      keyLength,
+      ...options,
+    }),
   );
 }
 

@@ -22,6 +22,8 @@ export interface VerifiedEvent {
 
 export interface PaymentGateway extends PaymentRefunds {
   createCheckout(request: CheckoutRequest): Promise<{ id: string; url: string }>;
+  /** A 400 saying why when no body could make this signature header valid (checked before the body is read). */
+  checkSignatureHeader(signature: string | undefined): void;
   /** The event of a webhook body whose signature holds, else a 400 saying why. */
   verifyEvent(rawBody: Buffer, signature: string | undefined): VerifiedEvent;
 }

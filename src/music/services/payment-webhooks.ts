@@ -15,6 +15,12 @@ export class PaymentWebhooks {
     private readonly queue: Pick<PaymentQueue, 'enqueue'>,
   ) {}
 
+  /** Before the body is read: payments on, and a signature header some body could match. */
+  checkHeader(signature: string | undefined): void {
+    if (!this.gateway) throw paymentsNotConfigured();
+    this.gateway.checkSignatureHeader(signature);
+  }
+
   async receive(
     rawBody: Buffer,
     signature: string | undefined,
