@@ -2,7 +2,8 @@
  * /rest hardening (issue 30, items 2 and 3): the failed-login limit is checked before the
  * credentials, per address and per user name, so once it is spent the right key is refused too;
  * parameter names such as __proto__ and non-string JSON values are answered as Subsonic errors,
- * never a 500; failed /rest/ logins spend the auth scope shared with the login endpoint.
+ * never a 500; percent-escapes that are not UTF-8 are refused, not kept as typed; failed /rest/
+ * logins spend the auth scope shared with the login endpoint.
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,6 +94,32 @@ describe('/rest parameters', () => {
     const query = await t.app.inject({ url: '/rest/ping?f=json&__proto__=x&constructor=y' });
     expect(query.statusCode).toBe(200);
     expect(query.json()['subsonic-response'].error).toMatchObject({ code: 10 });
+  });
+
+  it('percent-escapes that are not UTF-8, in the query or a form body, are an error naming the parameter', async () => {
+    const cases: [string, string, RegExp][] = [
+      ['query', 'u=caf%C3%A9%ff&p=x', /^Parameter u: its percent-escapes are not UTF-8/],
+      ['query', 'u=me&p=100%', /^Parameter p: holds a "%" not followed by two hexadecimal digits/],
+      ['query', 'n%ffame=x', /^Parameter n%ffame: its percent-escapes are not UTF-8/],
+      ['form', 'name=caf%C3%A9%ff', /^Parameter name: its percent-escapes are not UTF-8/],
+    ];
+    for (const [where, params, message] of cases) {
+      const res = await t.app.inject(
+        where === 'query'
+          ? { url: `/rest/ping?f=json&${params}` }
+          : {
+              method: 'POST',
+              url: '/rest/createPlaylist?f=json',
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+              payload: params,
+            },
+      );
+      expect(res.statusCode, params).toBe(200);
+      expect(res.json()['subsonic-response'].error.message, params).toMatch(message);
+    }
+    // Well-formed escapes and "+" decode as before: the request reaches the credentials check.
+    const fine = await t.app.inject({ url: '/rest/ping?f=json&u=caf%C3%A9+b&p=x' });
+    expect(fine.json()['subsonic-response'].error).toMatchObject({ code: 40 });
   });
 
   it('a JSON value that is not text is error 10 naming the parameter', async () => {

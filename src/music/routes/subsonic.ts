@@ -8,7 +8,8 @@ import type { SubsonicAuthenticator } from '../subsonic/auth.js';
 import type { SubsonicEndpoints } from '../subsonic/endpoints.js';
 import type { Answer } from '../subsonic/endpoints/call.js';
 import type { BinaryAnswer, RedirectAnswer } from '../subsonic/song-streams.js';
-import { Params, type RawParams } from '../subsonic/params.js';
+import { Params } from '../subsonic/params.js';
+import { FormText, formParams, queryParams } from '../subsonic/form-params.js';
 import { SubsonicError, asSubsonicError, unsupportedEndpoint } from '../subsonic/errors.js';
 import {
   envelope,
@@ -32,13 +33,6 @@ const PUBLIC_ENDPOINTS = new Set(['getOpenSubsonicExtensions']);
 const isBinary = (a: Answer): a is BinaryAnswer => a.kind === 'binary' && 'body' in a;
 const isRedirect = (a: Answer): a is RedirectAnswer => a.kind === 'redirect' && 'location' in a;
 
-function formBody(text: string): RawParams {
-  // No prototype: "__proto__", "constructor" or "toString" are parameter names like any other.
-  const out = Object.create(null) as Record<string, string[]>;
-  for (const [k, v] of new URLSearchParams(text)) (out[k] ??= []).push(v);
-  return out;
-}
-
 const textOf = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 export function registerSubsonicRoutes(app: FastifyInstance, deps: SubsonicRouteDeps): void {
@@ -60,15 +54,17 @@ export function registerSubsonicRoutes(app: FastifyInstance, deps: SubsonicRoute
   const handler = async (request: FastifyRequest<{ Params: { endpoint?: string } }>, reply: FastifyReply) => {
     let format: Format = { kind: 'xml' };
     try {
-      const body =
-        typeof request.body === 'object' && request.body !== null && !Buffer.isBuffer(request.body)
-          ? (request.body as Record<string, unknown>)
-          : undefined;
-      const query = request.query as Record<string, unknown>;
-      // The query's format first, so an error in a body parameter is answered in the asked format.
-      const asked = parseFormat(textOf(query.f), textOf(query.callback));
+      const lenient = request.query as Record<string, unknown>;
+      // The query's format first, so an error in a parameter is answered in the asked format.
+      const asked = parseFormat(textOf(lenient.f), textOf(lenient.callback));
       if (!(asked instanceof SubsonicError)) format = asked;
-      const params = new Params(query, body);
+      const body =
+        request.body instanceof FormText
+          ? formParams(request.body.text)
+          : typeof request.body === 'object' && request.body !== null && !Buffer.isBuffer(request.body)
+            ? (request.body as Record<string, unknown>)
+            : undefined;
+      const params = new Params(queryParams(request.url), body);
       const f = parseFormat(params.get('f'), params.get('callback'));
       if (f instanceof SubsonicError) throw f;
       format = f;
@@ -108,7 +104,7 @@ export function registerSubsonicRoutes(app: FastifyInstance, deps: SubsonicRoute
       'application/x-www-form-urlencoded',
       { parseAs: 'string' },
       (_request, text, done) => {
-        done(null, formBody(String(text)));
+        done(null, new FormText(String(text)));
       },
     );
     scope.route({ method: ['GET', 'POST'], url: '/rest/:endpoint', handler });
