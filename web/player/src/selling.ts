@@ -68,7 +68,7 @@ function sellForm(track: Track, price: Price): HTMLElement {
       value,
       checked: value === mode,
     });
-    return h('span', { class: 'row' }, input, h('label', { for: `sale-${value}` }, label));
+    return h('span', { class: 'row choice' }, input, h('label', { for: `sale-${value}` }, label));
   });
   const currency = h(
     'select',
