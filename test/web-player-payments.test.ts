@@ -123,11 +123,16 @@ describe('payments in the player', () => {
         data: { trackId: plain.trackId, currency: 'eur', amountMinor: 700, tips: true },
       });
       const { page, errors } = await browser.page();
-      await page.goto(`${offBase}/tracks/${plain.trackId}`);
-      await page.locator('[data-part="payments"][data-state="ready"]').waitFor({ state: 'attached' });
-      expect(await page.locator('[data-part="payments"]').innerHTML()).toBe('');
-      expect(await page.getByRole('button', { name: /Buy|tip/i }).count()).toBe(0);
-      expect(errors).toEqual([]);
+      try {
+        await page.goto(`${offBase}/tracks/${plain.trackId}`);
+        await page.locator('[data-part="payments"][data-state="ready"]').waitFor({ state: 'attached' });
+        expect(await page.locator('[data-part="payments"]').innerHTML()).toBe('');
+        expect(await page.getByRole('button', { name: /Buy|tip/i }).count()).toBe(0);
+        expect(errors).toEqual([]);
+      } finally {
+        // The page first: its live socket to this app would otherwise be open while the app closes.
+        await page.close();
+      }
     } finally {
       await off.close();
     }
