@@ -226,6 +226,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/open-bench/log/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open-bench log: entries
+         * @description Log entries [start, end) in publication order, at most 100 per request: each the public receipt's canonical JSON (the exact bytes hashed into the leaf), its leaf hash, index and public id.
+         */
+        get: operations["openBenchLogEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/open-bench/log/proof/consistency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open-bench log: consistency proof
+         * @description The RFC 9162 consistency proof that the tree of `first` entries is a prefix of the tree of `second` entries (nothing removed, changed or reordered), with both signed heads.
+         */
+        get: operations["openBenchLogConsistencyProof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/open-bench/log/proof/inclusion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open-bench log: inclusion proof
+         * @description The RFC 9162 audit path proving one entry (named by exactly one of leaf_index, leaf_hash, public_id) is in the tree of tree_size entries (the latest when absent), with that tree's signed head.
+         */
+        get: operations["openBenchLogInclusionProof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/open-bench/log/tree-head": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open-bench log: signed tree head
+         * @description The signed tree head {tree_size, root_hash, timestamp, signature} of the open-bench transparency log (RFC 9162 Merkle tree over the published public receipts), the latest or at a past tree_size. The Ed25519 signature covers the RFC 8785 JSON of {root_hash, timestamp, tree_size, type: "open-bench-log-tree-head/v1"}; keys at /.well-known/receipt-keys.json.
+         */
+        get: operations["openBenchLogTreeHead"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/open-bench/receipt/{public_id}": {
         parameters: {
             query?: never;
@@ -774,7 +854,7 @@ export interface components {
             token_budget?: number;
         };
         OpenBenchStartRequest: {
-            /** @description Echoed in the session and the signed result (e.g. a nonce of yours) */
+            /** @description Echoed in the session and the receipt's result.challenge (e.g. a nonce of yours) */
             challenge?: string;
         };
         OpenBenchSubmitRequest: {
@@ -1991,6 +2071,207 @@ export interface operations {
             };
             /** @description Bad query, with a hint */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No ledger (DATABASE_URL unset) or the database is down; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    openBenchLogEntries: {
+        parameters: {
+            query: {
+                end?: number;
+                start: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A size or index out of range, not a whole number, or a range too large; the detail says what to ask */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The log is empty, or no such entry */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No ledger (DATABASE_URL unset) or the database is down; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    openBenchLogConsistencyProof: {
+        parameters: {
+            query: {
+                first: number;
+                second: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A size or index out of range, not a whole number, or a range too large; the detail says what to ask */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The log is empty, or no such entry */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No ledger (DATABASE_URL unset) or the database is down; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    openBenchLogInclusionProof: {
+        parameters: {
+            query?: {
+                leaf_hash?: string;
+                leaf_index?: number;
+                public_id?: string;
+                tree_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A size or index out of range, not a whole number, or a range too large; the detail says what to ask */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The log is empty, or no such entry */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No ledger (DATABASE_URL unset) or the database is down; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    openBenchLogTreeHead: {
+        parameters: {
+            query?: {
+                tree_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A size or index out of range, not a whole number, or a range too large; the detail says what to ask */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The log is empty, or no such entry */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
