@@ -12,24 +12,13 @@ const BLOCK = 1024 * 1024;
 const IN_TRANSIT = 4;
 const POOL_LIMIT = 16;
 
-const BODY = `
-const { createHash } = process.getBuiltinModule('node:crypto');
-const hashes = new Map();
-function handle(job) {
-  if (job.kind === 'start') hashes.set(job.digest, createHash(job.algorithm));
-  else if (job.kind === 'update') {
-    hashes.get(job.digest).update(job.bytes.subarray(0, job.length));
-    return job.bytes;
-  } else {
-    const hash = hashes.get(job.digest);
-    hashes.delete(job.digest);
-    if (job.kind === 'end') return hash.digest('hex');
-  }
-  return null;
-}
-`;
+/** What the digest thread (workers/digest.ts) is asked; `digest` names one digest in progress. */
+export type DigestJob =
+  | { kind: 'start'; digest: number; algorithm: 'md5' | 'sha256' }
+  | { kind: 'update'; digest: number; bytes: Uint8Array; length: number }
+  | { kind: 'end' | 'drop'; digest: number };
 
-const thread = new ThreadCalls(BODY, {}, 'digest thread');
+const thread = new ThreadCalls<DigestJob>('digest', {}, 'digest thread');
 const pool: Uint8Array[] = [];
 let lastDigest = 0;
 
@@ -52,7 +41,7 @@ export class ThreadDigest {
       const piece = bytes.subarray(offset, offset + BLOCK);
       const block = pool.pop() ?? new Uint8Array(new ArrayBuffer(BLOCK));
       block.set(piece);
-      const job = { kind: 'update', digest: this.id, bytes: block, length: piece.length };
+      const job: DigestJob = { kind: 'update', digest: this.id, bytes: block, length: piece.length };
       this.track(
         thread.call<Uint8Array>(job, [block.buffer as ArrayBuffer]).then((back) => {
           if (pool.length < POOL_LIMIT) pool.push(back);

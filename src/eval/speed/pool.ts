@@ -3,8 +3,8 @@
  * CPU-bound verification never blocks the event loop. The raw request bytes are moved (not
  * copied) to the worker, which parses, validates, runs and seals there.
  */
-import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
+import { workerEntry } from '../../core/worker-entry.js';
 import type { ToolOutcome } from '../execute.js';
 import { verificationTimedOut } from '../errors.js';
 
@@ -49,13 +49,6 @@ export interface VerifierPool {
   destroy(): Promise<void>;
 }
 
-/** Under vitest/tsx the sources are .ts and the worker needs the tsx loader; built code is .js. */
-function workerEntry(name = 'verifier'): { filename: string; execArgv: string[] } {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const url = new URL(`../../../workers/${name}.${fromSource ? 'ts' : 'js'}`, import.meta.url);
-  return { filename: fileURLToPath(url), execArgv: fromSource ? ['--import', 'tsx'] : [] };
-}
-
 export interface VerifierPoolOptions {
   size: number;
   /** The graph kernel every worker uses, resolved once at start-up (resolveGraphKernel). */
@@ -69,7 +62,7 @@ export interface VerifierPoolOptions {
 
 export function createVerifierPool(options: VerifierPoolOptions): VerifierPool {
   const timeoutMs = options.taskTimeoutMs ?? 60_000;
-  const { filename, execArgv } = workerEntry();
+  const { filename, execArgv } = workerEntry('verifier');
   const piscina = new Piscina<VerifierTask, PooledOutcome>({
     filename,
     execArgv,

@@ -4,7 +4,7 @@
  * login flood on a busy machine the hash work took twice the event loop's CPU and health answers
  * waited seconds (bench/results/login-flood.md). Niced, the hashes use what the event loop leaves
  * and the hash queue (hash-queue.ts) answers 503 when they fall behind. One thread, as the queue
- * runs one hash at a time (core/thread-calls.ts).
+ * runs one hash at a time (workers/password-hash.ts, through core/thread-calls.ts).
  */
 import { ThreadCalls } from '../../core/thread-calls.js';
 
@@ -32,25 +32,20 @@ export interface ScryptJob {
   maxmem: number;
 }
 
-// On Linux, setpriority(2) on "process 0" sets the calling thread's niceness alone.
-const THREAD_BODY = `
-const { argon2Sync, scryptSync } = process.getBuiltinModule('node:crypto');
-const { getPriority, setPriority } = process.getBuiltinModule('node:os');
-try { setPriority(0, Math.max(getPriority(0), workerData.niceness)); } catch {}
-function handle(job) {
-  if (job.kind === 'niceness') return getPriority(0);
-  if (job.kind === 'argon2id')
-    return argon2Sync('argon2id', { message: job.password, nonce: job.salt, memory: job.memory,
-      passes: job.passes, parallelism: job.parallelism, tagLength: job.tagLength });
-  return scryptSync(job.password, job.salt, job.keyLength, { N: job.N, r: job.r, p: job.p, maxmem: job.maxmem });
+/** What the hash thread (workers/password-hash.ts) is asked: a hash, or its own niceness. */
+export type HashThreadJob = Argon2Job | ScryptJob | { kind: 'niceness' };
+
+/** What the hash thread receives once, at start. */
+export interface HashThreadData {
+  niceness: number;
 }
-`;
 
 export class HashThread {
-  private readonly thread: ThreadCalls;
+  private readonly thread: ThreadCalls<HashThreadJob>;
 
   constructor(niceness = HASH_THREAD_NICENESS) {
-    this.thread = new ThreadCalls(THREAD_BODY, { niceness }, 'password hash thread');
+    const data: HashThreadData = { niceness };
+    this.thread = new ThreadCalls('password-hash', data, 'password hash thread');
   }
 
   async hash(job: Argon2Job | ScryptJob): Promise<Buffer> {
