@@ -13,11 +13,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Agent, setGlobalDispatcher } from 'undici';
 import { renderNginxTemplate } from '../../src/ops/nginx-template.js';
+import { startTestDns, type TestDns } from '../helpers/dns-server.js';
 import { PAYMENT_ENV } from '../helpers/payment-provider.js';
 import { readNginxTemplate } from '../../src/ops/repositories/nginx-template-file.js';
 import { DATABASE_SERVER, DataHost, REDIS_URL, S3_ENDPOINT } from './data-host.js';
 import { closeClients, trustLb } from './clients.js';
-import { startClusterDns, type ClusterDns } from './dns.js';
 import { buildNetwork, cleanNetwork, GATEWAY, HOSTS, type HostName } from './netns.js';
 import { answersOk, startOn, stopProcess, until, type HostProcess } from './processes.js';
 
@@ -42,7 +42,7 @@ const secret = (): string => randomBytes(48).toString('base64url');
 export class Cluster {
   readonly processes = new Map<string, HostProcess>();
   data!: DataHost;
-  dns?: ClusterDns;
+  dns?: TestDns;
   dir = '';
   ca = '';
   musicEnv: Record<string, string> = {};
@@ -199,10 +199,10 @@ export class Cluster {
   }
 
   private async startNginx(): Promise<void> {
-    this.dns = await startClusterDns(GATEWAY, {
-      api: [HOSTS.api1, HOSTS.api2],
-      eval: [HOSTS.eval1, HOSTS.eval2],
-    });
+    this.dns = await startTestDns(
+      { api: [HOSTS.api1, HOSTS.api2], eval: [HOSTS.eval1, HOSTS.eval2] },
+      GATEWAY,
+    );
     const prefix = join(this.dir, 'lb');
     for (const d of ['cache', 'tmp', 'logs']) await mkdir(join(prefix, d), { recursive: true });
     const [cert, key] = [join(prefix, 'cert.pem'), join(prefix, 'key.pem')];
