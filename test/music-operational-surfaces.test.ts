@@ -4,16 +4,12 @@
  * through a proxy; the worker listens on loopback by default and its every answer carries the
  * api's security headers.
  */
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { securityHeaders } from '../src/core/security-headers.js';
 import { loadMusicConfig } from '../src/music/config.js';
-import { BullJobQueueRepository } from '../src/music/repositories/job-queue-repository.js';
-import { buildWorkerApp } from '../src/music/worker-app.js';
 import { loadWorkerConfig } from '../src/music/worker-config.js';
-import { createWorkerMetrics } from '../src/music/worker-metrics.js';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
-import { testQueuePrefix } from './helpers/music-env.js';
+import { createWorkerTestApp, type WorkerTestApp } from './helpers/worker-app.js';
 
 describe('music-api /metrics', () => {
   let t: MusicTestApp;
@@ -59,28 +55,14 @@ describe('music-api /metrics', () => {
 });
 
 describe('music-worker HTTP surface', () => {
-  const prefix = testQueuePrefix();
-  let bull: Redis;
-  let queues: BullJobQueueRepository;
-  let app: ReturnType<typeof buildWorkerApp>;
+  let worker: WorkerTestApp;
   beforeAll(async () => {
-    bull = new Redis(process.env.TEST_CACHE_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
-    queues = new BullJobQueueRepository(bull, { prefix });
-    app = buildWorkerApp({
-      logLevel: 'silent',
-      nodeEnv: 'test',
-      queues,
-      metrics: createWorkerMetrics(() => queues.counts()),
-      metricsScrapers: loadMusicConfig({ NODE_ENV: 'test' }).metricsScrapers,
+    worker = await createWorkerTestApp({
       domain: 'music.example.org',
+      metricsScrapers: loadMusicConfig({ NODE_ENV: 'test' }).metricsScrapers,
     });
-    await app.ready();
   });
-  afterAll(async () => {
-    await app?.close();
-    await queues?.close();
-    bull?.disconnect();
-  });
+  afterAll(() => worker?.close());
 
   it('listens on loopback unless told otherwise', () => {
     expect(loadWorkerConfig({}).host).toBe('127.0.0.1');
@@ -90,11 +72,11 @@ describe('music-worker HTTP surface', () => {
   it("every answer carries the api's security headers; /metrics only for scrapers", async () => {
     const expected = securityHeaders('music.example.org');
     const answers = await Promise.all([
-      app.inject({ url: '/health' }),
-      app.inject({ url: '/metrics' }),
-      app.inject({ url: '/metrics', remoteAddress: '203.0.113.9' }),
-      app.inject({ url: '/nowhere' }),
-      app.inject({ method: 'POST', url: '/health', payload: 'x'.repeat(5000) }),
+      worker.app.inject({ url: '/health' }),
+      worker.app.inject({ url: '/metrics' }),
+      worker.app.inject({ url: '/metrics', remoteAddress: '203.0.113.9' }),
+      worker.app.inject({ url: '/nowhere' }),
+      worker.app.inject({ method: 'POST', url: '/health', payload: 'x'.repeat(5000) }),
     ]);
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 403, 404, expect.any(Number)]);
     for (const res of answers)

@@ -3,43 +3,21 @@
  * total, unhealthy (503) with 101; queue gauges and job counts in the metrics text.
  */
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BullJobQueueRepository } from '../src/music/repositories/job-queue-repository.js';
-import { buildWorkerApp } from '../src/music/worker-app.js';
-import { createWorkerMetrics } from '../src/music/worker-metrics.js';
-import { testQueuePrefix } from './helpers/music-env.js';
+import { createWorkerTestApp, type WorkerTestApp } from './helpers/worker-app.js';
 import { MEDIA_STEPS } from '../src/music/jobs/media-steps.js';
 import { QUEUE_NAMES } from '../src/music/jobs/queues.js';
 
 describe('music-worker GET /health and /metrics', () => {
-  const prefix = testQueuePrefix();
-  let bull: Redis;
-  let queues: BullJobQueueRepository;
-  let app: ReturnType<typeof buildWorkerApp>;
-
+  let worker: WorkerTestApp;
   beforeAll(async () => {
-    bull = new Redis(process.env.TEST_CACHE_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
-    queues = new BullJobQueueRepository(bull, { prefix });
-    app = buildWorkerApp({
-      logLevel: 'silent',
-      nodeEnv: 'test',
-      queues,
-      metrics: createWorkerMetrics(() => queues.counts()),
-      metricsScrapers: ['127.0.0.1'],
-      domain: 'music.test',
-    });
-    await app.ready();
+    worker = await createWorkerTestApp({ domain: 'music.test', metricsScrapers: ['127.0.0.1'] });
   });
-
-  afterAll(async () => {
-    await app?.close();
-    await queues?.close();
-    bull?.disconnect();
-  });
+  afterAll(() => worker?.close());
 
   /** Fails `n` jobs of a queue for real: a BullMQ worker whose processor refuses them. */
   async function failJobs(name: 'transcode' | 'loudness', n: number): Promise<void> {
+    const { bull, prefix } = worker;
     const queue = new Queue(name, { connection: bull, prefix });
     let failed = 0;
     const done = new Promise<void>((resolve) => {
@@ -57,7 +35,7 @@ describe('music-worker GET /health and /metrics', () => {
     await queue.close();
   }
 
-  const health = () => app.inject({ method: 'GET', url: '/health' });
+  const health = () => worker.app.inject({ method: 'GET', url: '/health' });
 
   it('lists every queue with waiting, active and failed', async () => {
     const res = await health();
@@ -88,7 +66,7 @@ describe('music-worker GET /health and /metrics', () => {
   });
 
   it('exposes queue gauges and job duration histograms', async () => {
-    const res = await app.inject({ method: 'GET', url: '/metrics' });
+    const res = await worker.app.inject({ method: 'GET', url: '/metrics' });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('music_queue_jobs{queue="transcode",state="failed"} 60');
     expect(res.body).toContain('music_queue_jobs{queue="waveform",state="waiting"} 0');
