@@ -16,7 +16,7 @@ import {
   type SessionObject,
 } from './helpers/payment-provider.js';
 import {
-  openPaymentsFixture,
+  openSellerFixture,
   processed,
   PUBLIC_URL,
   sellerWithTrack,
@@ -28,13 +28,9 @@ let f: PaymentsFixture;
 let seller: Seller;
 
 beforeAll(async () => {
-  f = await openPaymentsFixture();
-  seller = await sellerWithTrack(f.t, 'Priced');
+  ({ f, seller } = await openSellerFixture({ title: 'Priced' }));
 }, 60_000);
-
-afterAll(async () => {
-  await f?.close();
-});
+afterAll(() => f?.close());
 
 const inject = (method: 'GET' | 'PUT' | 'POST', url: string, who?: TestUser, payload?: unknown) =>
   f.t.app.inject({

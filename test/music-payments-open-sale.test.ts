@@ -9,10 +9,9 @@ import { PrismaPaymentRepository } from '../src/music/repositories/payment-repos
 import { signupUser, type TestUser } from './helpers/music-domain.js';
 import { chargeObject, providerEvent, type SessionObject } from './helpers/payment-provider.js';
 import {
-  openPaymentsFixture,
-  priceTrack,
+  openSellerFixture,
   processed,
-  sellerWithTrack,
+  OPEN_PRICE,
   type PaymentsFixture,
   type Seller,
 } from './helpers/payments-fixture.js';
@@ -21,14 +20,9 @@ let f: PaymentsFixture;
 let seller: Seller;
 
 beforeAll(async () => {
-  f = await openPaymentsFixture();
-  seller = await sellerWithTrack(f.t, 'Once');
-  await priceTrack(f.t, seller, { currency: 'eur', amount: 700, pay_what_you_want: true, tips: true });
+  ({ f, seller } = await openSellerFixture({ title: 'Once', price: OPEN_PRICE }));
 }, 60_000);
-
-afterAll(async () => {
-  await f?.close();
-});
+afterAll(() => f?.close());
 
 const checkout = (who: TestUser, body: Record<string, unknown>) =>
   f.t.app.inject({

@@ -16,10 +16,9 @@ import {
   type SessionObject,
 } from './helpers/payment-provider.js';
 import {
-  openPaymentsFixture,
-  priceTrack,
+  openSellerFixture,
   processed,
-  sellerWithTrack,
+  OPEN_PRICE,
   type PaymentsFixture,
   type Seller,
 } from './helpers/payments-fixture.js';
@@ -28,14 +27,9 @@ let f: PaymentsFixture;
 let seller: Seller;
 
 beforeAll(async () => {
-  f = await openPaymentsFixture();
-  seller = await sellerWithTrack(f.t);
-  await priceTrack(f.t, seller, { currency: 'eur', amount: 700, pay_what_you_want: true, tips: true });
+  ({ f, seller } = await openSellerFixture({ price: OPEN_PRICE }));
 }, 60_000);
-
-afterAll(async () => {
-  await f?.close();
-});
+afterAll(() => f?.close());
 
 async function deliver(
   event: Record<string, unknown>,

@@ -7,11 +7,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWebApp, freePort, launchBrowser, listen, type TestBrowser } from './helpers/browser.js';
+import { buildWebApp, launchBrowser, listen, type TestBrowser } from './helpers/browser.js';
 import { createMusicTestApp } from './helpers/music-app.js';
 import { PASSWORD, signupUser } from './helpers/music-domain.js';
 import {
-  openPaymentsFixture,
+  openBrowserPaymentsFixture,
+  priceTrack,
   sellerWithTrack,
   type PaymentsFixture,
   type Seller,
@@ -28,20 +29,9 @@ beforeAll(async () => {
   const built = await buildWebApp('player');
   webRoot = built.root;
   cleanup = () => built.cleanup();
-  // Checkout returns the buyer to PUBLIC_URL: the address this app is about to listen on.
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  f = await openPaymentsFixture({ webRoot, publicUrl: base });
-  await f.t.app.listen({ port, host: '127.0.0.1' });
-  f.provider.webhookTarget = base;
+  ({ f, base } = await openBrowserPaymentsFixture(webRoot));
   seller = await sellerWithTrack(f.t, 'Bought In A Browser');
-  const price = await f.t.app.inject({
-    method: 'PUT',
-    url: `/api/v1/payments/tracks/${seller.trackId}`,
-    headers: seller.user.headers,
-    payload: { currency: 'eur', amount: 700, tips: true },
-  });
-  expect(price.statusCode).toBe(200);
+  await priceTrack(f.t, seller, { currency: 'eur', amount: 700, tips: true });
   browser = await launchBrowser();
 }, 240_000);
 

@@ -126,6 +126,24 @@ export async function priceTrack(
   expect(res.statusCode, res.body).toBe(200);
 }
 
+/** A price of 7 euros, more if the buyer wants, tips taken (the body PUT /api/v1/payments/tracks/:id takes). */
+export const OPEN_PRICE = { currency: 'eur', amount: 700, pay_what_you_want: true, tips: true };
+
+/** The fixture with one seller's track, priced when `price` is given: where the payments API tests start. */
+export async function openSellerFixture(
+  options: { title?: string; price?: Record<string, unknown> } = {},
+): Promise<{ f: PaymentsFixture; seller: Seller }> {
+  const f = await openPaymentsFixture();
+  try {
+    const seller = await sellerWithTrack(f.t, options.title);
+    if (options.price) await priceTrack(f.t, seller, options.price);
+    return { f, seller };
+  } catch (err) {
+    await f.close();
+    throw err;
+  }
+}
+
 /** Waits for the payments job of this event to complete (subscribe before delivering). */
 export function processed(f: PaymentsFixture, eventId: string): Promise<void> {
   return f.events.completed('payments', paymentJobId(eventId));
