@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TrustedProxies } from '../src/core/trusted-proxies.js';
 import { makeEvalApp } from './helpers/eval-app.js';
+import { addReadyVersion } from './helpers/library-rows.js';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
 import { signupUser } from './helpers/music-domain.js';
 
@@ -68,19 +69,7 @@ describe('music play counter behind a proxy named by host name', () => {
         payload: { title: 'Behind the proxy', visibility: 'public' },
       })
     ).json().id as string;
-    const asset = await t.connections.prisma.asset.create({
-      data: {
-        ownerUserId: owner.id,
-        objectKey: `${owner.id}/${id}`,
-        filename: 'x.flac',
-        contentType: 'audio/flac',
-        size: 1n,
-        status: 'uploaded',
-      },
-    });
-    await t.connections.prisma.trackVersion.create({
-      data: { trackId: id, number: 1, assetId: asset.id, status: 'ready' },
-    });
+    await addReadyVersion(t.connections, id, owner.id, { artist: 'A', album: 'B' });
     const play = (listener: string) =>
       t.app.inject({
         method: 'POST',

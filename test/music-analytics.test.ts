@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalyticsService } from '../src/music/services/analytics-service.js';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
+import { addReadyVersion } from './helpers/library-rows.js';
 import { analyticsService } from './helpers/music-services.js';
 import { signupUser, type TestUser } from './helpers/music-domain.js';
 
@@ -31,19 +32,7 @@ describe('plays and trending', () => {
         payload: { title: `T ${visibility}`, visibility },
       })
     ).json().id;
-    const asset = await t.connections.prisma.asset.create({
-      data: {
-        ownerUserId: owner.id,
-        objectKey: `${owner.id}/${id}`,
-        filename: 'x.flac',
-        contentType: 'audio/flac',
-        size: 1n,
-        status: 'uploaded',
-      },
-    });
-    await t.connections.prisma.trackVersion.create({
-      data: { trackId: id, number: 1, assetId: asset.id, status: 'ready' },
-    });
+    await addReadyVersion(t.connections, id, owner.id, { artist: 'A', album: 'B' });
     return id;
   }
   const play = (trackId: string, remoteAddress: string) =>
