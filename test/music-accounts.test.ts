@@ -13,6 +13,7 @@ import { PrismaAccountRepository } from '../src/music/repositories/account-repos
 import type { MailOutbox } from '../src/music/repositories/mail-outbox.js';
 import { PrismaUserRepository } from '../src/music/repositories/user-repository.js';
 import type { MailJobData } from '../src/music/jobs/queues.js';
+import { runCommand } from './helpers/cli-command.js';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
 import { PASSWORD } from './helpers/music-domain.js';
 import { testDatabaseUrl } from './helpers/music-env.js';
@@ -202,25 +203,13 @@ describe('without SMTP settings', () => {
   it('cli admin reset-password sets the password and ends every session', async () => {
     const user = await signup();
     const run = async (args: string[], env: Record<string, string>): Promise<number> => {
-      const saved = { ...process.env };
-      Object.assign(process.env, {
+      const { cacheUrl, cacheKeyPrefix } = t.config;
+      const database = {
         DATABASE_URL: testDatabaseUrl(),
-        CACHE_URL: t.config.cacheUrl,
-        MUSIC_CACHE_KEY_PREFIX: t.config.cacheKeyPrefix,
-        LOG_LEVEL: 'silent',
-        ...env,
-      });
-      const write = process.stdout.write.bind(process.stdout);
-      const writeErr = process.stderr.write.bind(process.stderr);
-      process.stdout.write = () => true;
-      process.stderr.write = () => true;
-      try {
-        return await adminCommand.run(args);
-      } finally {
-        process.stdout.write = write;
-        process.stderr.write = writeErr;
-        process.env = saved;
-      }
+        CACHE_URL: cacheUrl,
+        MUSIC_CACHE_KEY_PREFIX: cacheKeyPrefix,
+      };
+      return (await runCommand(adminCommand, args, { ...database, ...env })).code;
     };
     const fresh = 'an operator chose this one';
     expect(await run(['reset-password', `nobody_${unique()}`], { ADMIN_PASSWORD: fresh })).toBe(1);

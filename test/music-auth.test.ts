@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCommand } from '../src/main/commands/admin.js';
 import { TokenService } from '../src/music/services/tokens.js';
+import { runCommand } from './helpers/cli-command.js';
 import { createMusicTestApp, TEST_JWT_SECRET, type MusicTestApp } from './helpers/music-app.js';
 import { testDatabaseUrl } from './helpers/music-env.js';
 import { legacyScryptHash } from './helpers/legacy-password.js';
@@ -287,19 +288,7 @@ describe('admin command', () => {
   afterAll(async () => t.close());
 
   async function runAdmin(args: string[], env: Record<string, string> = {}): Promise<number> {
-    const saved = { ...process.env };
-    Object.assign(process.env, { DATABASE_URL: testDatabaseUrl(), LOG_LEVEL: 'silent', ...env });
-    const write = process.stdout.write.bind(process.stdout);
-    const writeErr = process.stderr.write.bind(process.stderr);
-    process.stdout.write = () => true;
-    process.stderr.write = () => true;
-    try {
-      return await adminCommand.run(args);
-    } finally {
-      process.stdout.write = write;
-      process.stderr.write = writeErr;
-      process.env = saved;
-    }
+    return (await runCommand(adminCommand, args, { DATABASE_URL: testDatabaseUrl(), ...env })).code;
   }
 
   it('creates an admin that can log in with the admin role', async () => {

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUrlCommand } from '../src/main/commands/sign-url.js';
 import { signedUrl } from '../src/music/services/secure-link.js';
+import { runCommand } from './helpers/cli-command.js';
 import {
   createMusicTestApp,
   publishTestHls,
@@ -99,20 +100,10 @@ describe('signed HLS delivery', () => {
   });
 
   it('accepts a URL printed by the sign-url command', async () => {
-    const saved = { ...process.env };
-    let printed = '';
-    const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = (chunk: string) => {
-      printed += chunk;
-      return true;
-    };
-    try {
-      Object.assign(process.env, { SECURE_LINK_SECRET: TEST_SECURE_LINK_SECRET, LOG_LEVEL: 'silent' });
-      expect(await signUrlCommand.run([`${version}/master.m3u8`, '--ttl', '120'])).toBe(0);
-    } finally {
-      process.stdout.write = write;
-      process.env = saved;
-    }
+    const { code, printed } = await runCommand(signUrlCommand, [`${version}/master.m3u8`, '--ttl', '120'], {
+      SECURE_LINK_SECRET: TEST_SECURE_LINK_SECRET,
+    });
+    expect(code).toBe(0);
     const url = printed.trim();
     expect(url).toMatch(
       new RegExp(`^/media/hls/${version}/master\\.m3u8\\?sig=[A-Za-z0-9_-]{22}&expires=\\d+$`),
