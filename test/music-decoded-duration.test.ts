@@ -9,11 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { versionJobId } from '../src/music/jobs/queues.js';
 import type { FlowEvents } from './helpers/flow-events.js';
 import type { MusicTestApp } from './helpers/music-app.js';
 import { signupUser, uploadViaApi, type TestUser } from './helpers/music-domain.js';
-import { startPipelineApp, stopWorkerProcess, type WorkerProcess } from './helpers/music-worker.js';
+import {
+  readyTrack,
+  startPipelineApp,
+  stopWorkerProcess,
+  type WorkerProcess,
+} from './helpers/music-worker.js';
 
 const run = promisify(execFile);
 
@@ -53,19 +57,7 @@ describe('reported duration', () => {
 
     const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
       t.app.inject({ method, url, headers: owner.headers, ...(payload ? { payload } : {}) });
-    const trackId = (
-      await call('POST', '/api/v1/tracks', { title: 'Truncated', visibility: 'unlisted' })
-    ).json().id as string;
-    const added = await call('POST', `/api/v1/tracks/${trackId}/versions`, { asset_id: assetId });
-    expect(added.statusCode, added.body).toBe(202);
-    await new Promise<void>((resolve, reject) => {
-      flow
-        .completed('version-finalize', versionJobId('version-finalize', added.json().id))
-        .then(resolve, reject);
-      void call('GET', `/api/v1/tracks/${trackId}`).then((r) => {
-        if (r.json().current_version?.status === 'ready') resolve();
-      });
-    });
+    const trackId = await readyTrack(t, flow, owner, assetId, { title: 'Truncated', visibility: 'unlisted' });
     const version = (await call('GET', `/api/v1/tracks/${trackId}`)).json().current_version;
     expect(version.status).toBe('ready');
     // What was decoded: about 4.8 s (40% of 12 s), as long as the HLS stream.

@@ -14,13 +14,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { versionJobId } from '../src/music/jobs/queues.js';
 import { MEDIA_CSP } from '../src/music/services/stored-media.js';
 import type { FlowEvents } from './helpers/flow-events.js';
 import { launchBrowser, type TestBrowser } from './helpers/browser.js';
 import type { MusicTestApp } from './helpers/music-app.js';
 import { PASSWORD, sha256, signupUser, slice, type TestUser } from './helpers/music-domain.js';
-import { startPipelineApp, stopWorkerProcess, type WorkerProcess } from './helpers/music-worker.js';
+import {
+  readyTrack,
+  startPipelineApp,
+  stopWorkerProcess,
+  type WorkerProcess,
+} from './helpers/music-worker.js';
 
 const run = promisify(execFile);
 
@@ -148,18 +152,7 @@ describe('hostile upload on every serving route', () => {
     expect(done.statusCode, done.body).toBe(200);
     assetId = done.json().asset_id;
     expect(done.json().content_type).toBe('audio/mpeg');
-    const track = await inject('POST', '/api/v1/tracks', { title: 'Hostile', visibility: 'unlisted' });
-    const trackId = track.json().id as string;
-    const added = await inject('POST', `/api/v1/tracks/${trackId}/versions`, { asset_id: assetId });
-    expect(added.statusCode, added.body).toBe(202);
-    await new Promise<void>((resolve, reject) => {
-      flow
-        .completed('version-finalize', versionJobId('version-finalize', added.json().id))
-        .then(resolve, reject);
-      void inject('GET', `/api/v1/tracks/${trackId}`).then((r) => {
-        if (r.json().current_version?.status === 'ready') resolve();
-      });
-    });
+    const trackId = await readyTrack(t, flow, owner, assetId, { title: 'Hostile', visibility: 'unlisted' });
     const ready = (await inject('GET', `/api/v1/tracks/${trackId}`)).json();
     expect(ready.current_version.status, JSON.stringify(ready)).toBe('ready');
     version = ready.current_version;

@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { setTimeout } from 'node:timers/promises';
 import type { LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
 import type { MusicConfig } from '../../src/music/config.js';
 import type { MediaJobData } from '../../src/music/jobs/queues.js';
 import type { MusicConnections } from '../../src/music/repositories/connections.js';
@@ -18,7 +19,7 @@ import {
   TEST_SECURE_LINK_SECRET,
   type MusicTestApp,
 } from './music-app.js';
-import { PASSWORD, signupUser } from './music-domain.js';
+import { PASSWORD, signupUser, type TestUser } from './music-domain.js';
 
 export { generateAudio, run } from './generated-audio.js';
 
@@ -153,6 +154,33 @@ export async function startPipelineApp(
   const flow = await openFlowEvents(t.config);
   const worker = await startWorkerProcess(t.config, workerEnv);
   return { t, base, flow, worker };
+}
+
+/**
+ * A track of an uploaded asset, made through the API; resolves with its id once the pipeline made
+ * the version ready (the finalize job completing, or the track already saying so when it finished first).
+ */
+export async function readyTrack(
+  t: MusicTestApp,
+  flow: FlowEvents,
+  who: TestUser,
+  assetId: string,
+  track: { title: string; visibility: string },
+): Promise<string> {
+  const send = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    t.app.inject({ method, url, headers: who.headers, ...(payload ? { payload } : {}) });
+  const created = await send('POST', '/api/v1/tracks', track);
+  expect(created.statusCode, created.body).toBe(201);
+  const trackId = created.json().id as string;
+  const added = await send('POST', `/api/v1/tracks/${trackId}/versions`, { asset_id: assetId });
+  expect(added.statusCode, added.body).toBe(202);
+  await new Promise<void>((resolve, reject) => {
+    flow.finalized(added.json().id as string).then(resolve, reject);
+    void send('GET', `/api/v1/tracks/${trackId}`).then((r) => {
+      if (r.json().current_version?.status === 'ready') resolve();
+    });
+  });
+  return trackId;
 }
 
 /**

@@ -12,12 +12,11 @@ import { promisify } from 'node:util';
 import { XMLParser } from 'fast-xml-parser';
 import { SubsonicAPI } from 'subsonic-api';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { versionJobId } from '../../src/music/jobs/queues.js';
 import type { FlowEvents } from './flow-events.js';
 import type { MusicTestApp } from './music-app.js';
 import { s3StoreEnv, uniqueSuffix } from './music-env.js';
 import { signupUser, uploadViaApi, type TestUser } from './music-domain.js';
-import { startPipelineApp, stopWorkerProcess, type WorkerProcess } from './music-worker.js';
+import { readyTrack, startPipelineApp, stopWorkerProcess, type WorkerProcess } from './music-worker.js';
 
 const run = promisify(execFile);
 
@@ -153,23 +152,7 @@ export function subsonicFixture() {
     visibility: string,
     title: string,
   ): Promise<string> {
-    const send = (method: string, url: string, payload?: unknown) =>
-      t.app.inject({ method: method as 'GET', url, headers: who.headers, ...(payload ? { payload } : {}) });
-    const assetId = await uploadViaApi(t.app, who, audio);
-    const track = await send('POST', '/api/v1/tracks', { title, visibility });
-    expect(track.statusCode, track.body).toBe(201);
-    const trackId = track.json().id as string;
-    const added = await send('POST', `/api/v1/tracks/${trackId}/versions`, { asset_id: assetId });
-    expect(added.statusCode, added.body).toBe(202);
-    const id = versionJobId('version-finalize', added.json().id as string);
-    await new Promise<void>((resolve, reject) => {
-      events.completed('version-finalize', id).then(resolve, reject);
-      // Finished before we listened: read the state once.
-      void send('GET', `/api/v1/tracks/${trackId}`).then((r) => {
-        if (r.json().current_version?.status === 'ready') resolve();
-      });
-    });
-    return trackId;
+    return readyTrack(t, events, who, await uploadViaApi(t.app, who, audio), { title, visibility });
   }
 
   const client = (auth: { apiKey: string } | { username: string; password: string }) =>
