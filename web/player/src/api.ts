@@ -65,9 +65,13 @@ export function sessionEndedText(err: unknown): string | undefined {
   return (err.problem as { session_ended?: boolean }).session_ended === true ? err.problem.detail : undefined;
 }
 
+/** fetch's own failure (offline, the server unreachable) is a TypeError saying only "Failed to fetch". */
+const UNREACHABLE = 'The server could not be reached: check your connection, then try again.';
+
 export function api<T>(path: string, init: RequestInit = {}): Promise<T> {
   // Same-origin fetches carry the session cookie; a 401 means it is gone (expired, revoked).
   return requestJson<T>(`/api/v1${path}`, { credentials: 'same-origin', ...init }).catch((err: unknown) => {
+    if (err instanceof TypeError) throw new Error(UNREACHABLE, { cause: err });
     if (!(err instanceof ProblemError) || err.problem.status !== 401) throw err;
     const ended = sessionEndedText(err);
     // A refused login (wrong password) is the login form's own answer, not an ended session.
