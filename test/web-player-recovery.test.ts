@@ -2,7 +2,8 @@
  * The player when the network or the server gets in the way, in Chromium against the real
  * music-api: offline for a moment (CDP), the bar says so and the track goes on from where it
  * stopped once the connection is back, and a page opened offline says so in words; a session
- * ended from another device does not stop the music on this one.
+ * ended from another device does not stop the music on this one; a queued track deleted by its
+ * artist is taken off the queue with a word when its turn comes.
  */
 import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,11 +14,16 @@ import { logInAs, playableTrack } from './helpers/playable-tracks.js';
 // Callbacks run inside the page: its DOM globals, typed loosely here (the Node project has no DOM lib).
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const document: any;
+declare const window: any;
+declare const PopStateEvent: any;
+declare const localStorage: any;
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 let f: PlayerFixture;
 let artist: TestUser;
 let trackId = '';
+let goneId = '';
+let stillId = '';
 
 beforeAll(async () => {
   f = await startPlayerFixture({ worker: false });
@@ -29,6 +35,20 @@ beforeAll(async () => {
     { title: 'Long Way Round', artist: 'Rec Artist', album: 'Detours' },
     120,
     550,
+  ));
+  ({ trackId: goneId } = await playableTrack(
+    f.t,
+    artist,
+    { title: 'Soon Gone', artist: 'Rec Artist', album: 'Detours' },
+    20,
+    660,
+  ));
+  ({ trackId: stillId } = await playableTrack(
+    f.t,
+    artist,
+    { title: 'Still Here', artist: 'Rec Artist', album: 'Detours' },
+    20,
+    770,
   ));
 }, 240_000);
 
@@ -57,6 +77,14 @@ async function playsPast(page: Page, seconds: number): Promise<void> {
     seconds,
     { timeout: 60_000 },
   );
+}
+
+/** A page by the app's own router (the audio plays on), as its links go. */
+async function visit(page: Page, path: string): Promise<void> {
+  await page.evaluate((to: string) => {
+    window.history.pushState(null, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
 }
 
 const setOffline = (cdp: CDPSession, offline: boolean): Promise<unknown> =>
@@ -124,4 +152,51 @@ describe('the player when the network or the server gets in the way', () => {
     await playsPast(page, buffered + 2);
     await page.close();
   }, 180_000);
+
+  it('a queued track its artist deleted: taken off the queue with a word, the next one plays; its page says so', async () => {
+    const { page, errors } = await f.browser.page(375);
+    // The browser is shared with the tests above: this queue starts empty.
+    await page.goto(`${f.base}/search`);
+    await page.evaluate(() => localStorage.removeItem('music.queue'));
+    await playTrack(page);
+    await visit(page, `/tracks/${goneId}`);
+    await page.getByRole('button', { name: 'Play next' }).click();
+    await visit(page, `/tracks/${stillId}`);
+    await page.getByRole('button', { name: 'Add to queue' }).click();
+    const bar = page.getByTestId('player-bar');
+    await bar.getByRole('button', { name: 'Queue (3)' }).waitFor();
+    const deleted = await f.t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/tracks/${goneId}`,
+      headers: artist.headers,
+    });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+
+    await bar.getByRole('button', { name: 'Next track' }).click();
+    await page.waitForFunction(
+      (id: string) => {
+        const audio = document.querySelector('audio');
+        return audio.dataset.track === id && !audio.paused && audio.currentTime > 0.2;
+      },
+      stillId,
+      { timeout: 30_000 },
+    );
+    expect(await page.getByTestId('player-problem').textContent()).toBe(
+      '“Soon Gone” is no longer available (deleted or made private): taken off the queue.',
+    );
+    await bar.getByRole('button', { name: 'Queue (2)' }).click();
+    expect(
+      await page
+        .locator('.queue-list li')
+        .evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { track: string } }).dataset.track)),
+    ).toEqual([trackId, stillId]);
+    await checkPage(page, 'recovery-deleted-in-queue');
+
+    // Its old link: the tab says there is no such track, not the title of the page before.
+    await visit(page, `/tracks/${goneId}`);
+    await page.getByText('No such track, or it is private.').waitFor();
+    expect(await page.title()).toBe('No such track · Music');
+    expect(errors.filter((e) => !e.includes(`/api/v1/tracks/${goneId}`))).toEqual([]);
+    await page.close();
+  }, 120_000);
 });

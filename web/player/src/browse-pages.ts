@@ -118,6 +118,7 @@ function albumList(label: string, albums: Album[]): HTMLElement {
 
 function notFound(app: HTMLElement, what: string, err: unknown): void {
   const gone = err instanceof ProblemError && err.problem.status === 404;
+  document.title = gone ? `No such ${what.toLowerCase()} · Music` : `${what} · Music`;
   clear(
     app,
     h('h1', {}, what),
