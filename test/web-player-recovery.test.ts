@@ -3,10 +3,14 @@
  * music-api: offline for a moment (CDP), the bar says so and the track goes on from where it
  * stopped once the connection is back, and a page opened offline says so in words; a session
  * ended from another device does not stop the music on this one; a queued track deleted by its
- * artist is taken off the queue with a word when its turn comes.
+ * artist is taken off the queue with a word when its turn comes; a part of a page the rate
+ * limiter refused (many listeners behind one address) says when to try again, in a person's
+ * words, and its "Try again" loads it.
  */
 import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listen } from './helpers/browser.js';
+import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
 import { PASSWORD, signupUser, type TestUser } from './helpers/music-domain.js';
 import { checkPage, startPlayerFixture, type PlayerFixture } from './helpers/player-fixture.js';
 import { logInAs, playableTrack } from './helpers/playable-tracks.js';
@@ -199,4 +203,53 @@ describe('the player when the network or the server gets in the way', () => {
     expect(errors.filter((e) => !e.includes(`/api/v1/tracks/${goneId}`))).toEqual([]);
     await page.close();
   }, 120_000);
+
+  describe('behind a rate limiter', () => {
+    let limited: MusicTestApp;
+    let base = '';
+
+    beforeAll(async () => {
+      limited = await createMusicTestApp({ RATE_LIMITS: 'on' }, { webRoot: f.webRoot });
+      base = await listen(limited.app);
+    });
+
+    afterAll(async () => {
+      await limited?.close();
+    });
+
+    it('a part the limiter refused says when to try again in words, and "Try again" loads it', async () => {
+      const { page } = await f.browser.page();
+      // Other listeners behind the same address (the page's, 127.0.0.1) spend the api scope.
+      let busy = true;
+      let spent: () => void = () => undefined;
+      const limitMet = new Promise<void>((resolve) => (spent = resolve));
+      const others = (async () => {
+        while (busy) {
+          const res = await limited.app.inject({ method: 'GET', url: '/api/v1/new?limit=1' });
+          if (res.statusCode === 429) spent();
+        }
+      })();
+      await limitMet;
+      await page.goto(`${base}/`);
+      const failed = page.locator(
+        '[data-part="trending"][data-state="failed"], [data-part="new"][data-state="failed"]',
+      );
+      await failed.first().waitFor();
+      busy = false;
+      await others;
+      const part = failed.first();
+      const message = await part.getByRole('alert').innerText();
+      expect(message).toMatch(
+        /could not be loaded: Too many requests from your network just now: try again in \d+ s\.$/,
+      );
+      expect(message).not.toMatch(/scope/);
+      await checkPage(page, 'recovery-rate-limited');
+      const name = (await part.getAttribute('data-part'))!;
+      // As a person does: waits the seconds the page names, then tries again.
+      await page.waitForTimeout(Number(/in (\d+) s/.exec(message)![1]) * 1000);
+      await part.getByRole('button', { name: /^Try again/ }).click();
+      await page.locator(`[data-part="${name}"][data-state="ready"]`).waitFor();
+      await page.close();
+    }, 120_000);
+  });
 });

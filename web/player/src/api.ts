@@ -179,7 +179,11 @@ export interface Comment {
 
 /** The message of a failed request, for the part of the page it belongs to. */
 export function problemText(err: unknown): string {
-  return err instanceof ProblemError ? (err.problem.detail ?? err.problem.title) : (err as Error).message;
+  if (!(err instanceof ProblemError)) return (err as Error).message;
+  // The limiter's sentence names its scope for developers; a listener needs when to try again.
+  if (err.problem.status === 429)
+    return `Too many requests from your network just now: try again ${err.retryAfter ? `in ${err.retryAfter} s` : 'in a moment'}.`;
+  return err.problem.detail ?? err.problem.title;
 }
 
 export function clock(ms: number): string {
