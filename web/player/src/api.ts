@@ -65,9 +65,13 @@ export function sessionEndedText(err: unknown): string | undefined {
   return (err.problem as { session_ended?: boolean }).session_ended === true ? err.problem.detail : undefined;
 }
 
+/** fetch's own failure (offline, the server unreachable) is a TypeError saying only "Failed to fetch". */
+const UNREACHABLE = 'The server could not be reached: check your connection, then try again.';
+
 export function api<T>(path: string, init: RequestInit = {}): Promise<T> {
   // Same-origin fetches carry the session cookie; a 401 means it is gone (expired, revoked).
   return requestJson<T>(`/api/v1${path}`, { credentials: 'same-origin', ...init }).catch((err: unknown) => {
+    if (err instanceof TypeError) throw new Error(UNREACHABLE, { cause: err });
     if (!(err instanceof ProblemError) || err.problem.status !== 401) throw err;
     const ended = sessionEndedText(err);
     // A refused login (wrong password) is the login form's own answer, not an ended session.
@@ -175,7 +179,11 @@ export interface Comment {
 
 /** The message of a failed request, for the part of the page it belongs to. */
 export function problemText(err: unknown): string {
-  return err instanceof ProblemError ? (err.problem.detail ?? err.problem.title) : (err as Error).message;
+  if (!(err instanceof ProblemError)) return (err as Error).message;
+  // The limiter's sentence names its scope for developers; a listener needs when to try again.
+  if (err.problem.status === 429)
+    return `Too many requests from your network just now: try again ${err.retryAfter ? `in ${err.retryAfter} s` : 'in a moment'}.`;
+  return err.problem.detail ?? err.problem.title;
 }
 
 export function clock(ms: number): string {

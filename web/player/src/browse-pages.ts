@@ -3,7 +3,7 @@ import { h, clear } from '../../shared/dom';
 import { ProblemError } from '../../shared/http';
 import { api, problemText, type Album, type Artist, type Song, type TrackSummary } from './api';
 import type { Profile } from './list-pages';
-import { part } from './parts';
+import { part, sharedLoad } from './parts';
 import { playableList, toItems } from './track-rows';
 
 function searchForm(q = ''): HTMLElement {
@@ -72,15 +72,17 @@ export function renderSearch(app: HTMLElement, q: string): void {
     clear(app, h('h1', {}, 'Search'), form);
     return;
   }
-  const found = api<{ tracks: Song[]; albums: Album[]; artists: Artist[] }>(
-    `/search?q=${encodeURIComponent(q)}&limit=20`,
+  const found = sharedLoad(() =>
+    api<{ tracks: Song[]; albums: Album[]; artists: Artist[] }>(
+      `/search?q=${encodeURIComponent(q)}&limit=20`,
+    ),
   );
   clear(
     app,
     h('h1', {}, `Search: ${q}`),
     form,
     part('Artists', 'artists', async () => {
-      const { artists } = await found;
+      const { artists } = await found();
       if (artists.length === 0) return h('p', { class: 'muted' }, 'No artist matches.');
       return h(
         'ul',
@@ -89,11 +91,13 @@ export function renderSearch(app: HTMLElement, q: string): void {
       );
     }),
     part('Albums', 'albums', async () => {
-      const { albums } = await found;
+      const { albums } = await found();
       if (albums.length === 0) return h('p', { class: 'muted' }, 'No album matches.');
       return albumList('Albums found', albums);
     }),
-    part('Tracks', 'tracks', async () => songList('Tracks found', (await found).tracks, 'No track matches.')),
+    part('Tracks', 'tracks', async () =>
+      songList('Tracks found', (await found()).tracks, 'No track matches.'),
+    ),
   );
 }
 
@@ -118,6 +122,7 @@ function albumList(label: string, albums: Album[]): HTMLElement {
 
 function notFound(app: HTMLElement, what: string, err: unknown): void {
   const gone = err instanceof ProblemError && err.problem.status === 404;
+  document.title = gone ? `No such ${what.toLowerCase()} · Music` : `${what} · Music`;
   clear(
     app,
     h('h1', {}, what),

@@ -1,7 +1,7 @@
 /** Trending and profiles (with the artist's picture and bio, edited on their own page). */
 import { h, clear } from '../../shared/dom';
 import { ProblemError } from '../../shared/http';
-import { api, session, type TrackSummary } from './api';
+import { api, problemText, session, type TrackSummary } from './api';
 import { profileEditor, welcomeNote } from './profile-edit';
 import { playableList, toItems } from './track-rows';
 
@@ -58,7 +58,7 @@ export async function renderProfile(app: HTMLElement, handle: string): Promise<v
     clear(
       app,
       h('h1', {}, handle),
-      h('p', { class: 'error', role: 'alert' }, gone ? `No user ${handle}.` : (err as Error).message),
+      h('p', { class: 'error', role: 'alert' }, gone ? `No user ${handle}.` : problemText(err)),
     );
     return;
   }

@@ -4,7 +4,7 @@
  * never act inside a text field, a select, a slider or on a focused button or link (their keys
  * are theirs).
  */
-import { audio, current, seekTo, toggle, TRACK_EVENT } from './audio-engine';
+import { audio, current, pause, play, seekTo, toggle, TRACK_EVENT } from './audio-engine';
 import { next, previous } from './queue';
 
 function describe(): void {
@@ -43,8 +43,8 @@ function handlers(): void {
       // This browser does not know the action.
     }
   };
-  set('play', () => void audio.play().catch(() => undefined));
-  set('pause', () => audio.pause());
+  set('play', play);
+  set('pause', pause);
   set('previoustrack', previous);
   set('nexttrack', next);
   set('seekbackward', (d) => seekTo(audio.currentTime - (d.seekOffset ?? 10)));

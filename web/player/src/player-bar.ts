@@ -1,13 +1,24 @@
 /**
  * The player bar, fixed at the bottom of every page (a mini-player on phones): cover, title and
  * artist (links), previous / play-pause / next, position, time, volume with "Normalise loudness",
- * and the queue (reorder, remove, jump). It holds the app's one <audio> element.
+ * the queue (reorder, remove, jump), and a line saying why nothing plays when the audio cannot be
+ * reached or which queued tracks were dropped. It holds the app's one <audio> element.
  */
 import { h, clear } from '../../shared/dom';
 import { clock } from './api';
-import { audio, current, seekTo, setVolume, toggle, TRACK_EVENT, volumeSettings } from './audio-engine';
+import {
+  audio,
+  current,
+  mediaProblem,
+  PROBLEM_EVENT,
+  seekTo,
+  setVolume,
+  toggle,
+  TRACK_EVENT,
+  volumeSettings,
+} from './audio-engine';
 import { icon, iconButton, setIcon } from './icons';
-import { jump, move, next, previous, queue, QUEUE_EVENT, remove } from './queue';
+import { jump, move, next, previous, queue, QUEUE_EVENT, queueNotice, remove } from './queue';
 
 const VOLUME_KEY = 'music.volume';
 
@@ -28,6 +39,8 @@ export function mountPlayerBar(): void {
   const cover = h('img', { class: 'bar-cover', alt: '', width: 48, height: 48 });
   const title = h('a', { class: 'bar-title', href: '/' });
   const artist = h('a', { class: 'bar-artist', href: '/' });
+  // Why nothing plays (offline, reconnecting, given up) or what the queue dropped: said where the listener looks.
+  const problem = h('span', { class: 'bar-problem', role: 'status', 'data-testid': 'player-problem' });
   const play = iconButton('Play', 'play', toggle);
   const prev = iconButton('Previous track', 'previous', previous);
   const nextButton = iconButton('Next track', 'next', next);
@@ -103,6 +116,7 @@ export function mountPlayerBar(): void {
       ),
       queueButton,
     ),
+    problem,
     panel,
     audio,
   );
@@ -175,6 +189,9 @@ export function mountPlayerBar(): void {
   audio.addEventListener(QUEUE_EVENT, showQueue);
   audio.addEventListener('timeupdate', showTime);
   audio.addEventListener('durationchange', showTime);
+  const showProblem = (): void => void (problem.textContent = mediaProblem() || queueNotice());
+  audio.addEventListener(PROBLEM_EVENT, showProblem);
+  audio.addEventListener(QUEUE_EVENT, showProblem);
   audio.addEventListener('play', showState);
   audio.addEventListener('pause', showState);
   showQueue();

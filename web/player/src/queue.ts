@@ -2,6 +2,7 @@
  * The play queue: play a list from one of its tracks, play next, add to the end, reorder, remove;
  * the next track starts when one ends; kept in localStorage (queue-store.ts) so a reload finds it.
  */
+import { ProblemError } from '../../shared/http';
 import type { TrackPage } from './api';
 import { audio, current, load } from './audio-engine';
 import { MAX_QUEUE, readQueue, writeQueue, type QueueItem, type QueueState } from './queue-store';
@@ -19,17 +20,42 @@ export function queue(): Readonly<QueueState> {
   return state;
 }
 
-/** Plays item `index`; one that cannot be played (private now, no audio) is skipped forward. */
+/** What the queue last did on its own (tracks taken off because they are gone), for the bar to say. */
+let notice = '';
+
+export function queueNotice(): string {
+  return notice;
+}
+
+const gone = (err: unknown): boolean => err instanceof ProblemError && err.problem.status === 404;
+
+/**
+ * Plays item `index`; one without audio (still processing) is skipped forward, one that is gone
+ * (deleted, or private now) is taken off the queue and the bar says so.
+ */
 async function playAt(index: number, play = true, startAt = 0, track?: TrackPage): Promise<void> {
-  for (let i = index; i < state.items.length; i++) {
+  notice = '';
+  const removed: string[] = [];
+  for (let i = index; i < state.items.length;) {
     state.index = i;
     state.position = startAt;
     changed();
-    const ok = await load(state.items[i]!, { play, startAt, track }).catch(() => false);
-    if (ok || state.index !== i) return;
+    const item = state.items[i]!;
+    const ok = await load(item, { play, startAt, track }).catch((err: unknown) => (gone(err) ? null : false));
+    // A newer choice (another Play, Next) took over meanwhile.
+    if (state.index !== i) return;
+    if (ok) break;
+    if (ok === null && state.items[i] === item) {
+      state.items.splice(i, 1);
+      removed.push(`“${item.title}”`);
+    } else i++;
     startAt = 0;
     track = undefined;
   }
+  if (removed.length === 0) return;
+  state.index = Math.min(state.index, state.items.length - 1);
+  notice = `${removed.join(', ')} ${removed.length === 1 ? 'is' : 'are'} no longer available (deleted or made private): taken off the queue.`;
+  changed();
 }
 
 /** A track page's Play: the track goes right after the playing one and starts (the rest stays queued). */

@@ -5,7 +5,7 @@
 import { h, clear } from '../../shared/dom';
 import { api, problemText, session } from './api';
 import { money } from './money';
-import { part } from './parts';
+import { part, sharedLoad } from './parts';
 
 interface Totals {
   currency: string;
@@ -84,12 +84,12 @@ export function renderSales(app: HTMLElement): void {
     );
     return;
   }
-  const answer = api<SalesPage>(`/payments/sales?limit=${PAGE}`);
+  const answer = sharedLoad(() => api<SalesPage>(`/payments/sales?limit=${PAGE}`));
   clear(
     app,
     h('h1', {}, 'Your sales'),
     part('Totals per currency', 'sales', async () => {
-      const { totals } = await answer;
+      const { totals } = await answer();
       if (totals.length === 0) return h('p', { class: 'muted' }, 'No sales or tips yet.');
       return table(
         ['Currency', 'Sales', 'Tips', 'Refunds and disputes', 'Net'],
@@ -107,7 +107,7 @@ export function renderSales(app: HTMLElement): void {
       );
     }),
     part('Each sale and tip', 'sale-items', async () => {
-      const first = await answer;
+      const first = await answer();
       if ((first.items ?? []).length === 0) return h('p', { class: 'muted' }, 'Nothing sold yet.');
       const list = table(['Date', 'Track', 'Buyer', 'What', 'Amount'], (first.items ?? []).map(saleRow));
       const older = h('button', { type: 'button' }, 'Older sales and tips');

@@ -32,6 +32,8 @@ export async function renderTrack(app: HTMLElement, id: string, go: (path: strin
     track = await api<TrackPage>(`/tracks/${encodeURIComponent(id)}`);
   } catch (err) {
     const gone = err instanceof ProblemError && err.problem.status === 404;
+    // Not the title of the page before (a deleted track's link from a list, the queue).
+    document.title = gone ? 'No such track · Music' : 'Track · Music';
     clear(
       app,
       h('h1', {}, 'Track'),
