@@ -142,7 +142,7 @@ export async function buildEvalApp(
     );
     const tools = {
       name: 'tools',
-      // The batch endpoint is charged per line by its route, in this scope's bucket.
+      // The batch endpoint is charged per line by its route, an MCP batch per tools/call, in this scope's bucket.
       match: (path: string) =>
         toolPaths.has(path) ||
         path === GATE_LOGS_PATH ||
@@ -228,6 +228,7 @@ export async function buildEvalApp(
     bodyLimit: config.bodyLimit,
     clientAddress: (request) => clientAddress(request, proxies),
     hostCheck: new McpHostCheck(config.domain),
+    ...(batchLimiter ? { limiter: batchLimiter } : {}),
   });
   registerMetricsRoute(app, metrics.registry, new MetricsScrapers(config.metricsScrapers));
   registerWorkbench(app, overrides.webRoot ?? resolveWebDist('workbench'));

@@ -89,7 +89,7 @@ export const batchTooManyLines = (max: number) =>
 export const batchRateLimited = (scope: string, seconds: number) =>
   new AppError(
     'rate_limited',
-    `Rate limit of the "${scope}" scope exceeded (batch lines count as calls); retry in ${seconds} s.`,
+    `Rate limit of the "${scope}" scope exceeded (each batch line and each tools/call of an MCP batch counts as a call); retry in ${seconds} s.`,
     { headers: { 'retry-after': String(seconds) }, extra: { retry_after_seconds: seconds } },
   );
 

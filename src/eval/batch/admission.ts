@@ -3,8 +3,9 @@
  * single calls use, charged per line. Each ask takes as many lines as the bucket holds now (up to
  * the lines wanted), so lines run as they fall due rather than in groups; when the bucket is
  * empty the stream waits the time the limiter names for the next line rather than failing, so a
- * long batch runs at the client's rate. A limiter that fails (Redis down) admits the rest of the
- * batch, as the per-request limiter does.
+ * long batch runs at the client's rate. An MCP batch's `tools/call`s are lines too (`atMost`:
+ * its answer is one JSON document, so the calls past the bucket are refused, not waited for).
+ * A limiter that fails (Redis down) admits the rest of the batch, as the per-request limiter does.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyRequest } from 'fastify';
@@ -26,6 +27,8 @@ export type Grant = { allowed: true; lines: number } | { allowed: false; retryAf
 export interface RequestAdmission extends LineAdmission {
   /** One attempt, no waiting. */
   now(cost: number): Promise<Grant>;
+  /** As many of `cost` lines as the bucket holds now, no waiting; the refusal of the rest. */
+  atMost: (cost: number) => Promise<{ lines: number; refused?: AppError }>;
   limited(retryAfterMs: number): AppError;
 }
 
@@ -55,11 +58,17 @@ export function lineAdmission(limiter: BatchLimiter, request: FastifyRequest): R
       await delay(Math.ceil(grant.retryAfterMs), undefined, { signal });
     }
   };
-  return Object.assign(admit, {
-    now,
-    limited: (retryAfterMs: number) => {
-      const seconds = retryAfterSeconds(retryAfterMs);
-      return batchRateLimited(limiter.scope.name, seconds);
-    },
-  });
+  const limited = (retryAfterMs: number) =>
+    batchRateLimited(limiter.scope.name, retryAfterSeconds(retryAfterMs));
+  const atMost = async (cost: number): Promise<{ lines: number; refused?: AppError }> => {
+    let lines = 0;
+    // Asking again after a short grant learns when the next line falls due (or takes what fell due since).
+    while (lines < cost) {
+      const grant = await now(cost - lines);
+      if (!grant.allowed) return { lines, refused: limited(grant.retryAfterMs) };
+      lines += grant.lines;
+    }
+    return { lines };
+  };
+  return Object.assign(admit, { now, atMost, limited });
 }

@@ -16,7 +16,9 @@ import {
   McpError,
   SUPPORTED_PROTOCOL_VERSIONS,
   type JSONRPCMessage,
+  type JSONRPCRequest,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { AppError } from '../../core/errors.js';
 import { SERVICE_VERSION } from '../../core/receipt.js';
 import type { McpCallContext, McpTool } from './mcp-tools.js';
 import { MultiplexTransport, type JSONRPCAnswer } from './multiplex-transport.js';
@@ -199,6 +201,36 @@ function checkPost(headers: McpHeaders, body: unknown): McpHttpAnswer | JSONRPCM
   return messages;
 }
 
+/**
+ * Charges `calls` tool calls of one POST beyond the first (the POST itself paid for that one, in
+ * the same bucket): how many may run, and the refusal of the others.
+ */
+type ChargeCalls = (calls: number) => Promise<{ lines: number; refused?: AppError }>;
+
+function isToolCall(message: JSONRPCMessage): message is JSONRPCRequest {
+  return 'method' in message && 'id' in message && message.method === 'tools/call';
+}
+
+/** A call past the client's rate limit: a JSON-RPC error in its place, the 429 problem's facts as data. */
+function refusedCall(message: JSONRPCRequest, refused: AppError): JSONRPCAnswer {
+  return {
+    jsonrpc: '2.0',
+    id: message.id,
+    error: { code: -32000, message: refused.message, data: { status: refused.status, ...refused.extra } },
+  };
+}
+
+/** The tool calls of a batch that may run: the first (paid by the POST), then what `charge` grants. */
+async function admittedCalls(
+  messages: readonly JSONRPCMessage[],
+  charge: ChargeCalls | undefined,
+): Promise<{ admitted: Set<JSONRPCMessage>; refused?: AppError }> {
+  const calls = messages.filter(isToolCall);
+  if (!charge || calls.length <= 1) return { admitted: new Set(calls) };
+  const { lines, refused } = await charge(calls.length - 1);
+  return { admitted: new Set(calls.slice(0, 1 + lines)), ...(refused ? { refused } : {}) };
+}
+
 export class McpEndpoint {
   private readonly byName: Map<string, McpTool>;
   private readonly list: McpTool['definition'][];
@@ -259,10 +291,15 @@ export class McpEndpoint {
     return server;
   }
 
-  /** One HTTP POST: `headers` as received, `body` already parsed. */
-  async handle(headers: McpHeaders, body: unknown, context: McpCallContext): Promise<McpHttpAnswer> {
-    const refused = unsupportedInitialize(body);
-    if (refused) return refused;
+  /** One HTTP POST: `headers` as received, `body` already parsed; `charge` absent when rate limits are off. */
+  async handle(
+    headers: McpHeaders,
+    body: unknown,
+    context: McpCallContext,
+    charge?: ChargeCalls,
+  ): Promise<McpHttpAnswer> {
+    const unsupported = unsupportedInitialize(body);
+    if (unsupported) return unsupported;
     const checked = checkPost(headers, body);
     if (!Array.isArray(checked)) return checked;
     if (!this.ready) await this.connected;
@@ -275,10 +312,18 @@ export class McpEndpoint {
         return { [SPLICE_KEY]: token };
       },
     };
+    const { admitted, refused } = await admittedCalls(checked, charge);
     const answers: Promise<JSONRPCAnswer>[] = [];
     for (const message of checked) {
       if (!('method' in message)) continue; // a client's answer: the server asks nothing
-      if ('id' in message) answers.push(this.transport.request(message, callContext));
+      if ('id' in message) {
+        const past = refused && message.method === 'tools/call' && !admitted.has(message);
+        answers.push(
+          past
+            ? Promise.resolve(refusedCall(message, refused))
+            : this.transport.request(message, callContext),
+        );
+      }
       // A cancel names the client's id, which a shared server cannot tell apart from another
       // client's; a stateless POST is answered whole anyway.
       else if (message.method !== 'notifications/cancelled') this.transport.notify(message);

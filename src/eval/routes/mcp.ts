@@ -1,6 +1,7 @@
 /** POST /mcp (MCP over Streamable HTTP), 405 for its other methods, and the discovery manifest. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { decodeUtf8Body } from '../../core/json-bodies.js';
+import { lineAdmission, type BatchLimiter } from '../batch/admission.js';
 import { SERVICE_VERSION } from '../../core/receipt.js';
 import { firstTooDeep, MAX_JSON_DEPTH, tooDeepMessage } from '../speed/json-depth.js';
 import type { McpHostCheck } from '../mcp/dns-rebinding.js';
@@ -43,6 +44,8 @@ export function registerMcpRoutes(
     bodyLimit: number;
     clientAddress: (request: FastifyRequest) => string;
     hostCheck: McpHostCheck;
+    /** The batch route's limiter: a batch's tool calls are charged as its lines are; absent when limits are off. */
+    limiter?: BatchLimiter;
   },
 ): void {
   const { bodyLimit, hostCheck } = options;
@@ -76,9 +79,13 @@ export function registerMcpRoutes(
       // batch, the array); deeper, serialising them would overflow the stack.
       const at = firstTooDeep(text, MAX_JSON_DEPTH + (Array.isArray(message) ? 3 : 2));
       if (at >= 0) return sendRpcError(reply, 200, idOf(message), -32602, tooDeepMessage(at));
-      const answer = await endpoint.handle(request.headers, message, {
-        client: options.clientAddress(request),
-      });
+      const admission = options.limiter ? lineAdmission(options.limiter, request) : undefined;
+      const answer = await endpoint.handle(
+        request.headers,
+        message,
+        { client: options.clientAddress(request) },
+        admission?.atMost,
+      );
       return reply.code(answer.status).headers(answer.headers).send(answer.body);
     });
     // The SDK's stateless transport answers these with a JSON-RPC 405 too; this one says how to call.
