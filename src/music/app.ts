@@ -358,6 +358,7 @@ export function buildMusicApp(
     ),
     serverVersion: MUSIC_SERVER_VERSION,
     clientAddress: (request) => clientAddress(request, proxies),
+    classifyError: classifyDatabaseError,
   });
   registerWebFallback(app, options.webRoot ?? resolveWebRoot());
   return app;

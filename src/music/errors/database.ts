@@ -17,6 +17,13 @@ export const databaseBusyError = (): AppError =>
 export const deletedMeanwhileError = (): AppError =>
   new AppError('not_found', 'What this request changes was deleted meanwhile; nothing was changed.');
 
+/** A track a write names, deleted before the write landed (a foreign-key violation): as a missing track. */
+export const trackDeletedMeanwhileError = (): AppError =>
+  new AppError(
+    'not_found',
+    'A track this request names was deleted meanwhile (no track has that id now); nothing was changed.',
+  );
+
 export const queuesUnavailable = (cause: unknown): AppError => {
   const error = new AppError(
     'unavailable',

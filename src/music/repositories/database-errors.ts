@@ -2,11 +2,17 @@
  * PostgreSQL outages as Prisma reports them (through @prisma/adapter-pg): recognised so that an
  * endpoint needing the database answers 503 with Retry-After instead of a 500. Also the one
  * mapping of Prisma's known request errors a client can meet: a transaction that could not
- * start in time (503) and a row deleted by a concurrent request (404).
+ * start in time (503) and a row deleted by a concurrent request (404), including a row a write
+ * refers to (a foreign-key violation: a track deleted while a playlist, comment or checkout names it).
  */
 import { cutText } from '../../core/text-length.js';
 import type { AppError } from '../../core/errors.js';
-import { databaseBusyError, databaseUnavailableError, deletedMeanwhileError } from '../errors/database.js';
+import {
+  databaseBusyError,
+  databaseUnavailableError,
+  deletedMeanwhileError,
+  trackDeletedMeanwhileError,
+} from '../errors/database.js';
 
 /** Prisma's codes for "cannot reach / lost / timed out / pool exhausted". */
 const OUTAGE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1011', 'P1017', 'P2024']);
@@ -30,6 +36,8 @@ const OUTAGE_SQLSTATE = /^(57P0[123]|08)/;
 interface AdapterCause {
   kind?: string;
   code?: string;
+  originalCode?: string;
+  constraint?: { index?: string; fields?: string[] };
 }
 
 /** The driver adapter's account of an error: in a Prisma error's meta, or the adapter's own error thrown as is. */
@@ -73,6 +81,31 @@ const POOL_EXHAUSTED = /^timeout exceeded when trying to connect$/;
 /** Prisma's "An operation failed because it depends on one or more records that were required but not found". */
 const RECORD_NOT_FOUND = 'P2025';
 
+/** PostgreSQL's foreign_key_violation, as pg reports it and as the adapter passes it on (P2003, or P2010 from raw SQL). */
+const FOREIGN_KEY_VIOLATION = '23503';
+
+/**
+ * The constraint a write broke when it referred to a row that is not there (pg's `constraint`,
+ * the adapter's index or fields), "" when the constraint is unnamed; undefined when `err` is no such violation.
+ */
+function foreignKeyViolated(err: object): string | undefined {
+  const e = err as {
+    name?: string;
+    code?: unknown;
+    constraint?: unknown;
+    cause?: unknown;
+    meta?: { driverAdapterError?: { cause?: AdapterCause } };
+  };
+  if (e.code === FOREIGN_KEY_VIOLATION) return typeof e.constraint === 'string' ? e.constraint : '';
+  const cause = adapterCause(e);
+  if (cause?.kind !== 'ForeignKeyConstraintViolation' && cause?.originalCode !== FOREIGN_KEY_VIOLATION)
+    return undefined;
+  return cause.constraint?.index ?? cause.constraint?.fields?.join(',') ?? '';
+}
+
+/** A write's reference to a track (`<table>_track_id_fkey`, or the track_id column itself). */
+const TRACK_REFERENCE = /(^|_)track_id(_fkey)?$/;
+
 /** The answer to a database error a client can meet (the app's error classifier), else undefined. */
 export function classifyDatabaseError(err: unknown): AppError | undefined {
   if (isDatabaseOutage(err)) return databaseUnavailableError();
@@ -80,6 +113,10 @@ export function classifyDatabaseError(err: unknown): AppError | undefined {
   if (code === TRANSACTION_TIMEOUT || (err instanceof Error && POOL_EXHAUSTED.test(err.message)))
     return databaseBusyError();
   if (code === RECORD_NOT_FOUND) return deletedMeanwhileError();
+  // The service found the row before writing; a foreign-key violation means it was deleted since.
+  const constraint = err !== null && typeof err === 'object' ? foreignKeyViolated(err) : undefined;
+  if (constraint !== undefined)
+    return TRACK_REFERENCE.test(constraint) ? trackDeletedMeanwhileError() : deletedMeanwhileError();
   return undefined;
 }
 

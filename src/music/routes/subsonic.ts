@@ -4,6 +4,7 @@
  * error documents in the asked format; an unknown endpoint answers the spec's code-0 error naming the endpoint.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorClassifier } from '../../core/error-handler.js';
 import type { SubsonicAuthenticator } from '../subsonic/auth.js';
 import type { SubsonicEndpoints } from '../subsonic/endpoints.js';
 import type { Answer } from '../subsonic/endpoints/call.js';
@@ -25,6 +26,8 @@ export interface SubsonicRouteDeps {
   authenticator: SubsonicAuthenticator;
   serverVersion: string;
   clientAddress: (request: FastifyRequest) => string;
+  /** The app's database-error mapping, so a 404 it finds (a row deleted meanwhile) is a Subsonic error too. */
+  classifyError: ErrorClassifier;
 }
 
 /** Endpoints answered without credentials (the spec requires it of getOpenSubsonicExtensions). */
@@ -92,7 +95,7 @@ export function registerSubsonicRoutes(app: FastifyInstance, deps: SubsonicRoute
       });
       return await send(reply, format, answer);
     } catch (err) {
-      const sub = asSubsonicError(err);
+      const sub = asSubsonicError(err) ?? asSubsonicError(deps.classifyError(err));
       if (!sub) throw err;
       reply.headers(sub.headers);
       return document(reply, format, sub.httpStatus, errorPayload(sub), false);
