@@ -31,16 +31,15 @@ describe('player API', () => {
   const track = async (visibility: string, title = 'Song') =>
     (await call('POST', '/api/v1/tracks', owner, { title, visibility })).json().id as string;
 
-  it('reads a track’s comments under the general limit: 15 reads from one address, where the comments scope admits 6', async () => {
+  it('reads a track’s comments under the general limit: 20 reads from one address, where the comments scope admits 6', async () => {
     const id = await track('public');
     await addReadyVersion(t.connections, id, owner.id, { artist: 'A', album: 'B' });
     const from = (url: string) => t.app.inject({ url, remoteAddress: '10.9.9.9' });
     for (let i = 0; i < 15; i++)
       expect((await from(`/api/v1/tracks/${id}/comments`)).statusCode, `read ${i}`).toBe(200);
-    // The old read, in the comments scope: burst 5 + 1, then 429 (it is still served for old clients).
-    const old = [];
-    for (let i = 0; i < 7; i++) old.push((await from(`/api/v1/comments?track_id=${id}`)).statusCode);
-    expect(old).toEqual([200, 200, 200, 200, 200, 200, 429]);
+    // The old read, still served for old clients, is a read too: not in the comments scope's 6.
+    for (let i = 0; i < 5; i++)
+      expect((await from(`/api/v1/comments?track_id=${id}`)).statusCode, `old read ${i}`).toBe(200);
   });
 
   it('a comment keeps its version, stays within it, and only its author edits it', async () => {

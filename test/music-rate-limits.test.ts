@@ -41,7 +41,8 @@ const SCOPES: Scope[] = [
     name: 'comments',
     burst: 5,
     intervalSeconds: 3600 / 20,
-    request: { method: 'GET', url: '/api/v1/comments?track_id=x' },
+    // Posting a comment (401 without a token, after the limiter counted it); reads are the api scope's.
+    request: { method: 'POST', url: '/api/v1/comments', payload: { track_id: 'x', body: 'hi' } },
   },
   {
     // Its own scope: a 500 MB upload at 5 MiB parts is 100 PUTs, past the api scope's burst.
@@ -93,6 +94,26 @@ describe('rate limits', () => {
     expect((await a.app.inject({ ...scope.request, remoteAddress: freshAddress() })).statusCode).not.toBe(
       429,
     );
+  });
+
+  it('reading comments spends the api scope; only posting and editing spend the comments allowance', async () => {
+    const remoteAddress = freshAddress();
+    const statusOf = async (request: Scope['request']) =>
+      (await a.app.inject({ ...request, remoteAddress })).statusCode;
+    const read = { method: 'GET', url: '/api/v1/comments?track_id=x' } as const;
+    for (let i = 0; i < 7; i++) expect(await statusOf(read), `read ${i + 1}`).not.toBe(429);
+    const post = SCOPES.find((s) => s.name === 'comments')!.request;
+    for (let i = 0; i < 6; i++) expect(await statusOf(post), `post ${i + 1}`).not.toBe(429);
+    const edit = await a.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/comments/6f1c2a3e-0000-4000-8000-000000000001',
+      payload: { body: 'edited' },
+      remoteAddress,
+    });
+    expect(edit.statusCode).toBe(429);
+    expect(edit.json().detail).toMatch(/"comments" scope/);
+    // Reads go on: the 8th is well inside the api scope's burst.
+    expect(await statusOf(read)).not.toBe(429);
   });
 
   it('scopes are separate buckets: exhausting auth leaves the rest of /api/ open', async () => {

@@ -2,7 +2,7 @@
  * The production nginx template, rendered for loopback and run as real nginx in front of the
  * running music API and eval service, reached by their compose names (`api`, `eval`) through a
  * DNS server on loopback: TLS versions, the 80 → 301, headers exactly once, signed media through
- * secure_link, the auth limit, the media cache and the body limit, cache headers by status,
+ * secure_link, the auth limit (comments: nginx-edge-limits.test.ts), the media cache and the body limit, cache headers by status,
  * /metrics refused, the proxy headers reaching the app, eval's files and workbench routed to
  * eval, and a service down or redeployed at a new address while nginx keeps serving. Rendering
  * refusals and starting with a service unresolved are in nginx-edge-startup.test.ts, the live

@@ -97,7 +97,7 @@ const UPLOAD_PART_ROUTE = '/api/v1/upload/multipart/:upload_id/parts/:n';
 const isHealthPath = (p: string): boolean => p === '/api/v1/health' || p.startsWith('/api/v1/health/');
 
 /**
- * The seed's limits: auth 5/min burst 3; comments 20/hour burst 5; the rest of /api/ 100/min
+ * The seed's limits: auth 5/min burst 3; writing comments 20/hour burst 5; the rest of /api/ 100/min
  * burst 20, except upload parts (their own scope) and the health probes (an orchestrator polls them). Paths are policy paths
  * (core/request-path.ts): route templates or normalised paths.
  */
@@ -108,7 +108,9 @@ export const MUSIC_RATE_LIMIT_SCOPES: readonly RateLimitScope[] = [
   // The payment provider delivers bursts of events from a few addresses; it retries a 429.
   { name: 'payments-webhook', match: (p) => p === '/api/v1/payments/webhook', ratePerSecond: 20, burst: 200 },
   {
+    // Posting and editing: a reader of comments (GET) spends the api scope, not this allowance.
     name: 'comments',
+    methods: ['POST', 'PATCH'],
     match: (p) => p === '/api/v1/comments' || p.startsWith('/api/v1/comments/'),
     ratePerSecond: 20 / 3600,
     burst: 5,

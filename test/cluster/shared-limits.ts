@@ -22,7 +22,8 @@ const SCOPES: Scope[] = [
     // A login name per client: issue 45 also counts failed logins per account, across addresses.
     body: '{"login":"LOGIN","password":"y"}',
   },
-  { name: 'comments', method: 'GET', path: '/api/v1/comments?track_id=x' },
+  // Posting (401 without a token, counted first); reading comments is the api scope's.
+  { name: 'comments', method: 'POST', path: '/api/v1/comments', body: '{"track_id":"x","body":"hi"}' },
 ];
 
 /** Requests until the first 429: its 1-based number, with the Retry-After it carried. */

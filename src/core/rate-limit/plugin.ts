@@ -1,6 +1,7 @@
 /**
- * Applies rate-limit scopes to an app: the first scope whose `match` accepts the request's
- * policy path (the routed URL template, or the normalised path: never the raw URL) decides;
+ * Applies rate-limit scopes to an app: the first scope whose `methods` (all, when absent) hold the
+ * request's method and whose `match` accepts its policy path (the routed URL template, or the
+ * normalised path: never the raw URL) decides;
  * paths no scope matches are not limited. A rejection is a 429 problem with Retry-After. If the
  * shared store fails (Redis slow or down), this process limits on its own (fallback-store.ts):
  * never unlimited, and the failure logged once per interval, not per request.
@@ -15,6 +16,8 @@ import { rateLimited } from '../errors/http.js';
 
 export interface RateLimitScope {
   name: string;
+  /** The methods the scope counts (upper case); absent, every method. */
+  methods?: readonly string[];
   match: (path: string) => boolean;
   ratePerSecond: number;
   burst: number;
@@ -45,7 +48,9 @@ export function registerRateLimits(app: FastifyInstance, options: RateLimitOptio
   );
   app.addHook('onRequest', async (request) => {
     const path = policyPath(request);
-    const scope = options.scopes.find((s) => s.match(path));
+    const scope = options.scopes.find(
+      (s) => (s.methods === undefined || s.methods.includes(request.method)) && s.match(path),
+    );
     if (!scope) return;
     const result = await store.take(limitKey(scope, options.clientAddress(request)), scope);
     if (!result.allowed) throw rateLimited(scope.name, retryAfterSeconds(result.retryAfterMs));
