@@ -42,9 +42,12 @@ describe('tracks and versions', () => {
 
   it('versions added at the same instant are all accepted, numbered one after another', async () => {
     const trackId = await createTrack(owner);
-    const assetId = await uploadViaApi(t.app, owner, await makeTestFlac(work, 2, 44100));
+    const flac = await makeTestFlac(work, 2, 44100);
+    // Eight uploads (one upload backs one version: music-version-claims.test.ts).
+    const assetIds: string[] = [];
+    for (let i = 0; i < 8; i++) assetIds.push(await uploadViaApi(t.app, owner, flac));
     const added = await Promise.all(
-      Array.from({ length: 8 }, () =>
+      assetIds.map((assetId) =>
         call('POST', `/api/v1/tracks/${trackId}/versions`, owner, { asset_id: assetId }),
       ),
     );

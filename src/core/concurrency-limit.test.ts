@@ -32,4 +32,33 @@ describe('concurrency limit', () => {
     await expect(limit.run(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     expect(await limit.run(() => Promise.resolve('free'))).toBe('free');
   });
+
+  it('holds one key to perKey.most tasks running or waiting, refusing its next at once, others unaffected', async () => {
+    const limit = new ConcurrencyLimit(1, 4, () => new Error('full'), {
+      most: 1,
+      full: () => new Error('yours is running'),
+    });
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const first = limit.run(() => gate.then(() => 'a1'), 'a');
+    await expect(limit.run(() => Promise.resolve('a2'), 'a')).rejects.toThrow('yours is running');
+    // Another key waits its turn behind the global bound instead.
+    const other = limit.run(() => Promise.resolve('b1'), 'b');
+    release();
+    expect(await Promise.all([first, other])).toEqual(['a1', 'b1']);
+    // Done, the key may run again; a failing task frees its key too.
+    await expect(limit.run(() => Promise.reject(new Error('boom')), 'a')).rejects.toThrow('boom');
+    expect(await limit.run(() => Promise.resolve('a3'), 'a')).toBe('a3');
+    // A task refused by the global queue frees its key as well.
+    const tight = new ConcurrencyLimit(1, 0, () => new Error('full'), {
+      most: 1,
+      full: () => new Error('mine'),
+    });
+    let open = (): void => undefined;
+    const busy = tight.run(() => new Promise<void>((resolve) => (open = resolve)), 'x');
+    await expect(tight.run(() => Promise.resolve(), 'y')).rejects.toThrow('full');
+    open();
+    await busy;
+    await expect(tight.run(() => Promise.resolve('y'), 'y')).resolves.toBe('y');
+  });
 });

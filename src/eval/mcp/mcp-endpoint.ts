@@ -316,9 +316,14 @@ export class McpEndpoint {
     const answers: Promise<JSONRPCAnswer>[] = [];
     for (const message of checked) {
       if (!('method' in message)) continue; // a client's answer: the server asks nothing
-      if (refused && isToolCall(message) && !admitted.has(message)) {
-        answers.push(Promise.resolve(refusedCall(message, refused)));
-      } else if ('id' in message) answers.push(this.transport.request(message, callContext));
+      if ('id' in message) {
+        const past = refused && message.method === 'tools/call' && !admitted.has(message);
+        answers.push(
+          past
+            ? Promise.resolve(refusedCall(message, refused))
+            : this.transport.request(message, callContext),
+        );
+      }
       // A cancel names the client's id, which a shared server cannot tell apart from another
       // client's; a stateless POST is answered whole anyway.
       else if (message.method !== 'notifications/cancelled') this.transport.notify(message);

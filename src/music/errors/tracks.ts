@@ -38,3 +38,30 @@ export const noPlayableVersion = (versionAsked: boolean): AppError =>
       errors: [{ path: versionAsked ? '/version_id' : '/track_id', message: 'names no playable version' }],
     },
   );
+
+/** An upload already made into a version: each upload backs one version (its own media pipeline). */
+export const uploadAlreadyVersion = (version: {
+  id: string;
+  number: number;
+  trackId: string;
+  trackTitle: string;
+}): AppError =>
+  new AppError(
+    'conflict',
+    `This upload is already version ${version.number} of the track "${version.trackTitle}" (${version.trackId}); upload the file again to add it as a version of another track.`,
+    {
+      errors: [{ path: '/asset_id', message: 'already backs a version' }],
+      extra: { track_id: version.trackId, version_id: version.id },
+    },
+  );
+
+/** Too many of the owner's versions from uploads still queued or processing (VERSIONS_IN_FLIGHT_PER_USER). */
+export const tooManyVersionsInFlight = (max: number, retryAfterSeconds: number): AppError =>
+  new AppError(
+    'rate_limited',
+    `You have ${max} versions waiting for or in processing, the most one account may have at once; add this one when one of them is ready (retry in ${retryAfterSeconds} s).`,
+    {
+      headers: { 'retry-after': String(retryAfterSeconds) },
+      extra: { retry_after_seconds: retryAfterSeconds, versions_in_flight_max: max },
+    },
+  );

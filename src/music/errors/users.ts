@@ -27,6 +27,14 @@ export const pictureTooLarge = (width: number, height: number, maxPixels: number
   );
 
 /** More pictures waiting to be encoded than the process keeps in memory. */
+/** The account's previous picture is still in the encoder (one at a time per account). */
+export const pictureInFlight = (): AppError =>
+  new AppError(
+    'rate_limited',
+    'Your previous picture is still being encoded; send this one when it is done (retry in 5 s).',
+    { headers: { 'retry-after': '5' }, extra: { retry_after_seconds: 5 } },
+  );
+
 export const picturesBusy = (): AppError =>
   new AppError(
     'unavailable',

@@ -11,13 +11,16 @@ import {
   pictureProbeArgs,
   type PictureVerdict,
 } from '../ffmpeg-commands/picture-args.js';
-import { picturesBusy } from '../errors/users.js';
+import { pictureInFlight, picturesBusy } from '../errors/users.js';
 import type { FfmpegRunner } from './ffmpeg-runner.js';
 
 export type EncodedPicture = { ok: true; jpeg: Buffer } | Exclude<PictureVerdict, { ok: true }>;
 
-/** Encodes at once (each decodes up to MAX_PICTURE_PIXELS) and waiting (their bytes in memory). */
-const PICTURE_ENCODES = { atOnce: 2, waiting: 16 } as const;
+/**
+ * Encodes at once (each decodes up to MAX_PICTURE_PIXELS) and waiting (their bytes in memory),
+ * and one account's in either at a time (in this process), so one account cannot fill the queue.
+ */
+const PICTURE_ENCODES = { atOnce: 2, waiting: 16, perAccount: 1 } as const;
 
 export class PictureEncoder {
   private readonly limit: ConcurrencyLimit;
@@ -25,14 +28,20 @@ export class PictureEncoder {
   constructor(
     private readonly ffmpeg: FfmpegRunner,
     private readonly tmpRoot: string,
-    bounds: { atOnce: number; waiting: number } = PICTURE_ENCODES,
+    bounds: { atOnce: number; waiting: number; perAccount: number } = PICTURE_ENCODES,
   ) {
-    this.limit = new ConcurrencyLimit(bounds.atOnce, bounds.waiting, picturesBusy);
+    this.limit = new ConcurrencyLimit(bounds.atOnce, bounds.waiting, picturesBusy, {
+      most: bounds.perAccount,
+      full: pictureInFlight,
+    });
   }
 
-  /** The picture as this code's JPEG; at most PICTURE_ENCODES.atOnce at once, a 503 past the queue. */
-  encode(bytes: Buffer): Promise<EncodedPicture> {
-    return this.limit.run(() => this.encodeNow(bytes));
+  /**
+   * The picture as this code's JPEG; at most PICTURE_ENCODES.atOnce at once, a 503 past the
+   * queue, a 429 while the account's previous picture is still in the encoder.
+   */
+  encode(bytes: Buffer, accountId: string): Promise<EncodedPicture> {
+    return this.limit.run(() => this.encodeNow(bytes), accountId);
   }
 
   private async encodeNow(bytes: Buffer): Promise<EncodedPicture> {

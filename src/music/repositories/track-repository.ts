@@ -44,6 +44,11 @@ export type VersionTagColumns = Pick<
 export type NewVersion = VersionTagColumns &
   Pick<VersionRecord, 'trackId' | 'assetId' | 'durationMs' | 'codec' | 'bitRate' | 'channels' | 'sampleRate'>;
 
+/** Why an upload did not become a version: it already backs one, or its owner has too many in processing. */
+export type VersionRefusal =
+  | { refused: 'asset-used'; version: { id: string; number: number; trackId: string; trackTitle: string } }
+  | { refused: 'busy'; inFlight: number };
+
 /** What a track page shows beside the track: its owner, counts, and its version's artist and album. */
 export interface TrackContextRow {
   ownerHandle: string;
@@ -122,8 +127,14 @@ export interface TrackRepository {
   delete(id: string): Promise<VersionRecord[]>;
   listVersions(trackId: string): Promise<VersionRecord[]>;
   findVersion(id: string): Promise<VersionRecord | undefined>;
-  /** Numbered one past the track's last version; the unique (track, number) index settles a race. */
-  createVersion(version: NewVersion): Promise<VersionRecord>;
+  /**
+   * A version from an upload, numbered one past the track's last: refused when the asset already
+   * backs a version, or when the owner has `maxInFlight` versions from uploads pending or processing.
+   */
+  createVersion(
+    version: NewVersion,
+    owner: { userId: string; maxInFlight: number },
+  ): Promise<VersionRecord | VersionRefusal>;
   updateVersionTags(id: string, tags: Partial<VersionTagColumns>): Promise<VersionRecord>;
   countVersionsOfAsset(assetId: string): Promise<number>;
   deleteAsset(assetId: string): Promise<void>;
@@ -267,17 +278,44 @@ export class PrismaTrackRepository implements TrackRepository {
     return (await this.prisma.trackVersion.findUnique({ where: { id } })) ?? undefined;
   }
 
-  /** Numbered one past the track's last version; the unique (track, number) index settles a race. */
-  async createVersion(version: NewVersion): Promise<VersionRecord> {
+  /**
+   * Numbered one past the track's last version; the unique (track, number) index settles a race,
+   * the partial unique index track_versions_one_per_upload a second version of one upload.
+   */
+  async createVersion(
+    version: NewVersion,
+    owner: { userId: string; maxInFlight: number },
+  ): Promise<VersionRecord | VersionRefusal> {
     return retryConflicts(() =>
       this.prisma.$transaction(async (tx) => {
+        // One owner's adds one at a time (whatever the track), so the checks below hold until the commit.
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`versions:${owner.userId}`}, 0))`;
+        const used = await tx.trackVersion.findFirst({
+          where: { assetId: version.assetId },
+          orderBy: { createdAt: 'asc' },
+          select: { id: true, number: true, trackId: true, track: { select: { title: true } } },
+        });
+        if (used) {
+          const { track, ...rest } = used;
+          return { refused: 'asset-used', version: { ...rest, trackTitle: track.title } } as const;
+        }
+        const inFlight = await tx.trackVersion.count({
+          where: {
+            fromUpload: true,
+            status: { in: ['pending', 'processing'] },
+            track: { ownerUserId: owner.userId },
+          },
+        });
+        if (inFlight >= owner.maxInFlight) return { refused: 'busy', inFlight } as const;
         // Versions of one track are numbered one at a time: two added at once would read the same last number.
         await tx.$queryRaw`SELECT 1 FROM tracks WHERE id = ${version.trackId}::uuid FOR NO KEY UPDATE`;
         const last = await tx.trackVersion.aggregate({
           where: { trackId: version.trackId },
           _max: { number: true },
         });
-        return tx.trackVersion.create({ data: { ...version, number: (last._max.number ?? 0) + 1 } });
+        return tx.trackVersion.create({
+          data: { ...version, fromUpload: true, number: (last._max.number ?? 0) + 1 },
+        });
       }),
     );
   }

@@ -25,7 +25,7 @@ export class ProfilePictureService {
 
   async set(auth: AuthContext, bytes: Buffer): Promise<PrivateUser> {
     if (bytes.length === 0) throw emptyPicture();
-    const encoded = await this.encoder.encode(bytes);
+    const encoded = await this.encoder.encode(bytes, auth.userId);
     if (!encoded.ok)
       throw 'pixels' in encoded
         ? pictureTooLarge(encoded.width, encoded.height, MAX_PICTURE_PIXELS)

@@ -35,10 +35,20 @@ import {
   currentVersionNotReady,
   noCompletedUpload,
   tagsNeedVersion,
+  tooManyVersionsInFlight,
   trackChangeForbidden,
   trackNotFound,
+  uploadAlreadyVersion,
   versionNotOfTrack,
 } from '../errors/tracks.js';
+
+/**
+ * An account's versions from uploads waiting for or in the media pipeline at once (each is a full
+ * transcode, waveform, loudness and artwork flow): enough for an album uploaded file after file,
+ * few enough that one account cannot fill the queues other people's uploads wait in. The next add
+ * is a 429 with Retry-After (a version takes tens of seconds to process).
+ */
+export const VERSION_LIMITS = { inFlightPerUser: 10, retryAfterSeconds: 30 } as const;
 
 /**
  * The columns a version takes from its original's probe: facts and tags. Uploads and the
@@ -235,7 +245,10 @@ export class TrackService {
     await this.delete({ userId: ownerUserId, handle: '', role: 'user', jti: '', exp: 0 }, trackId);
   }
 
-  /** A new version in `pending` from one of the owner's uploaded assets, its flow enqueued. */
+  /**
+   * A new version in `pending` from one of the owner's uploaded assets, its flow enqueued: an
+   * upload backs one version, and an account has at most VERSION_LIMITS.inFlightPerUser in processing.
+   */
   async addVersion(auth: AuthContext, trackId: string, assetId: string): Promise<VersionView> {
     const track = await this.changeable(auth, trackId, true);
     const asset = isUuid(assetId) ? await this.assets.findById(assetId.toLowerCase()) : undefined;
@@ -244,11 +257,15 @@ export class TrackService {
     }
     const probe = asset.probe as unknown as AudioProbe | null;
     const shown = shownVersion(track, await this.tracks.listVersions(track.id));
-    const version = await this.tracks.createVersion({
-      trackId: track.id,
-      assetId: asset.id,
-      ...versionFields(probe, shown),
-    });
+    const version = await this.tracks.createVersion(
+      { trackId: track.id, assetId: asset.id, ...versionFields(probe, shown) },
+      { userId: auth.userId, maxInFlight: VERSION_LIMITS.inFlightPerUser },
+    );
+    if ('refused' in version) {
+      throw version.refused === 'asset-used'
+        ? uploadAlreadyVersion(version.version)
+        : tooManyVersionsInFlight(VERSION_LIMITS.inFlightPerUser, VERSION_LIMITS.retryAfterSeconds);
+    }
     await this.startVersion(auth.userId, version, asset.objectKey);
     return versionView(version, this.signer, true);
   }
