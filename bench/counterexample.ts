@@ -29,7 +29,8 @@ import { prepareClaim } from '../src/eval/tools/counterexample/prepare.js';
 import { restartState } from '../src/eval/tools/counterexample/prng.js';
 import { CounterexampleRequest } from '../src/eval/tools/counterexample/schema.js';
 import { load, ratio, table, type LoadResult } from './lib/autocannon.js';
-import { freePort, startNode } from './lib/server.js';
+import { freePort } from '../test/helpers/free-port.js';
+import { startNode } from './lib/server.js';
 import { lcg } from '../src/eval/math/lcg.testing.js';
 
 function randomGraphs(count: number, n: number, p: number): Graph[] {

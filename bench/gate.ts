@@ -6,7 +6,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { load, ratio, table, type LoadResult } from './lib/autocannon.js';
-import { freePort, startEval, startNode } from './lib/server.js';
+import { freePort } from '../test/helpers/free-port.js';
+import { startEval, startNode } from './lib/server.js';
 import { gateCohortBody } from './lib/gate-cohort.js';
 
 const body = gateCohortBody(5000);

@@ -19,7 +19,8 @@ import { TOOLS } from '../src/eval/registry.js';
 import { compileValidator } from '../src/core/validation.js';
 import { uniformMapFastPass } from '../src/eval/speed/uniform-map.js';
 import { load, table, type LoadResult } from './lib/autocannon.js';
-import { freePort, startEval, startNode, type Child } from './lib/server.js';
+import { freePort } from '../test/helpers/free-port.js';
+import { startEval, startNode, type Child } from './lib/server.js';
 import { workloads } from './lib/workloads.js';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);

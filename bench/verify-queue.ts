@@ -16,7 +16,7 @@ import { buildEvalApp } from '../src/eval/app.js';
 import { loadEvalConfig } from '../src/eval/config.js';
 import { examples } from '../src/eval/routes/info.js';
 import { startLoggedProcess, stopLoggedProcess, type LoggedProcess } from '../test/helpers/logged-process.js';
-import { freePort } from './lib/server.js';
+import { freePort } from '../test/helpers/free-port.js';
 import { median } from './lib/timing.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);

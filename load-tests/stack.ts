@@ -9,13 +9,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import pg from 'pg';
+import { databaseUrlOf, withPostgres } from '../test/helpers/postgres.js';
 import { newUploadRows, noiseWav, uploadOne } from './scenarios/upload-burst.js';
+import { freePort } from '../test/helpers/free-port.js';
 
 const ROOT = path.join(import.meta.dirname, '..');
 
@@ -24,26 +24,6 @@ interface OwnStack {
   musicUrl: string;
   trackIds: string[];
   stop: () => Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function withPostgres<T>(serverUrl: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const url = new URL(serverUrl);
-  url.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
 }
 
 interface Started {
@@ -122,8 +102,7 @@ export async function startOwnStack(log: (line: string) => void): Promise<OwnSta
       throw new Error('dist/ is not built: run make load (it builds first), or make build');
   const id = `load_${randomBytes(4).toString('hex')}`;
   const server = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/music';
-  const databaseUrl = new URL(server);
-  databaseUrl.pathname = `/${id}`;
+  const maintenance = databaseUrlOf(server, 'postgres');
   const redisUrl = process.env.CACHE_URL || 'redis://127.0.0.1:6379';
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'load-stack-'));
   const [evalPort, musicPort, workerPort] = [await freePort(), await freePort(), await freePort()];
@@ -133,7 +112,7 @@ export async function startOwnStack(log: (line: string) => void): Promise<OwnSta
     NODE_ENV: 'development',
     LOG_LEVEL: 'warn',
     DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl.toString(),
+    DATABASE_URL: databaseUrlOf(server, id),
     CACHE_URL: redisUrl,
     RATE_LIMITS: 'on',
     TRUSTED_PROXIES: '127.0.0.1',
@@ -157,7 +136,7 @@ export async function startOwnStack(log: (line: string) => void): Promise<OwnSta
     for (const p of processes) p.child.kill('SIGTERM');
     await Promise.all(processes.map(exited));
     if (created)
-      await withPostgres(server, (c) => c.query(`DROP DATABASE IF EXISTS "${id}" WITH (FORCE)`)).catch(
+      await withPostgres(maintenance, (c) => c.query(`DROP DATABASE IF EXISTS "${id}" WITH (FORCE)`)).catch(
         (err: Error) => log(`load: could not drop the database ${id}: ${err.message}\n`),
       );
     const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
@@ -180,7 +159,7 @@ export async function startOwnStack(log: (line: string) => void): Promise<OwnSta
   };
   try {
     log(`load: starting its own stack (database ${id}, ports ${evalPort}, ${musicPort}, ${workerPort})\n`);
-    await withPostgres(server, (c) => c.query(`CREATE DATABASE "${id}"`));
+    await withPostgres(maintenance, (c) => c.query(`CREATE DATABASE "${id}"`));
     created = true;
     const migrate = start('migrate', ['scripts/migrate.mjs'], env);
     await exited(migrate);

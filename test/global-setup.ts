@@ -17,23 +17,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
+import type pg from 'pg';
 import S3rver from 's3rver';
+import { withPostgres } from './helpers/postgres.js';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..');
 const PRISMA = join(ROOT, 'node_modules', '.bin', 'prisma');
 const ADMIN_URL = process.env.TEST_POSTGRES_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
-async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
+const withAdmin = <T>(fn: (client: pg.Client) => Promise<T>): Promise<T> => withPostgres(ADMIN_URL, fn);
 
 const MIGRATED = /All migrations have been successfully applied|No pending migrations to apply/;
 

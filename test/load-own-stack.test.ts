@@ -6,29 +6,21 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preflight } from '../load-tests/preflight.js';
 import { main } from '../load-tests/run.js';
 import { makeEvalApp } from './helpers/eval-app.js';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
 import { testDatabaseUrl } from './helpers/music-env.js';
+import { databaseUrlOf, withPostgres } from './helpers/postgres.js';
 
 const url = (app: FastifyInstance) => `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
 async function loadDatabases(): Promise<string[]> {
-  const admin = new URL(testDatabaseUrl());
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    const rows = await client.query<{ datname: string }>(
-      "SELECT datname FROM pg_database WHERE datname LIKE 'load\\_%'",
-    );
-    return rows.rows.map((r) => r.datname);
-  } finally {
-    await client.end();
-  }
+  const rows = await withPostgres(databaseUrlOf(testDatabaseUrl(), 'postgres'), (c) =>
+    c.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'load\\_%'"),
+  );
+  return rows.rows.map((r) => r.datname);
 }
 
 describe('make load without a target: its own stack', () => {

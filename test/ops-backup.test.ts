@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOps } from '../src/main/commands/ops.js';
 import type { OpsIo } from '../src/main/commands/ops-io.js';
@@ -23,48 +23,30 @@ import {
 } from './helpers/music-app.js';
 import { signupUser } from './helpers/music-domain.js';
 import { testDatabaseUrl, testKeyPrefix, testQueuePrefix, uniqueSuffix } from './helpers/music-env.js';
+import { databaseUrlOf, withPostgres } from './helpers/postgres.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const NOW = new Date('2026-11-25T02:30:00Z');
 
-function urlOf(name: string): string {
-  const url = new URL(testDatabaseUrl());
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: urlOf('postgres') });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
+const urlOf = (name: string): string => databaseUrlOf(testDatabaseUrl(), name);
+const admin = <T>(fn: (c: pg.Client) => Promise<T>): Promise<T> => withPostgres(urlOf('postgres'), fn);
 
 /** A database with the project's schema: the migrations' SQL applied in order. */
 async function createMigratedDatabase(name: string): Promise<void> {
   await admin((c) => c.query(`CREATE DATABASE "${name}"`));
-  const client = new pg.Client({ connectionString: urlOf(name) });
-  await client.connect();
-  try {
+  await withPostgres(urlOf(name), async (client) => {
     const dir = join(ROOT, 'prisma', 'migrations');
     for (const m of (await readdir(dir, { withFileTypes: true }))
       .filter((d) => d.isDirectory())
       .map((d) => d.name)
       .sort())
       await client.query(await readFile(join(dir, m, 'migration.sql'), 'utf8'));
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /** table → sorted md5 of every row's text form (row count = its length). */
 async function fingerprint(name: string): Promise<Record<string, string[]>> {
-  const client = new pg.Client({ connectionString: urlOf(name) });
-  await client.connect();
-  try {
+  return withPostgres(urlOf(name), async (client) => {
     const tables = await client.query<{ t: string }>(
       "SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public' ORDER BY 1",
     );
@@ -74,9 +56,7 @@ async function fingerprint(name: string): Promise<Record<string, string[]>> {
       out[t] = rows.rows.map((r) => r.h);
     }
     return out;
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 async function objectsOf(stores: ObjectStores): Promise<Record<string, string>> {

@@ -7,35 +7,19 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl, testKeyPrefix, testQueuePrefix, uniqueSuffix } from './helpers/music-env.js';
+import { databaseUrlOf, withPostgres } from './helpers/postgres.js';
+import { freePort } from './helpers/free-port.js';
 
 const ROOT = path.join(import.meta.dirname, '..');
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const url = new URL(testDatabaseUrl());
-  url.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
+const admin = <T>(fn: (c: pg.Client) => Promise<T>): Promise<T> =>
+  withPostgres(databaseUrlOf(testDatabaseUrl(), 'postgres'), fn);
 
 describe('make start (scripts/start-all.sh)', () => {
   const name = `start_${uniqueSuffix()}`;
@@ -48,13 +32,11 @@ describe('make start (scripts/start-all.sh)', () => {
   beforeAll(async () => {
     ports = [await freePort(), await freePort(), await freePort()];
     await admin((c) => c.query(`CREATE DATABASE "${name}"`));
-    const url = new URL(testDatabaseUrl());
-    url.pathname = `/${name}`;
     const child = spawn('bash', ['scripts/start-all.sh'], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',
-        DATABASE_URL: url.toString(),
+        DATABASE_URL: databaseUrlOf(testDatabaseUrl(), name),
         EVAL_PORT: String(ports[0]),
         MUSIC_PORT: String(ports[1]),
         WORKER_PORT: String(ports[2]),

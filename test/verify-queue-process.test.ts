@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../src/eval/registry.js';
 import { examples } from '../src/eval/routes/info.js';
 import { VERIFY_QUEUE } from '../src/eval/verify-queue/verify-job.js';
-import { freePort } from '../bench/lib/server.js';
+import { freePort } from './helpers/free-port.js';
 import { makeEvalApp, postJson } from './helpers/eval-app.js';
 import { stopLoggedProcess } from './helpers/logged-process.js';
 import {

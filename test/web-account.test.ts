@@ -4,7 +4,6 @@
  * with it (the old one refused); /me/sessions lists this session and ends another. The mail goes
  * through the music-worker process to an SMTP server started here.
  */
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
 import { startWorkerProcess, stopWorkerProcess, type WorkerProcess } from './helpers/music-worker.js';
@@ -16,18 +15,10 @@ import {
   type TestBrowser,
 } from './helpers/browser.js';
 import { linkIn, startSmtpSink, type SmtpSink } from './helpers/smtp-sink.js';
+import { freePort } from './helpers/free-port.js';
 
 const PASSWORD = 'correct horse battery staple 42';
 const NEW_PASSWORD = 'a brand new passphrase 7';
-
-/** A port free now, so the mailed links (PUBLIC_URL) can name the address the app will listen on. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('account pages in Chromium', () => {
   let t: MusicTestApp;

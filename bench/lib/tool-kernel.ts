@@ -17,7 +17,8 @@ import { executeTool } from '../../src/eval/execute.js';
 import { requestSha256 } from '../../src/eval/speed/request-hash.js';
 import { getTool } from '../../src/eval/registry.js';
 import { load, ratio, table, type LoadResult } from './autocannon.js';
-import { freePort, startEval, startNode } from './server.js';
+import { freePort } from '../../test/helpers/free-port.js';
+import { startEval, startNode } from './server.js';
 
 export interface ToolBench {
   /** Tool id; the results go to bench/results/<name>.md. */

@@ -5,7 +5,6 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -42,15 +41,6 @@ export async function buildWebApp(
   const out = await mkdtemp(join(tmpdir(), `web-${app}-`));
   await run(process.execPath, ['scripts/build-web.mjs', '--app', app, '--out', out], { cwd: ROOT });
   return { root: join(out, app), cleanup: () => rm(out, { recursive: true, force: true }) };
-}
-
-/** A port free a moment ago, for an app whose PUBLIC_URL must name it before it listens. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 export async function listen(app: FastifyInstance): Promise<string> {

@@ -9,12 +9,13 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { renderNginxTemplate } from '../../src/ops/nginx-template.js';
 import { readNginxTemplate } from '../../src/ops/repositories/nginx-template-file.js';
+import { freePort } from './free-port.js';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -22,16 +23,6 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const NGINX = process.env.NGINX_BIN ?? (existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx');
 // The same upstream file the image ships as /etc/nginx/mime.types (Debian's nginx-common).
 const MIME_TYPES = process.env.NGINX_MIME_TYPES ?? '/etc/nginx/mime.types';
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
 
 /**
  * A self-signed certificate for localhost / 127.0.0.1 valid for `days` from now; `days = -1`

@@ -15,7 +15,7 @@ import { openFlowEvents, type FlowEvents } from './flow-events.js';
 import { addReadyVersion } from './library-rows.js';
 import { createMusicTestApp, type MusicTestApp } from './music-app.js';
 import { signupUser, type TestUser } from './music-domain.js';
-import { freePort } from './browser.js';
+import { freePort } from './free-port.js';
 import {
   PAYMENT_ENV,
   PaymentProviderStandIn,
