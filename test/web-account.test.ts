@@ -1,12 +1,22 @@
 /**
  * The player's account pages in a real browser (Chromium) with real mail: the confirmation link
  * of sign-up opens /verify; "Forgot password?" -> the mailed link -> a new password -> logged in
- * with it (the old one refused); /me/sessions lists this session and ends another. The mail goes
- * through the music-worker process to an SMTP server started here.
+ * with it (the old one refused); /me/sessions lists this session and ends another; an address not
+ * confirmed yet uploads as Unlisted (Public waits, said with the way to confirm) and a track made
+ * public before is refused in a person's words. The mail goes through the music-worker process to
+ * an SMTP server started here.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
-import { startWorkerProcess, stopWorkerProcess, type WorkerProcess } from './helpers/music-worker.js';
+import {
+  generateAudio,
+  startWorkerProcess,
+  stopWorkerProcess,
+  type WorkerProcess,
+} from './helpers/music-worker.js';
 import {
   buildWebApp,
   launchBrowser,
@@ -126,4 +136,61 @@ describe('account pages in Chromium', () => {
     expect(told.parsed.subject).toMatch(/password was changed/);
     expect(errors.filter((e) => !/status of (401|400|410)/.test(e))).toEqual([]);
   });
+
+  it('an address not confirmed yet: Upload offers Unlisted and says why Public waits; making a track public is refused in words', async () => {
+    const who = `unv_${Date.now().toString(36)}`;
+    const address = `${who}@example.org`;
+    const dir = await mkdtemp(join(tmpdir(), 'unverified-'));
+    const file = join(dir, 'First Song.flac');
+    await generateAudio(file, { seconds: 4 });
+    const { page, errors } = await browser.page(375);
+    try {
+      await page.goto(`${base}/signup`);
+      await page.getByLabel('Handle (3–30 letters, digits or _)').fill(who);
+      await page.getByLabel('Email').fill(address);
+      await page.getByLabel('Password (at least 10 characters)').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Create the account' }).click();
+      await page.waitForURL(`${base}/users/${who}`);
+
+      // Before: Public was chosen, the whole file sent, then the track refused.
+      await page.getByRole('link', { name: 'upload your first track' }).click();
+      const note = page.getByTestId('visibility-note');
+      await note.getByRole('link', { name: 'account page' }).waitFor();
+      expect(await note.innerText()).toBe(
+        'Public opens once you confirm your address: open the link we mailed you, or ask for a new one on your account page.',
+      );
+      const visibility = page.getByLabel('Who can listen');
+      expect(await visibility.inputValue()).toBe('unlisted');
+      expect(await page.locator('option[value="public"]').isDisabled()).toBe(true);
+      expect(await unnamedControls(page)).toEqual([]);
+      await screenshots(page, 'account-upload-unconfirmed');
+      await page.getByLabel('Audio file').setInputFiles(file);
+      await page.getByRole('button', { name: 'Upload' }).click();
+      await page.waitForURL(/\/tracks\/[0-9a-f-]{36}$/);
+
+      // The owner's form still offers Public: the refusal is a sentence, no API route in it.
+      await page.getByLabel('Who can listen').selectOption('public');
+      await page.getByRole('button', { name: 'Save the changes' }).click();
+      const refusal = page.getByText(/^Verify your email address before publishing a track publicly/);
+      await refusal.waitFor();
+      expect(await refusal.innerText()).toBe(
+        'Verify your email address before publishing a track publicly: open the link we mailed you, or ask for a new one with "Resend" on your account page. Until then you can listen, upload and keep tracks private or unlisted.',
+      );
+
+      // Confirmed: the upload form offers Public again, chosen by default.
+      const mail = await sink.next(address);
+      await page.goto(linkIn(mail).url.href);
+      await page.getByRole('heading', { name: 'Address confirmed' }).waitFor();
+      const asked = page.waitForResponse((r) => r.url().endsWith('/api/v1/me/verification'));
+      await page.goto(`${base}/upload`);
+      await asked;
+      expect(await page.getByLabel('Who can listen').inputValue()).toBe('public');
+      expect(await page.locator('option[value="public"]').isDisabled()).toBe(false);
+      expect(await page.getByTestId('visibility-note').isHidden()).toBe(true);
+      expect(errors.filter((e) => !/status of 403/.test(e))).toEqual([]);
+    } finally {
+      await page.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -35,10 +35,12 @@ export const wrongCurrentPassword = () =>
     errors: [{ path: '/current_password', message: 'does not match the account' }],
   });
 
+// The player shows `detail` to a person as it is: the API's way to a new link is the hint.
 export const verificationRequired = (action: string) =>
   new AppError(
     'forbidden',
-    `Verify your email address before ${action}: open the link we mailed you, or ask for a new one (POST /api/v1/auth/verification, or "Resend" on your account page). Until then you can listen, upload and keep tracks private or unlisted.`,
+    `Verify your email address before ${action}: open the link we mailed you, or ask for a new one with "Resend" on your account page. Until then you can listen, upload and keep tracks private or unlisted.`,
+    { extra: { hint: 'POST /api/v1/auth/verification mails a new link.' } },
   );
 
 export const sessionNotFound = () =>

@@ -1,7 +1,8 @@
 /**
  * Upload: a file, its title (filled from the file name, then from its tags), description and
- * visibility; progress while parts are sent; then the track page (processing). A refused file
- * is said in words and never offered for resuming.
+ * visibility (Public only once the address is confirmed, where the server requires it); progress
+ * while parts are sent; then the track page (processing). A refused file is said in words and
+ * never offered for resuming.
  */
 import { h, clear } from '../../shared/dom';
 import { field, showProblem, clearProblem } from '../../shared/forms';
@@ -20,6 +21,28 @@ export function visibilitySelect(value = 'public'): HTMLSelectElement {
     'select',
     {},
     VISIBILITIES.map(([v, label]) => h('option', { value: v, selected: v === value }, label)),
+  );
+}
+
+/**
+ * An address not confirmed yet cannot publish publicly (a server that sends mail): Public waits,
+ * Unlisted is chosen, and the note says why, before a whole file is sent only to be refused.
+ */
+async function publicAfterConfirmation(select: HTMLSelectElement, note: HTMLElement): Promise<void> {
+  const address = await api<{ verified: boolean; required: boolean }>('/me/verification').catch(
+    () => undefined,
+  );
+  const option = select.querySelector<HTMLOptionElement>('option[value="public"]');
+  if (!address?.required || address.verified || !option) return;
+  option.disabled = true;
+  option.textContent = 'Public: once your address is confirmed';
+  if (select.value === 'public') select.value = 'unlisted';
+  note.hidden = false;
+  clear(
+    note,
+    'Public opens once you confirm your address: open the link we mailed you, or ask for a new one on your ',
+    h('a', { href: '/me/sessions' }, 'account page'),
+    '.',
   );
 }
 
@@ -50,6 +73,9 @@ export function renderUpload(app: HTMLElement, go: (path: string) => void): void
     h('textarea', { rows: 3, maxlength: 5000 }),
   );
   const visibilityField = field('visibility', 'Who can listen', visibilitySelect());
+  const visibilityNote = h('p', { class: 'muted', 'data-testid': 'visibility-note', hidden: true });
+  visibilityField.wrap.append(visibilityNote);
+  void publicAfterConfirmation(visibilityField.input as HTMLSelectElement, visibilityNote);
   if (pending) titleField.input.value = pending.title;
   // The title follows the file until the person types one of their own.
   let titleTyped = Boolean(pending);
