@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { constants, createReadStream, openAsBlob } from 'node:fs';
-import { access, readFile, readdir, realpath, stat } from 'node:fs/promises';
+import { access, open, readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import {
@@ -165,32 +165,78 @@ export async function readAudioMetadata(abs: string): Promise<ReadOutcome> {
 /** What one file is and its sha256 (set when it could be read; not when the outcome is not ok). */
 export type Inspection = ReadOutcome & { sha256?: string };
 
-/**
- * Tags and sha256 from one read of the bytes (files up to ONE_PASS_BYTES); a larger file is
- * parsed in place (random access) and hashed by a stream, so memory stays bounded.
- */
-export async function inspectFile(abs: string, size: number): Promise<Inspection> {
-  if (size > ONE_PASS_BYTES) {
-    const read = await readAudioMetadata(abs);
-    if (!read.ok) return read;
-    try {
-      return { ...read, sha256: await sha256OfFile(abs) };
-    } catch (err) {
-      return { ok: false, reason: `cannot read it: ${errorReason(err)}`, kind: 'unreadable' };
+/** Buffers files are read into, reused (allocating one a file kept the garbage collector busy). */
+const spare: Buffer[] = [];
+const SPARE_BUFFERS = 16;
+const SPARE_BYTES = 16 * 1024 * 1024;
+
+function takeBuffer(size: number): Buffer {
+  const i = spare.findIndex((b) => b.length >= size);
+  if (i >= 0) return spare.splice(i, 1)[0] as Buffer;
+  return Buffer.allocUnsafeSlow(Math.max(size, 4 * 1024 * 1024));
+}
+
+function giveBuffer(buffer: Buffer): void {
+  if (buffer.length <= SPARE_BYTES && spare.length < SPARE_BUFFERS) spare.push(buffer);
+}
+
+/** The file's first `size` bytes (fewer if it shrank since the walk) into `buffer`: one read request. */
+async function readInto(abs: string, buffer: Buffer, size: number): Promise<Buffer> {
+  const file = await open(abs, 'r');
+  try {
+    let at = 0;
+    while (at < size) {
+      const { bytesRead } = await file.read(buffer, at, size - at, at);
+      if (bytesRead === 0) break;
+      at += bytesRead;
     }
+    return buffer.subarray(0, at);
+  } finally {
+    await file.close();
   }
-  let bytes: Buffer;
+}
+
+/**
+ * Reads the file once (files up to ONE_PASS_BYTES into memory) and hands `use` what it is, its
+ * sha256 and its bytes; both are valid until `use` resolves (the buffer is then reused). A larger
+ * file is parsed in place (random access) and hashed by a stream, so memory stays bounded; `use`
+ * gets no bytes for it.
+ */
+export async function inspectFile<T>(
+  abs: string,
+  size: number,
+  use: (found: Inspection, bytes: Buffer | undefined) => Promise<T>,
+): Promise<T> {
+  if (size > ONE_PASS_BYTES) return use(await inspectInPlace(abs), undefined);
+  const buffer = takeBuffer(size);
   try {
-    bytes = await readFile(abs);
-  } catch (err) {
-    return readFailure(err);
+    let bytes: Buffer;
+    try {
+      bytes = await readInto(abs, buffer, size);
+    } catch (err) {
+      return await use(readFailure(err), undefined);
+    }
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    let found: Inspection;
+    try {
+      const meta: IAudioMetadata = await parseBuffer(bytes, { size: bytes.length }, PARSE_OPTIONS);
+      found = { ok: true, meta: meta as unknown as ReadMetadata, sha256 };
+    } catch (err) {
+      found = readFailure(err);
+    }
+    return await use(found, found.ok ? bytes : undefined);
+  } finally {
+    giveBuffer(buffer);
   }
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
+}
+
+async function inspectInPlace(abs: string): Promise<Inspection> {
+  const read = await readAudioMetadata(abs);
+  if (!read.ok) return read;
   try {
-    const meta: IAudioMetadata = await parseBuffer(bytes, { size: bytes.length }, PARSE_OPTIONS);
-    return { ok: true, meta: meta as unknown as ReadMetadata, sha256 };
+    return { ...read, sha256: await sha256OfFile(abs) };
   } catch (err) {
-    return readFailure(err);
+    return { ok: false, reason: `cannot read it: ${errorReason(err)}`, kind: 'unreadable' };
   }
 }
 

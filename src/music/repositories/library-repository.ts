@@ -4,7 +4,6 @@ import { uniqueViolation } from './prisma.js';
  * (library_import_problems) and what every imported file became (library_files). A file's asset,
  * track, version and row are written in one transaction: a killed import leaves none half-made.
  */
-import { randomUUID } from 'node:crypto';
 import type { Prisma } from '../../../generated/prisma/client.js';
 import type { Visibility } from '../services/visibility-policy.js';
 import {
@@ -16,6 +15,7 @@ import {
 } from './library-rows.js';
 import type { PrismaClient } from './prisma.js';
 import { retryConflicts } from './conflict-retry.js';
+import { recordNewFiles, type NewFileItem } from './library-batch-sql.js';
 
 export type ImportStatus = 'queued' | 'running' | 'paused' | 'done' | 'failed';
 
@@ -53,6 +53,10 @@ export interface ImportProblem {
 export type { ImportedFile, LibraryFileRecord, StartedVersion } from './library-rows.js';
 
 export const RUNNER_STALE_MS = 10_000;
+
+function uploadShown(filename: string): string {
+  return `an upload (${filename})`;
+}
 
 function importOf(row: Prisma.LibraryImportGetPayload<object>): ImportRecord {
   return { ...row, status: row.status as ImportStatus };
@@ -230,8 +234,26 @@ export class PrismaLibraryRepository {
       select: { filename: true, sha256: true },
     });
     for (const a of assets)
-      if (a.sha256 && !found.has(a.sha256)) found.set(a.sha256, `an upload (${a.filename})`);
+      if (a.sha256 && !found.has(a.sha256)) found.set(a.sha256, uploadShown(a.filename));
     return found;
+  }
+
+  /**
+   * The owner's uploaded content (sha256 -> "an upload (name)"), not imported content: read once
+   * a run, so a file an upload already holds is skipped before its bytes are stored.
+   */
+  async uploadedContents(ownerUserId: string, libraryPrefix: string): Promise<Map<string, string>> {
+    const assets = await this.prisma.asset.findMany({
+      where: {
+        ownerUserId,
+        sha256: { not: null },
+        status: 'uploaded',
+        versions: { some: {} },
+        NOT: { objectKey: { startsWith: libraryPrefix } },
+      },
+      select: { filename: true, sha256: true },
+    });
+    return new Map(assets.map((a) => [a.sha256 as string, uploadShown(a.filename)]));
   }
 
   /** Files seen by this import unchanged (size and time as recorded): one statement for the batch. */
@@ -257,68 +279,10 @@ export class PrismaLibraryRepository {
 
   /**
    * New tracks of one version each from new files, with their assets and rows, counted as
-   * imported: one transaction of a few statements for the whole batch (all or none).
-   * `rowIds`: files whose row is there without a track (its track was deleted): updated.
+   * imported: one transaction of one statement a table for the whole batch (library-batch-sql.ts).
    */
-  async recordNewMany(
-    items: { file: ImportedFile; title: string; visibility: Visibility; rowId?: string }[],
-  ): Promise<StartedVersion[]> {
-    if (items.length === 0) return [];
-    const importId = (items[0] as (typeof items)[number]).file.importId;
-    const made = items.map(() => ({ trackId: randomUUID(), versionId: randomUUID() }));
-    return retryConflicts(() =>
-      this.prisma.$transaction(
-        async (tx) => {
-          // Same content twice in one folder is skipped before; an asset left by a deleted track is reused.
-          await tx.asset.createMany({ data: items.map((i) => assetRow(i.file)), skipDuplicates: true });
-          const assets = await tx.asset.findMany({
-            where: { objectKey: { in: items.map((i) => i.file.objectKey) } },
-            select: { id: true, objectKey: true },
-          });
-          const assetOf = new Map(assets.map((a) => [a.objectKey, a.id]));
-          const started = items.map((item, n) => {
-            const assetId = assetOf.get(item.file.objectKey);
-            if (!assetId) throw new Error(`asset ${item.file.objectKey} was not recorded`);
-            return { id: made[n]?.versionId as string, trackId: made[n]?.trackId as string, assetId };
-          });
-          await tx.track.createMany({
-            data: items.map((i, n) => ({
-              id: started[n]?.trackId as string,
-              ownerUserId: i.file.ownerUserId,
-              title: i.title,
-              visibility: i.visibility,
-            })),
-          });
-          await tx.trackVersion.createMany({
-            data: items.map((i, n) => {
-              const v = started[n] as StartedVersion;
-              return { ...i.file.versionFields, id: v.id, trackId: v.trackId, assetId: v.assetId, number: 1 };
-            }),
-          });
-          const row = (i: (typeof items)[number], n: number) => ({
-            ...fileColumns(i.file),
-            trackId: started[n]?.trackId as string,
-            versionId: started[n]?.id as string,
-          });
-          await tx.libraryFile.createMany({
-            data: items.flatMap((i, n) =>
-              i.rowId === undefined
-                ? [{ ownerUserId: i.file.ownerUserId, root: i.file.root, path: i.file.path, ...row(i, n) }]
-                : [],
-            ),
-          });
-          for (const [n, i] of items.entries())
-            if (i.rowId !== undefined)
-              await tx.libraryFile.update({ where: { id: i.rowId }, data: row(i, n) });
-          await tx.libraryImport.update({
-            where: { id: importId },
-            data: { imported: { increment: items.length } },
-          });
-          return started;
-        },
-        { timeout: 60_000, maxWait: 30_000 },
-      ),
-    );
+  recordNewMany(items: NewFileItem[]): Promise<StartedVersion[]> {
+    return recordNewFiles(this.prisma, items);
   }
 
   /** A new version of the file's track (its content or cover changed), counted as updated. */

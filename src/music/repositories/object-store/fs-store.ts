@@ -2,7 +2,8 @@
  * Filesystem object store (the embedded default): `<root>/<store>/<key>`. Writes go to a
  * temporary file and are renamed into place, so a reader never sees half an object. Multipart
  * uploads keep their parts under `<root>/<store>/.multipart/<upload id>/` (a dot folder, which
- * no valid key can name). ETags are MD5 hex digests, as S3 gives for single-part objects.
+ * no valid key can name). A part's ETag is its MD5 hex digest, as S3 gives; a whole object has
+ * none (no reader uses it, and hashing every stored original cost a core's worth of MD5).
  */
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -77,13 +78,15 @@ export class FilesystemObjectStore implements ObjectStore {
   }
 
   /** Streams data into a temporary file, returning its path, MD5 and size (which must be `expectedSize` when given). */
+  /** `md5`: the part's ETag is its MD5; a whole object's is not computed (nothing reads it, head() has none). */
   private async spool(
     data: ObjectData,
+    digest: 'md5' | undefined,
     expectedSize?: number,
   ): Promise<{ tmp: string; md5: string; size: number }> {
     const tmp = join(this.dir, '.tmp', randomUUID());
     await mkdir(dirname(tmp), { recursive: true });
-    const { digest: md5, size } = await spoolToFile(toReadable(data), tmp, 'md5', expectedSize);
+    const { digest: md5, size } = await spoolToFile(toReadable(data), tmp, digest, expectedSize);
     return { tmp, md5, size };
   }
 
@@ -94,10 +97,10 @@ export class FilesystemObjectStore implements ObjectStore {
   async put(key: string, data: ObjectData): Promise<{ etag: string | undefined }> {
     assertWritableKey(this.name, key);
     const target = this.path(key);
-    const { tmp, md5 } = await this.spool(data);
+    const { tmp } = await this.spool(data, undefined);
     await mkdir(dirname(target), { recursive: true });
     await rename(tmp, target);
-    return { etag: md5 };
+    return { etag: undefined };
   }
 
   async head(key: string): Promise<ObjectInfo | undefined> {
@@ -201,7 +204,7 @@ export class FilesystemObjectStore implements ObjectStore {
     let tmp: string;
     let md5: string;
     try {
-      ({ tmp, md5 } = await this.spool(data, size));
+      ({ tmp, md5 } = await this.spool(data, 'md5', size));
     } catch (err) {
       if (err instanceof SizeMismatchError) throw partSizeMismatch(partNumber, err.expected, err.received);
       throw err;

@@ -1,8 +1,9 @@
 /**
  * One batch of a library import's walk (a hundred files): the rows already there read in one
- * query, unchanged files marked seen in one statement, the rest read once each (tags and sha256
- * from the same bytes, a few at a time), the owner's content looked up for the whole batch, the
- * originals stored, the new tracks recorded in one transaction and their flows enqueued together.
+ * query, unchanged files marked seen in one statement, the rest read once each through the run's
+ * read slots (tags, sha256 and the stored original from the same bytes), the owner's content
+ * looked up for the whole batch, the new tracks recorded in one transaction and their flows
+ * enqueued together. Batches overlap: one records while the next ones read.
  */
 import type { Readable } from 'node:stream';
 import { LIBRARY_IMPORT_PRIORITY } from '../../jobs/flow.js';
@@ -22,12 +23,20 @@ import { originalTypeOfProbe } from '../stored-media.js';
 import { versionFields, type TrackService } from '../track-service.js';
 import { audioFacts, titleFromName } from './audio-facts.js';
 import { cutText } from '../../../core/text-length.js';
+import { ConcurrencyLimit } from '../../../core/concurrency-limit.js';
 
 /** The folder as the importer reads it (repositories/library-files.ts on this machine). */
 export interface LibrarySource {
   walk(root: string): AsyncIterable<WalkEntry>;
-  /** What the file is and its sha256, from one read of its bytes. */
-  inspect(abs: string, size: number): Promise<Inspection>;
+  /**
+   * Reads the file once and hands `use` what it is, its sha256 and its bytes (undefined for a file
+   * too large to hold); the reading and the bytes are valid until `use` resolves.
+   */
+  inspect<T>(
+    abs: string,
+    size: number,
+    use: (found: Inspection, bytes: Buffer | undefined) => Promise<T>,
+  ): Promise<T>;
   sha256(abs: string): Promise<string>;
   open(abs: string): Readable;
 }
@@ -39,8 +48,6 @@ export interface BatchDeps {
   tracks: TrackService;
   /** The largest original accepted (the upload limit). */
   maxBytes: number;
-  /** Files read (and originals stored) at once within a batch. */
-  concurrency: number;
 }
 
 const COVER_TYPES: Record<string, string> = {
@@ -54,10 +61,16 @@ export function zeroCounters(): ImportCounters {
   return { scanned: 0, imported: 0, updated: 0, skipped: 0, failed: 0, missing: 0, removed: 0 };
 }
 
-/** One run's state: counters not yet saved, content seen in this run, cover hashes and stores by path. */
+/**
+ * One run's state: counters not yet saved, content taken by this run, the owner's uploads, cover
+ * hashes and stores by path, and the slots files are read (and their originals stored) in.
+ */
 export class Run {
   readonly delta = zeroCounters();
   readonly shas = new Set<string>();
+  /** The owner's uploaded content (sha256 -> "an upload (name)"), read when the run starts. */
+  uploads = new Map<string, string>();
+  readonly reads: ConcurrencyLimit;
   readonly coverShas = new Map<string, Promise<string>>();
   readonly coversStored = new Map<string, Promise<void>>();
   readonly startedMs = Date.now();
@@ -65,7 +78,13 @@ export class Run {
   total: number | null = null;
   stopped: 'paused' | 'aborted' | undefined;
   failure: Error | undefined;
-  constructor(public record: ImportRecord) {}
+  constructor(
+    public record: ImportRecord,
+    /** Files read at once, across the batches in flight. */
+    concurrency: number,
+  ) {
+    this.reads = new ConcurrencyLimit(concurrency, Number.POSITIVE_INFINITY, () => new Error('unreachable'));
+  }
 
   count(key: keyof ImportCounters, n = 1): void {
     this.delta[key] += n;
@@ -73,13 +92,18 @@ export class Run {
   }
 }
 
+/** Where an owner's imported originals are kept. */
+export function libraryPrefix(owner: string): string {
+  return `${owner}/library/`;
+}
+
 /** Content-addressed keys: a killed run that stored the bytes stores them again under the same key. */
 export function audioKey(owner: string, sha: string): string {
-  return `${owner}/library/${sha}`;
+  return `${libraryPrefix(owner)}${sha}`;
 }
 
 export function coverKey(owner: string, sha: string): string {
-  return `${owner}/library/cover-${sha}`;
+  return `${libraryPrefix(owner)}cover-${sha}`;
 }
 
 /** PostgreSQL hands a double back to 15 digits: a time read back may differ from the file's in its last µs. */
@@ -87,18 +111,14 @@ function sameTime(recordedMs: number, foundMs: number): boolean {
   return Math.abs(recordedMs - foundMs) < 0.01;
 }
 
-/** `fn` over `items`, at most `limit` at once, results in order. */
-async function bounded<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < items.length) {
-      const n = next++;
-      out[n] = await fn(items[n] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return out;
+/** The file's cover is the same as recorded (or it holds its own, so the one beside it does not count). */
+function sameCover(f: LibraryFileRecord, coverSha: string | null): boolean {
+  return f.embeddedCover || f.coverSha256 === coverSha;
+}
+
+/** The cover file beside it that the version uses: none when the file holds its own. */
+function coverOf(a: Accepted): string | undefined {
+  return !a.embeddedCover && a.coverSha !== null && a.entry.cover !== undefined ? a.entry.cover : undefined;
 }
 
 /** A file that will become a version: new (a new track) or changed (a new version of its track). */
@@ -108,6 +128,12 @@ interface Accepted {
   probe: AudioProbe;
   sha: string;
   embeddedCover: boolean;
+  coverSha: string | null;
+}
+
+interface ToRead {
+  entry: LibraryCandidate;
+  existing: LibraryFileRecord | undefined;
   coverSha: string | null;
 }
 
@@ -146,14 +172,8 @@ export class ImportBatch {
     const coverShas = await Promise.all(
       candidates.map((c) => (c.cover === undefined ? Promise.resolve(null) : this.coverSha(c.cover))),
     );
-    const sameCover = (f: LibraryFileRecord, coverSha: string | null): boolean =>
-      f.embeddedCover || f.coverSha256 === coverSha;
     const seen: string[] = [];
-    const toRead: {
-      entry: LibraryCandidate;
-      existing: LibraryFileRecord | undefined;
-      coverSha: string | null;
-    }[] = [];
+    const toRead: ToRead[] = [];
     for (const [n, entry] of candidates.entries()) {
       const existing = rows.get(entry.path);
       const coverSha = coverShas[n] ?? null;
@@ -169,10 +189,8 @@ export class ImportBatch {
     }
     await deps.library.markSeenMany(seen, record.id);
     run.count('skipped', seen.length);
-    const read = await bounded(toRead, deps.concurrency, (f) =>
-      deps.source.inspect(f.entry.abs, f.entry.size),
-    );
-    const accepted = await this.accept(toRead, read);
+    const read = await Promise.all(toRead.map((f) => run.reads.run(() => this.readOne(f))));
+    const accepted = await this.notElsewhere(read.filter((a): a is Accepted => a !== undefined));
     await this.record(accepted);
     for (const problem of this.problems) {
       await deps.library.addProblem(record.id, problem);
@@ -180,72 +198,77 @@ export class ImportBatch {
     }
   }
 
-  /** The files read that will become versions, in walk order; the rest are problems or seen. */
-  private async accept(
-    toRead: { entry: LibraryCandidate; existing: LibraryFileRecord | undefined; coverSha: string | null }[],
-    read: Inspection[],
-  ): Promise<Accepted[]> {
+  /**
+   * One read of the file: what it is, its sha256 and, when it will become a version, its original
+   * stored from the same bytes. Undefined when it will not (a problem, unchanged, or content
+   * this run or an upload already has).
+   */
+  private readOne({ entry, existing, coverSha }: ToRead): Promise<Accepted | undefined> {
     const { run, deps } = this;
-    const { record } = run;
-    const shas = read.flatMap((r) => (r.ok && r.sha256 !== undefined ? [r.sha256] : []));
-    const elsewhere = await deps.library.findContents(record.ownerUserId, shas);
-    const accepted: Accepted[] = [];
-    for (const [n, { entry, existing, coverSha }] of toRead.entries()) {
-      const r = read[n] as Inspection;
-      if (!r.ok) {
-        const kind = r.kind === 'not-audio' ? 'skipped' : 'failed';
-        this.problems.push({ path: entry.path, kind, reason: r.reason });
-        continue;
+    return deps.source.inspect(entry.abs, entry.size, async (found, bytes) => {
+      if (!found.ok) {
+        const kind = found.kind === 'not-audio' ? 'skipped' : 'failed';
+        this.problems.push({ path: entry.path, kind, reason: found.reason });
+        return undefined;
       }
-      const facts = audioFacts(r.meta, entry.size);
+      const facts = audioFacts(found.meta, entry.size);
       if (!facts.ok) {
         this.fail(entry.path, facts.reason);
-        continue;
+        return undefined;
       }
-      const sha = r.sha256 as string;
-      if (
-        existing &&
-        existing.sha256 === sha &&
-        (existing.embeddedCover || existing.coverSha256 === coverSha)
-      ) {
-        await deps.library.markSeen(existing.id, record.id, entry);
+      const sha = found.sha256 as string;
+      if (existing && existing.sha256 === sha && sameCover(existing, coverSha)) {
+        await deps.library.markSeen(existing.id, run.record.id, entry);
         run.count('skipped');
-        continue;
+        return undefined;
       }
       if (existing?.trackId == null) {
-        // Synchronous from here to the add: two batches in flight never both take one content.
-        const already = run.shas.has(sha) ? 'another file of this folder' : elsewhere.get(sha);
+        // Synchronous from the check to the add: two files of one content never both take it.
+        const already = run.shas.has(sha) ? 'another file of this folder' : run.uploads.get(sha);
         if (already !== undefined) {
           this.problems.push({ path: entry.path, kind: 'skipped', reason: `same content as ${already}` });
-          continue;
+          return undefined;
         }
       }
       run.shas.add(sha);
-      accepted.push({
+      const a: Accepted = {
         entry,
         existing,
         probe: facts.probe,
         sha,
         embeddedCover: facts.embeddedCover,
         coverSha,
-      });
-    }
-    return accepted;
+      };
+      const owner = run.record.ownerUserId;
+      await this.store(audioKey(owner, sha), originalTypeOfProbe(a.probe.format), bytes ?? entry.abs);
+      const cover = coverOf(a);
+      if (cover !== undefined) await this.storeCover(cover, coverKey(owner, coverSha as string));
+      return a;
+    });
   }
 
-  /** Originals stored, then the records (new files in one transaction), then the flows together. */
+  /**
+   * New files whose content the owner has in another folder (or uploaded since the run began)
+   * are skipped; their bytes stay under the content key, which is that folder's, or taken by
+   * the next import of that content.
+   */
+  private async notElsewhere(read: Accepted[]): Promise<Accepted[]> {
+    const fresh = read.filter((a) => a.existing?.trackId == null).map((a) => a.sha);
+    const elsewhere = await this.deps.library.findContents(this.run.record.ownerUserId, fresh);
+    return read.filter((a) => {
+      const already = a.existing?.trackId == null ? elsewhere.get(a.sha) : undefined;
+      if (already !== undefined)
+        this.problems.push({ path: a.entry.path, kind: 'skipped', reason: `same content as ${already}` });
+      return already === undefined;
+    });
+  }
+
+  /** The records (new files in one transaction), then the flows together. */
   private async record(accepted: Accepted[]): Promise<void> {
     if (accepted.length === 0) return;
     const { run, deps } = this;
     const { record } = run;
     const owner = record.ownerUserId;
-    const coverOf = (a: Accepted): string | undefined =>
-      !a.embeddedCover && a.coverSha !== null && a.entry.cover !== undefined ? a.entry.cover : undefined;
-    await bounded(accepted, deps.concurrency, async (a) => {
-      await this.store(a.entry.abs, audioKey(owner, a.sha), originalTypeOfProbe(a.probe.format));
-      const cover = coverOf(a);
-      if (cover !== undefined) await this.storeCover(cover, coverKey(owner, a.coverSha as string));
-    });
     const fileOf = (a: Accepted, shown?: Parameters<typeof versionFields>[1]): ImportedFile => {
       const filename = cutText(a.entry.path.split('/').pop() ?? 'file', 255);
       return {
@@ -311,9 +334,11 @@ export class ImportBatch {
     return sha;
   }
 
-  private async store(abs: string, key: string, contentType: string): Promise<void> {
+  /** Stored from the bytes in hand, or (a file too large to hold) from the file. */
+  private async store(key: string, contentType: string, from: Buffer | string): Promise<void> {
     const { originals, source } = this.deps;
-    if (!(await originals.head(key))) await originals.put(key, source.open(abs), { contentType });
+    if (await originals.head(key)) return;
+    await originals.put(key, typeof from === 'string' ? source.open(from) : from, { contentType });
   }
 
   /** The cover beside the file, kept with the originals (the artwork step reads it; it is never served as is). */
@@ -322,7 +347,7 @@ export class ImportBatch {
     let stored = coversStored.get(key);
     if (!stored) {
       const ext = path.split('.').pop()?.toLowerCase() ?? '';
-      stored = this.store(path, key, COVER_TYPES[ext] ?? 'image/jpeg');
+      stored = this.store(key, COVER_TYPES[ext] ?? 'image/jpeg', path);
       coversStored.set(key, stored);
     }
     return stored;

@@ -1,7 +1,7 @@
 /**
  * One library import run, the same for the CLI (in its process) and the admin API (the
  * `library-import` job): walk the folder in batches (import-batch.ts: each file read once for its
- * type, tags and hash; a batch's assets, tracks, versions and rows in one transaction; its flows
+ * type, tags, hash and stored original; a batch's assets, tracks, versions and rows in one transaction; its flows
  * started together through TrackService.startVersions, the uploads' path, at the import's lower
  * priority). State is in PostgreSQL, so a killed run resumes: files already recorded are skipped
  * by path, size and time.
@@ -18,7 +18,7 @@ import type {
 } from '../../repositories/library-repository.js';
 import { publishQuietly, type EventPublisher, type LibraryImportProgress } from '../live-events.js';
 import type { TrackService } from '../track-service.js';
-import { ImportBatch, Run, coverKey, type LibrarySource } from './import-batch.js';
+import { ImportBatch, Run, coverKey, libraryPrefix, type LibrarySource } from './import-batch.js';
 import { importBusy, importNotFound } from '../../errors/library.js';
 
 export type { LibrarySource } from './import-batch.js';
@@ -33,7 +33,7 @@ export interface ImporterDeps {
   held: { releaseHeld(importId: string): Promise<number> };
   /** The largest original accepted (the upload limit). */
   maxBytes: number;
-  /** Files read and stored at once within a batch. */
+  /** Files read (and their originals stored) at once, across the batches in flight. */
   concurrency?: number;
   /** Files recorded per transaction (and flows enqueued per round trip). */
   batchSize?: number;
@@ -80,8 +80,10 @@ export function progressOf(
   };
 }
 
-/** Batches in flight at once: one is read while the one before it is recorded. */
-const BATCHES_IN_FLIGHT = 2;
+/** Batches in flight at once: the next ones are read while one is recorded. */
+const BATCHES_IN_FLIGHT = 3;
+/** Files read at once (measured on a cold disk: docs/library-import.md). */
+export const DEFAULT_CONCURRENCY = 4;
 
 export class LibraryImporter {
   constructor(private readonly deps: ImporterDeps) {}
@@ -95,7 +97,7 @@ export class LibraryImporter {
       throw importBusy();
     const record = await library.findImport(importId);
     if (!record) throw new Error(`library import ${importId} vanished`);
-    const run = new Run(record);
+    const run = new Run(record, this.deps.concurrency ?? DEFAULT_CONCURRENCY);
     const tell = async (): Promise<void> => this.tell(run, options);
     const beat = setInterval(
       () => void this.beat(run, runner).then(tell, () => undefined),
@@ -108,6 +110,7 @@ export class LibraryImporter {
     try {
       await this.deps.held.releaseHeld(importId);
       await this.restartFlows(record);
+      run.uploads = await library.uploadedContents(record.ownerUserId, libraryPrefix(record.ownerUserId));
       run.total = await this.countFiles(record.root, run);
       await this.walk(run, options.signal);
       await this.beat(run, runner);
@@ -157,10 +160,9 @@ export class LibraryImporter {
 
   private async walk(run: Run, signal: AbortSignal | undefined): Promise<void> {
     const size = this.deps.batchSize ?? 100;
-    const batchDeps = { ...this.deps, concurrency: this.deps.concurrency ?? 4 };
     const busy = new Set<Promise<void>>();
     const start = (entries: WalkEntry[]): Promise<void> => {
-      const job = new ImportBatch(batchDeps, run).import(entries).catch((err: unknown) => {
+      const job = new ImportBatch(this.deps, run).import(entries).catch((err: unknown) => {
         run.failure ??= err as Error;
       });
       const tracked = job.finally(() => busy.delete(tracked));
