@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyDatabaseError } from '../src/music/repositories/database-errors.js';
 import { createPrismaClient } from '../src/music/repositories/prisma.js';
-import { PLAYLIST_LIMITS } from '../src/music/services/playlist-service.js';
+import { PLAYLIST_LIMITS } from '../src/music/services/playlist-limits.js';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
 import { signupUser, type TestUser } from './helpers/music-domain.js';
 import { testDatabaseUrl } from './helpers/music-env.js';

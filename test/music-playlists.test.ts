@@ -81,8 +81,13 @@ describe('playlists over REST and Subsonic', () => {
       duration_seconds: 240,
       cover_url: expect.stringMatching(/^\/images\/.+\/cover\.jpg$/),
     });
-    expect(p.tracks.map((x: { id: string }) => x.id)).toEqual([songs.b, songs.theirs, songs.a, songs.b]);
-    expect(p.tracks[1]).toMatchObject({
+    expect(p.tracks.items.map((x: { id: string }) => x.id)).toEqual([
+      songs.b,
+      songs.theirs,
+      songs.a,
+      songs.b,
+    ]);
+    expect(p.tracks.items[1]).toMatchObject({
       title: 'Theirs',
       artist_ref: { name: 'Band Theirs', handle: other.handle, id: expect.stringMatching(/^ar-/) },
       album_ref: { id: expect.stringMatching(/^al-/), title: 'Mix LP' },
@@ -90,7 +95,7 @@ describe('playlists over REST and Subsonic', () => {
       duration_seconds: 60,
       cover_url: null,
     });
-    expect(p.tracks[0].cover_url).toMatch(/^\/images\//);
+    expect(p.tracks.items[0].cover_url).toMatch(/^\/images\//);
 
     const listed = await rest(owner, 'getPlaylists');
     expect(listed.status).toBe('ok');
@@ -128,7 +133,7 @@ describe('playlists over REST and Subsonic', () => {
     const mine = (await call('GET', '/api/v1/me/playlists', owner)).json();
     expect(mine.items.map((x: { id: string }) => x.id)).toContain(id);
     const read = (await call('GET', `/api/v1/playlists/${id}`, owner)).json();
-    expect(read.tracks.map((x: { id: string }) => x.id)).toEqual([songs.a, songs.hidden]);
+    expect(read.tracks.items.map((x: { id: string }) => x.id)).toEqual([songs.a, songs.hidden]);
     expect(read.public).toBe(false);
 
     // Reorder, remove and add in one PATCH; rename and publish.
@@ -151,16 +156,18 @@ describe('playlists over REST and Subsonic', () => {
       'ok',
     );
     expect(
-      (await call('GET', `/api/v1/playlists/${id}`, owner)).json().tracks.map((x: { id: string }) => x.id),
+      (await call('GET', `/api/v1/playlists/${id}`, owner))
+        .json()
+        .tracks.items.map((x: { id: string }) => x.id),
     ).toEqual([songs.hidden, songs.a]);
 
     // The owner's private song in a public playlist stays hidden from everyone else.
     const seen = (await call('GET', `/api/v1/playlists/${id}`, other)).json();
-    expect(seen.tracks.map((x: { id: string }) => x.id)).toEqual([songs.a]);
+    expect(seen.tracks.items.map((x: { id: string }) => x.id)).toEqual([songs.a]);
     expect(seen.mine).toBe(false);
     const anonymous = await call('GET', `/api/v1/playlists/${id}`);
     expect(anonymous.statusCode).toBe(200);
-    expect(anonymous.json().tracks.map((x: { id: string }) => x.id)).toEqual([songs.a]);
+    expect(anonymous.json().tracks.items.map((x: { id: string }) => x.id)).toEqual([songs.a]);
     const theirSubsonic = await rest(other, 'getPlaylist', { id });
     expect(theirSubsonic.playlist.entry.map((e: { id: string }) => e.id)).toEqual([songs.a]);
 
@@ -194,7 +201,12 @@ describe('playlists over REST and Subsonic', () => {
       (await call('GET', '/api/v1/me/playlists', other)).json().items.map((x: { id: string }) => x.id),
     ).not.toContain(priv.id);
     const pub = (await call('POST', '/api/v1/playlists', owner, { name: 'Open', public: true })).json();
-    expect(pub).toMatchObject({ track_count: 0, tracks: [], duration_seconds: 0, cover_url: null });
+    expect(pub).toMatchObject({
+      track_count: 0,
+      tracks: { items: [], next_cursor: null },
+      duration_seconds: 0,
+      cover_url: null,
+    });
     const forbidden = await call('PATCH', `/api/v1/playlists/${pub.id}`, other, { track_ids: [] });
     expect(forbidden.statusCode).toBe(403);
     expect((await call('DELETE', `/api/v1/playlists/${pub.id}`, other)).statusCode).toBe(403);
@@ -237,7 +249,9 @@ describe('playlists over REST and Subsonic', () => {
     expect(patch.statusCode).toBe(422);
     expect((await call('PATCH', `/api/v1/playlists/${p.id}`, owner, {})).statusCode).toBe(400);
     expect(
-      (await call('GET', `/api/v1/playlists/${p.id}`, owner)).json().tracks.map((x: { id: string }) => x.id),
+      (await call('GET', `/api/v1/playlists/${p.id}`, owner))
+        .json()
+        .tracks.items.map((x: { id: string }) => x.id),
     ).toEqual([songs.a]);
   });
 
@@ -266,14 +280,14 @@ describe('playlists over REST and Subsonic', () => {
       ).map((e) => e.trackId);
     await setVisibility('private');
     const shown = (await call('GET', `/api/v1/playlists/${p.id}`, owner)).json();
-    expect(shown.tracks.map((x: { id: string }) => x.id)).toEqual([songs.a, songs.b, songs.a]);
+    expect(shown.tracks.items.map((x: { id: string }) => x.id)).toEqual([songs.a, songs.b, songs.a]);
 
     // The page sends the order of what it shows: moved and one removed.
     const patched = await call('PATCH', `/api/v1/playlists/${p.id}`, owner, {
       track_ids: [songs.b, songs.a],
     });
     expect(patched.statusCode, patched.body).toBe(200);
-    expect(patched.json().tracks.map((x: { id: string }) => x.id)).toEqual([songs.b, songs.a]);
+    expect(patched.json().tracks.items.map((x: { id: string }) => x.id)).toEqual([songs.b, songs.a]);
     expect(await stored()).toEqual([songs.b, songs.a, gone]);
 
     // Subsonic's indexes count the songs the client was shown: index 0 is songs.b, not the hidden one.
@@ -304,7 +318,7 @@ describe('playlists over REST and Subsonic', () => {
     // Public again: back in its place for the playlist's owner.
     await setVisibility('public');
     const back = (await call('GET', `/api/v1/playlists/${p.id}`, owner)).json();
-    expect(back.tracks.map((x: { id: string }) => x.id)).toEqual([gone, songs.theirs]);
+    expect(back.tracks.items.map((x: { id: string }) => x.id)).toEqual([gone, songs.theirs]);
   });
 
   it('bounds playlists per owner even for creations at the same instant, and concurrent reorders never collide', async () => {

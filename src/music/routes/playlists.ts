@@ -2,7 +2,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { caller, type AuthHooks } from '../auth-hook.js';
-import { CreatePlaylistBody, PlaylistParams, UpdatePlaylistBody } from '../schemas/playlists.js';
+import {
+  CreatePlaylistBody,
+  PlaylistPageQuery,
+  PlaylistParams,
+  UpdatePlaylistBody,
+} from '../schemas/playlists.js';
 import type { PlaylistService } from '../services/playlist-service.js';
 
 type Params = { Params: Static<typeof PlaylistParams> };
@@ -26,11 +31,22 @@ export function registerPlaylistRoutes(
   );
 
   // A public playlist's songs differ per caller (their own private ones): never in a shared cache.
-  app.get<Params>(
+  app.get<Params & { Querystring: Static<typeof PlaylistPageQuery> }>(
     '/api/v1/playlists/:id',
-    { onRequest: hooks.optionalAuth, schema: { params: PlaylistParams } },
+    { onRequest: hooks.optionalAuth, schema: { params: PlaylistParams, querystring: PlaylistPageQuery } },
     async (request, reply) =>
-      reply.header('cache-control', PRIVATE).send(await playlists.view(request.auth, request.params.id)),
+      reply
+        .header('cache-control', PRIVATE)
+        .send(await playlists.view(request.auth, request.params.id, request.query)),
+  );
+
+  app.get<Params & { Querystring: Static<typeof PlaylistPageQuery> }>(
+    '/api/v1/playlists/:id/tracks',
+    { onRequest: hooks.optionalAuth, schema: { params: PlaylistParams, querystring: PlaylistPageQuery } },
+    async (request, reply) =>
+      reply
+        .header('cache-control', PRIVATE)
+        .send(await playlists.tracks(request.auth, request.params.id, request.query)),
   );
 
   app.patch<Params & { Body: Static<typeof UpdatePlaylistBody> }>(

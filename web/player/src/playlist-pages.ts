@@ -1,7 +1,8 @@
 /**
  * Playlists (the Subsonic playlists: one model, docs/web.md): /playlists lists mine and makes a
- * new one; /playlists/<id> plays it and, for its owner, renames it, makes it public or private,
- * reorders and removes its tracks, and deletes it. Each change sends the whole new order.
+ * new one; /playlists/<id> shows it a page at a time, plays it and, for its owner, renames it,
+ * makes it public or private, moves and removes its tracks (each by its position and id: a track
+ * moved meanwhile is refused, and the page drawn anew), and deletes it.
  */
 import { h, clear } from '../../shared/dom';
 import { field, showProblem, clearProblem } from '../../shared/forms';
@@ -9,7 +10,8 @@ import { ProblemError } from '../../shared/http';
 import { api, clock, problemText, session } from './api';
 import { iconButton } from './icons';
 import { part } from './parts';
-import { myPlaylists, type PlaylistView } from './playlist-picker';
+import { myPlaylists, type PlaylistPage, type PlaylistView } from './playlist-picker';
+import type { QueueItem } from './queue-store';
 import { playableList, toItems } from './track-rows';
 
 function loginFirst(app: HTMLElement, what: string): void {
@@ -77,14 +79,55 @@ export function renderPlaylists(app: HTMLElement, go: (path: string) => void): v
   );
 }
 
+/** Songs the playlist page shows at first and per "More", and the most one read asks (the API's bounds). */
+const PAGE = 100;
+const MAX_PAGE = 500;
+
+/** Where the playlist page is drawn from: how many rows to show again, and a word to say over them. */
+interface Shown {
+  rows: number;
+  notice?: string;
+}
+
+/** What the page says when it is drawn anew because the playlist changed (another window, a Subsonic app). */
+const CHANGED = 'The playlist changed meanwhile; here it is as it is now.';
+
+/**
+ * /playlists/<id>: the playlist's first page of songs, the rest on "More" (or read by Play as far
+ * as the queue holds). Drawn again after each change, with as many rows as were shown.
+ */
 export async function renderPlaylist(
   app: HTMLElement,
   id: string,
   go: (path: string) => void,
+  shown: Shown = { rows: PAGE },
 ): Promise<void> {
+  const path = `/playlists/${encodeURIComponent(id)}`;
+  const items: QueueItem[] = [];
+  let cursor: string | null = null;
+  /** The next rows; a playlist changed since its first page is drawn anew, from its start. */
+  const next = async (limit: number): Promise<QueueItem[]> => {
+    if (cursor === null) return [];
+    try {
+      const page = await api<PlaylistPage>(
+        `${path}/tracks?limit=${limit}&cursor=${encodeURIComponent(cursor)}`,
+      );
+      cursor = page.next_cursor;
+      return toItems(page.items);
+    } catch (err) {
+      if (!(err instanceof ProblemError && err.problem.status === 409)) throw err;
+      cursor = null;
+      void renderPlaylist(app, id, go, { rows: items.length + limit, notice: CHANGED });
+      return [];
+    }
+  };
   let p: PlaylistView;
   try {
-    p = await api<PlaylistView>(`/playlists/${encodeURIComponent(id)}`);
+    p = await api<PlaylistView>(`${path}?limit=${Math.min(Math.max(shown.rows, PAGE), MAX_PAGE)}`);
+    items.push(...toItems(p.tracks.items));
+    cursor = p.tracks.next_cursor;
+    while (cursor !== null && items.length < shown.rows)
+      items.push(...(await next(Math.min(MAX_PAGE, shown.rows - items.length))));
   } catch (err) {
     const gone = err instanceof ProblemError && err.problem.status === 404;
     clear(
@@ -99,24 +142,20 @@ export async function renderPlaylist(
     return;
   }
   document.title = `${p.name} · Music`;
-  const status = h('p', { role: 'status', 'data-testid': 'playlist-status' });
-  const items = toItems(p.tracks);
-  const change = (body: object): void =>
-    void api<PlaylistView>(`/playlists/${encodeURIComponent(id)}`, {
-      method: 'PATCH',
-      body: JSON.stringify(body),
-    }).then(
-      () => renderPlaylist(app, id, go),
-      (err: unknown) => clear(status, h('span', { class: 'error' }, problemText(err))),
+  const status = h('p', { role: 'status', 'data-testid': 'playlist-status' }, shown.notice ?? '');
+  /** A change (positions as this page numbers them), then the page drawn again as far as `rows`. */
+  const change = (body: object, rows = items.length): void =>
+    void api<PlaylistView>(path, { method: 'PATCH', body: JSON.stringify(body) }).then(
+      () => renderPlaylist(app, id, go, { rows }),
+      (err: unknown) =>
+        err instanceof ProblemError && err.problem.status === 409
+          ? renderPlaylist(app, id, go, { rows, notice: `${CHANGED} Try your change again.` })
+          : clear(status, h('span', { class: 'error' }, problemText(err))),
     );
-  const order = (ids: string[]): void => change({ track_ids: ids });
-  const ids = items.map((i) => i.id);
-  const moved = (from: number, to: number): string[] => {
-    const next = [...ids];
-    const [x] = next.splice(from, 1);
-    next.splice(to, 0, x!);
-    return next;
-  };
+  const at = (i: number) => ({ position: i, track_id: items[i]!.id });
+  const move = (i: number, to: number): void =>
+    change({ move: { ...at(i), to } }, Math.max(items.length, to + 1));
+  const count = p.track_count;
   clear(
     app,
     h(
@@ -134,25 +173,19 @@ export async function renderPlaylist(
           { class: 'muted' },
           'Playlist by ',
           h('a', { href: `/users/${p.owner.handle}` }, p.owner.display_name || p.owner.handle),
-          ` · ${items.length} track${items.length === 1 ? '' : 's'} · ${clock(p.duration_seconds * 1000)} · ${p.public ? 'public' : 'private'}`,
+          ` · ${count} track${count === 1 ? '' : 's'} · ${clock(p.duration_seconds * 1000)} · ${p.public ? 'public' : 'private'}`,
         ),
       ),
     ),
     status,
     playableList(`Tracks of ${p.name}`, items, {
       empty: p.mine ? 'No tracks yet: use "Add to playlist" on a track.' : 'No tracks.',
+      pages: { next, more: () => cursor !== null, label: 'More tracks', page: PAGE, maxPage: MAX_PAGE },
       actions: p.mine
         ? (item, i) => [
-            iconButton(`Move ${item.title} up`, 'up', () => order(moved(i, i - 1)), i === 0),
-            iconButton(
-              `Move ${item.title} down`,
-              'down',
-              () => order(moved(i, i + 1)),
-              i === items.length - 1,
-            ),
-            iconButton(`Remove ${item.title} from the playlist`, 'remove', () =>
-              order(ids.filter((_, j) => j !== i)),
-            ),
+            iconButton(`Move ${item.title} up`, 'up', () => move(i, i - 1), i === 0),
+            iconButton(`Move ${item.title} down`, 'down', () => move(i, i + 1), i === count - 1),
+            iconButton(`Remove ${item.title} from the playlist`, 'remove', () => change({ remove: [at(i)] })),
           ]
         : undefined,
     }),

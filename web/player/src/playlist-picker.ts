@@ -13,10 +13,17 @@ export interface PlaylistSummary {
   updated_at: string;
 }
 
-export interface PlaylistView extends Omit<PlaylistSummary, 'track_count'> {
+/** A page of a playlist's songs (GET /playlists/:id/tracks, and `tracks` of the playlist). */
+export interface PlaylistPage {
+  items: unknown[];
+  next_cursor: string | null;
+}
+
+export interface PlaylistView extends PlaylistSummary {
   owner: { handle: string; display_name: string | null };
   mine: boolean;
-  tracks: unknown[];
+  /** The first page of the songs the reader may play (track_count counts them all). */
+  tracks: PlaylistPage;
 }
 
 const NEW_PLAYLIST = 'new';
@@ -25,13 +32,11 @@ export function myPlaylists(): Promise<PlaylistSummary[]> {
   return api<{ items: PlaylistSummary[] }>('/me/playlists').then((a) => a.items);
 }
 
-/** Appends `trackId` to playlist `id` (the server takes the whole new order). */
-export async function appendTo(id: string, trackId: string): Promise<PlaylistView> {
-  const list = await api<PlaylistView>(`/playlists/${encodeURIComponent(id)}`);
-  const ids = list.tracks.map((t) => (t as { id: string }).id);
+/** Appends `trackId` to playlist `id`, after everything it holds (one write, the list not read). */
+export function appendTo(id: string, trackId: string): Promise<PlaylistView> {
   return api<PlaylistView>(`/playlists/${encodeURIComponent(id)}`, {
     method: 'PATCH',
-    body: JSON.stringify({ track_ids: [...ids, trackId] }),
+    body: JSON.stringify({ add_track_ids: [trackId] }),
   });
 }
 

@@ -66,10 +66,14 @@ export function playNow(item: QueueItem, track?: TrackPage, startAt = 0): Promis
   return playAt(at, true, startAt, track);
 }
 
-/** Replaces the queue with `items` and plays the one at `start`. */
+/**
+ * Replaces the queue with `items` and plays the one at `start`; of a list longer than the queue
+ * holds, the MAX_QUEUE items from `start` on (or the last MAX_QUEUE), so the one chosen is in it.
+ */
 export function playList(items: QueueItem[], start = 0): Promise<void> {
-  state.items = items.slice(0, MAX_QUEUE);
-  return playAt(Math.min(Math.max(0, start), state.items.length - 1));
+  const from = Math.max(0, Math.min(start, items.length - MAX_QUEUE));
+  state.items = items.slice(from, from + MAX_QUEUE);
+  return playAt(Math.min(Math.max(0, start - from), state.items.length - 1));
 }
 
 /** Puts `items` right after the playing one (or starts them when nothing plays). */

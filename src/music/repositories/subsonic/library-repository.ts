@@ -69,6 +69,21 @@ export class SubsonicLibraryRepository {
     return this.songs(v, Prisma.sql`s.id = ANY(${ids}::uuid[])`, Prisma.sql`s.id`, ids.length, 0, 'read');
   }
 
+  /**
+   * A playlist's songs the caller may read (as by id), in playlist order: `limit` of them after
+   * the first `offset` such songs. Entries hidden from the caller are skipped, never counted.
+   */
+  playlistSongs(v: Viewer, playlistId: string, limit: number, offset: number): Promise<SongRow[]> {
+    // The page's entries are found first, narrow; the wide columns are read for those rows only
+    // (a deep page of a 10,000-entry playlist would otherwise build and sort every row before it).
+    return this.sql.rows<SongRow>(Prisma.sql`WITH page AS (
+        SELECT e.position, e.track_id FROM playlist_entries e JOIN subsonic_songs s ON s.id = e.track_id
+        WHERE e.playlist_id = ${playlistId}::uuid AND ${this.visible(v, 'read')}
+        ORDER BY e.position LIMIT ${limit} OFFSET ${offset})
+      SELECT ${SONG_COLUMNS} FROM page JOIN subsonic_songs s ON s.id = page.track_id ${this.songJoins(v)}
+      ORDER BY page.position`);
+  }
+
   /** Album parts the caller sees (migration 20261125070000): public ones and their own. */
   private visibleParts(v: Viewer): Prisma.Sql {
     const me = Prisma.sql`${v.userId}::uuid`;

@@ -5,10 +5,9 @@ import type { PrismaClient } from '../prisma.js';
 import { visibleSql } from '../visibility-sql.js';
 import { SONG_VISIBILITY } from './library-sql.js';
 import type { Viewer } from './library-model.js';
+import type { CurrentEntry } from '../../services/playlist-entries.js';
 
-/** A playlist without its entries: what lists of playlists show. */
-export type PlaylistHeader = Omit<PlaylistRecord, 'trackIds'>;
-
+/** A playlist without its entries (those are read a page at a time, or under the lock of an edit). */
 export interface PlaylistRecord {
   id: string;
   ownerUserId: string;
@@ -19,7 +18,6 @@ export interface PlaylistRecord {
   public: boolean;
   createdAt: Date;
   updatedAt: Date;
-  trackIds: string[];
 }
 
 /** What a list of playlists shows of each one's songs (those the viewer may play). */
@@ -36,7 +34,6 @@ export interface PlaylistSongSummary {
 export const NOW_PLAYING_SECONDS = 15 * 60;
 
 const HEADER_INCLUDE = { owner: { select: { handle: true, displayName: true } } } as const;
-const PLAYLIST_INCLUDE = { ...HEADER_INCLUDE, entries: { orderBy: { position: 'asc' } } } as const;
 
 interface PlaylistRow {
   id: string;
@@ -49,11 +46,7 @@ interface PlaylistRow {
   updatedAt: Date;
 }
 
-function playlistRecord(p: PlaylistRow & { entries: { trackId: string }[] }): PlaylistRecord {
-  return { ...playlistHeader(p), trackIds: p.entries.map((e) => e.trackId) };
-}
-
-function playlistHeader(p: PlaylistRow): PlaylistHeader {
+function playlistRecord(p: PlaylistRow): PlaylistRecord {
   return {
     id: p.id,
     ownerUserId: p.ownerUserId,
@@ -67,6 +60,14 @@ function playlistHeader(p: PlaylistRow): PlaylistHeader {
   };
 }
 
+/** A playlist's entries in order, each with whether `v` may play its song (read access, as by id). */
+function currentEntriesSql(playlistId: string, v: Viewer): Prisma.Sql {
+  const visible = visibleSql('read', { userId: v.userId, role: v.role ?? 'user' }, SONG_VISIBILITY);
+  return Prisma.sql`SELECT e.track_id::text AS "trackId", coalesce(s.id IS NOT NULL AND ${visible}, false) AS playable
+    FROM playlist_entries e LEFT JOIN subsonic_songs s ON s.id = e.track_id
+    WHERE e.playlist_id = ${playlistId}::uuid ORDER BY e.position`;
+}
+
 export class SubsonicStateRepository {
   constructor(
     private readonly prisma: PrismaClient,
@@ -74,8 +75,9 @@ export class SubsonicStateRepository {
     private readonly keyPrefix: string,
   ) {}
 
+  /** The playlist's fields, not its entries (a public one may hold 10,000). */
   async findPlaylist(id: string): Promise<PlaylistRecord | undefined> {
-    const p = await this.prisma.playlist.findUnique({ where: { id }, include: PLAYLIST_INCLUDE });
+    const p = await this.prisma.playlist.findUnique({ where: { id }, include: HEADER_INCLUDE });
     return p ? playlistRecord(p) : undefined;
   }
 
@@ -84,7 +86,7 @@ export class SubsonicStateRepository {
    * `othersLimit` public ones of others, oldest first, so others' new playlists never push
    * the caller's out. Headers only: the entries are counted by playlistSongSummaries.
    */
-  async listPlaylists(userId: string, ownLimit: number, othersLimit: number): Promise<PlaylistHeader[]> {
+  async listPlaylists(userId: string, ownLimit: number, othersLimit: number): Promise<PlaylistRecord[]> {
     const orderBy = [{ createdAt: 'asc' as const }, { id: 'asc' as const }];
     const [own, others] = await Promise.all([
       this.prisma.playlist.findMany({
@@ -100,18 +102,18 @@ export class SubsonicStateRepository {
         take: othersLimit,
       }),
     ]);
-    return [...own, ...others].map(playlistHeader);
+    return [...own, ...others].map(playlistRecord);
   }
 
   /** The owner's playlists, most recently changed first (headers only). */
-  async ownPlaylists(ownerUserId: string, limit: number): Promise<PlaylistHeader[]> {
+  async ownPlaylists(ownerUserId: string, limit: number): Promise<PlaylistRecord[]> {
     const rows = await this.prisma.playlist.findMany({
       where: { ownerUserId },
       include: HEADER_INCLUDE,
       orderBy: [{ updatedAt: 'desc' }, { id: 'asc' }],
       take: limit,
     });
-    return rows.map(playlistHeader);
+    return rows.map(playlistRecord);
   }
 
   /**
@@ -141,7 +143,8 @@ export class SubsonicStateRepository {
   /**
    * Changes fields and replaces the entries in one transaction; the playlist's row is locked
    * first, so two replacements at once are applied one after the other (never a duplicate position).
-   * `trackIds` as a function computes the new entries from the current ones, read under that lock.
+   * `entries` computes the new entries from the current ones, read under that lock, each marked
+   * playable or not for `viewer` (services/playlist-entries.ts keeps the others in place).
    * false when the playlist is gone (deleted by a request that ran meanwhile).
    */
   async updatePlaylist(
@@ -150,20 +153,18 @@ export class SubsonicStateRepository {
       name?: string;
       comment?: string;
       public?: boolean;
-      trackIds?: string[] | ((current: string[]) => string[]);
+      trackIds?: string[];
+      entries?: { viewer: Viewer; edit: (current: CurrentEntry[]) => string[] };
     },
   ): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
       const locked = await tx.$queryRaw<unknown[]>`SELECT 1 FROM playlists WHERE id = ${id}::uuid FOR UPDATE`;
       if (locked.length === 0) return false;
-      const entries =
-        typeof changes.trackIds === 'function'
-          ? changes.trackIds(
-              (
-                await tx.playlistEntry.findMany({ where: { playlistId: id }, orderBy: { position: 'asc' } })
-              ).map((e) => e.trackId),
-            )
-          : changes.trackIds;
+      const entries = changes.entries
+        ? changes.entries.edit(
+            await tx.$queryRaw<CurrentEntry[]>(currentEntriesSql(id, changes.entries.viewer)),
+          )
+        : changes.trackIds;
       await tx.playlist.update({
         where: { id },
         data: {

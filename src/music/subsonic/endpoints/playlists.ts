@@ -1,19 +1,11 @@
 /** Playlists: list, read, create (or replace), update and delete; only the owner changes one. */
 import type { SongRow } from '../../repositories/subsonic/library-model.js';
-import type { PlaylistHeader, PlaylistRecord } from '../../repositories/subsonic/state-repository.js';
-import { PLAYLIST_LIMITS } from '../../services/playlist-service.js';
+import type { PlaylistRecord } from '../../repositories/subsonic/state-repository.js';
+import { PLAYLIST_LIMITS } from '../../services/playlist-limits.js';
 import { badParameter } from '../errors.js';
 import type { Payload } from '../response.js';
 import { songView } from '../views.js';
-import {
-  authContext,
-  checkedSongIds,
-  optional,
-  viewerOf,
-  visibleSongsInOrder,
-  type Call,
-  type EndpointDeps,
-} from './call.js';
+import { authContext, checkedSongIds, optional, viewerOf, type Call, type EndpointDeps } from './call.js';
 
 /** What a playlist element shows of its songs: those the caller may play. */
 interface SongSummary {
@@ -30,7 +22,7 @@ function summaryOf(songs: SongRow[]): SongSummary {
   };
 }
 
-function playlistView(p: PlaylistHeader, songs: SongSummary | undefined) {
+function playlistView(p: PlaylistRecord, songs: SongSummary | undefined) {
   return {
     id: p.id,
     name: p.name,
@@ -51,9 +43,12 @@ export function playlistEndpoints(d: EndpointDeps) {
     d.playlists.readable(authContext(c.user), id);
   const own = (c: Call, id: string): Promise<PlaylistRecord> => d.playlists.owned(authContext(c.user), id);
 
-  /** A playlist with the songs of it the caller can see, in playlist order (others are left out). */
+  /**
+   * A playlist with the songs of it the caller can see, in playlist order (others are left out):
+   * whole, as the spec has no paging, in one statement bounded by the playlist's size limit.
+   */
   const withEntries = async (c: Call, p: PlaylistRecord): Promise<Payload> => {
-    const songs = await visibleSongsInOrder(d, c, p.trackIds);
+    const songs = await d.playlists.songsOf(authContext(c.user), p, PLAYLIST_LIMITS.tracks);
     return { playlist: { ...playlistView(p, summaryOf(songs)), entry: songs.map(songView) } };
   };
 
@@ -83,7 +78,7 @@ export function playlistEndpoints(d: EndpointDeps) {
       const auth = authContext(c.user);
       if (existing !== undefined) {
         id = await d.playlists.changeOwn(auth, existing, {
-          trackIds: songIds,
+          entries: { kind: 'order', trackIds: songIds },
           ...optional('name', c.params.get('name')),
         });
       } else {
@@ -93,21 +88,22 @@ export function playlistEndpoints(d: EndpointDeps) {
     },
 
     updatePlaylist: async (c: Call): Promise<Payload> => {
+      const auth = authContext(c.user);
       const p = await own(c, c.params.required('playlistId'));
       // Indexes count the songs the client was shown; the others keep their places (changeOwn).
-      const shown = (await visibleSongsInOrder(d, c, p.trackIds)).map((s) => s.id);
-      const remove = new Set(
-        c.params.all('songIndexToRemove').map((v) => {
-          const n = Number(v);
-          if (!/^\d{1,6}$/.test(v) || n >= shown.length)
-            throw badParameter('songIndexToRemove', `must be 0 to ${shown.length - 1}`);
-          return n;
-        }),
-      );
+      const indexes = c.params.all('songIndexToRemove');
+      const shown = indexes.length > 0 ? ((await d.playlists.summary(auth, p))?.trackCount ?? 0) : 0;
+      const remove = indexes.map((v) => {
+        const n = Number(v);
+        if (!/^\d{1,6}$/.test(v) || n >= shown)
+          throw badParameter('songIndexToRemove', `must be 0 to ${shown - 1}`);
+        return { position: n };
+      });
       const add = await checkedSongIds(d, c, c.params.all('songIdToAdd'));
-      const trackIds = [...shown.filter((_, i) => !remove.has(i)), ...add];
-      await d.playlists.changeOwn(authContext(c.user), p.id, {
-        trackIds,
+      await d.playlists.changeOwn(auth, p.id, {
+        ...(remove.length > 0 || add.length > 0
+          ? { entries: { kind: 'splice' as const, remove, append: add } }
+          : {}),
         ...optional('name', c.params.get('name')),
         ...optional('comment', c.params.get('comment')),
         ...optional('public', c.params.has('public') ? c.params.bool('public', false) : undefined),
