@@ -65,7 +65,7 @@ const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
 async function main(): Promise<void> {
   const { music, worker } = configs();
-  const runner = new FfmpegRunner({ niceness: worker.niceness });
+  const runner = new FfmpegRunner({ niceness: music.ffmpegNiceness });
   // The check runs at normal priority: on a busy machine a niced `ffprobe -version` can starve.
   const problem = await checkFfmpeg(new FfmpegRunner());
   if (problem) {

@@ -72,6 +72,8 @@ import { SubsonicEndpoints } from './subsonic/endpoints.js';
 import { SubsonicAnnotationRepository } from './repositories/subsonic/annotation-repository.js';
 import { SubsonicLibraryRepository } from './repositories/subsonic/library-repository.js';
 import { SongStreams } from './subsonic/song-streams.js';
+import { OnDemandEncodes } from './subsonic/on-demand-encodes.js';
+import { registerEncodeMetrics } from './encode-metrics.js';
 import { SqlReader } from './repositories/subsonic/sql-reader.js';
 import { SubsonicStateRepository } from './repositories/subsonic/state-repository.js';
 import { ScratchFiles } from './repositories/scratch-files.js';
@@ -254,10 +256,14 @@ export function buildMusicApp(
   const live = createLiveEvents(config, connections, auth, app.log);
   app.decorate('liveHub', live.hub);
   registerEventRoutes(app, live.hub);
+  // Every ffmpeg/ffprobe this process starts runs below the requests that start it.
+  const ffmpeg = new FfmpegRunner({ niceness: config.ffmpegNiceness });
+  const encodes = new OnDemandEncodes();
+  registerEncodeMetrics(metrics.registry, encodes);
   const pictures = new ProfilePictureService(
     users,
     connections.stores.images,
-    new PictureEncoder(new FfmpegRunner(), join(config.dataDir, 'tmp')),
+    new PictureEncoder(ffmpeg, join(config.dataDir, 'tmp')),
     (key) => mediaCache.delete(IMAGES_MOUNT + key),
   );
   registerUserRoutes(
@@ -267,7 +273,7 @@ export function buildMusicApp(
   );
   const assets = new PrismaAssetRepository(connections.prisma);
   const uploads = new UploadService(assets, connections.stores.originals, (source) =>
-    probeAudio(source, join(config.dataDir, 'tmp')),
+    probeAudio(source, join(config.dataDir, 'tmp'), ffmpeg),
   );
   registerUploadRoutes(app, uploads, hooks);
   const flows =
@@ -340,9 +346,10 @@ export function buildMusicApp(
         originals: connections.stores.originals,
         transcodes: connections.stores.transcodes,
         images: connections.stores.images,
-        ffmpeg: new FfmpegRunner(),
+        ffmpeg,
         scratch: new ScratchFiles(join(config.dataDir, 'tmp')),
         signer: { secret: config.secureLink.secret, ttlSeconds: config.secureLink.ttlSeconds, nowSeconds },
+        encodes,
       }),
       analytics,
       nowMs: () => nowSeconds() * 1000,

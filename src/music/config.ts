@@ -130,6 +130,12 @@ export const EnvSchema = Type.Object({
     default: '8mb',
     description: 'largest object the media cache holds, e.g. 8mb',
   }),
+  FFMPEG_NICENESS: Type.Integer({
+    default: 10,
+    minimum: 0,
+    maximum: 19,
+    description: 'nice(1) level of every ffmpeg and ffprobe the API and the worker start (0-19)',
+  }),
   // Live updates (GET /api/v1/events, docs/live-updates.md).
   EVENTS_RESUME_WINDOW: Type.Integer({ default: 500, minimum: 10, maximum: 10000 }),
   EVENTS_MAX_CONNECTIONS_PER_USER: Type.Integer({ default: 5, minimum: 1, maximum: 1000 }),
@@ -181,6 +187,8 @@ export interface MusicConfig {
   /** Every other route's body limit (JSON): small, so a huge body is a 413 before any parsing. */
   jsonBodyLimit: number;
   mediaCache: { maxBytes: number; maxObjectBytes: number };
+  /** The niceness every ffmpeg/ffprobe of both processes runs at, below the requests and jobs that start them. */
+  ffmpegNiceness: number;
   /** The live updates websocket's bounds (docs/live-updates.md). */
   liveEvents: {
     resumeWindow: number;
@@ -328,6 +336,7 @@ export function loadMusicConfig(env: NodeJS.ProcessEnv = process.env): Readonly<
     bodyLimit: BODY_LIMIT_BYTES,
     jsonBodyLimit,
     mediaCache,
+    ffmpegNiceness: e.FFMPEG_NICENESS,
     liveEvents: {
       resumeWindow: e.EVENTS_RESUME_WINDOW,
       maxConnectionsPerUser: e.EVENTS_MAX_CONNECTIONS_PER_USER,

@@ -31,7 +31,6 @@ export const WorkerEnvSchema = Type.Object({
     maximum: 600_000,
     description: 'on SIGTERM, how long running jobs may finish before they are handed back',
   }),
-  FFMPEG_NICENESS: Type.Integer({ default: 10, minimum: 0, maximum: 19 }),
   WORKER_ORIGINAL_CACHE_MB: Type.Integer({
     default: 1024,
     minimum: 0,
@@ -52,7 +51,6 @@ export interface WorkerConfig {
   lockMs: number;
   stalledIntervalMs: number;
   shutdownMs: number;
-  niceness: number;
   originalCacheBytes: number;
   schedules: boolean;
 }
@@ -89,7 +87,6 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): Readonly
     lockMs: e.WORKER_LOCK_MS,
     stalledIntervalMs: e.WORKER_STALLED_INTERVAL_MS,
     shutdownMs: e.WORKER_SHUTDOWN_MS,
-    niceness: e.FFMPEG_NICENESS,
     originalCacheBytes: e.WORKER_ORIGINAL_CACHE_MB * 1024 * 1024,
     schedules: e.WORKER_SCHEDULES === 'on',
   });

@@ -46,6 +46,8 @@ export async function createMusicTestApp(
     SECURE_LINK_SECRET: TEST_SECURE_LINK_SECRET,
     IP_HASH_SALT: 'test-ip-hash-salt-0123456789',
     CLIENT_KEY_SECRET: TEST_CLIENT_KEY_SECRET,
+    // The test machine is shared: a niced ffmpeg would starve behind other work.
+    FFMPEG_NICENESS: '0',
     ...env,
   });
   const connections = createMusicConnections(config);

@@ -79,6 +79,29 @@ export const tooManyRequests = (what: string, seconds: number): SubsonicError =>
     'retry-after': String(seconds),
   });
 
+/** Seconds a client refused an on-demand encode waits before asking again. */
+const ENCODE_RETRY_SECONDS = 5;
+/** The caller already has their share of on-demand encodes (seeks, first capped bitrates) running. */
+export const tooManyEncodes = (perUser: number): SubsonicError =>
+  new SubsonicError(
+    ERROR_CODES.generic,
+    `You already have ${perUser} streams being transcoded (timeOffset or a new maxBitRate); close one or stream without them, and retry in ${ENCODE_RETRY_SECONDS} s`,
+    429,
+    { 'retry-after': String(ENCODE_RETRY_SECONDS) },
+  );
+/** Every on-demand encode slot of this server is taken. */
+export const encodesBusy = (): SubsonicError =>
+  new SubsonicError(
+    ERROR_CODES.generic,
+    `The server is transcoding as many streams as it can (timeOffset or a new maxBitRate); stream without them, or retry in ${ENCODE_RETRY_SECONDS} s`,
+    503,
+    { 'retry-after': String(ENCODE_RETRY_SECONDS) },
+  );
+
+/** The client closed its request while it waited for an encode slot: answered to no one, logged as nothing. */
+export const closedWhileWaiting = (): SubsonicError =>
+  new SubsonicError(ERROR_CODES.generic, 'The request was closed before its stream started');
+
 /** HTTP errors that keep their HTTP meaning (ranges, limits, outages); the rest become Subsonic errors. */
 export function asSubsonicError(err: unknown): SubsonicError | undefined {
   if (err instanceof SubsonicError) return err;

@@ -2,7 +2,8 @@
  * Subsonic's binary endpoints over the pipeline's outputs: `stream` (the progressive top rung,
  * a capped bitrate transcoded once and kept in the transcodes store, or a seek with ffmpeg on
  * the fly), the original for `format=raw` and `download`, cover art and the HLS redirect.
- * Stored files answer byte ranges with an exact Content-Length.
+ * Stored files answer byte ranges with an exact Content-Length. The ffmpeg runs are bounded
+ * (on-demand-encodes.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
@@ -24,7 +25,8 @@ import { originalServedType, storedBytesHeaders, type MediaHeaderOptions } from 
 import type { MediaSigner } from '../services/track-views.js';
 import { hlsMasterKey } from '../services/track-views.js';
 import { estimatedAdtsBytes, exactLength } from './exact-length.js';
-import { notFound } from './errors.js';
+import { closedWhileWaiting, notFound } from './errors.js';
+import type { OnDemandEncodes } from './on-demand-encodes.js';
 import { topRungKbps } from './views.js';
 
 export type BinaryAnswer = MediaAnswer & { kind: 'binary' };
@@ -41,9 +43,12 @@ export interface SongStreamDeps {
   ffmpeg: FfmpegRunner;
   scratch: ScratchFiles;
   signer: MediaSigner;
+  encodes: OnDemandEncodes;
 }
 
 export interface StreamOptions {
+  /** The caller, whose share of on-demand encodes a seek or a new capped bitrate takes. */
+  userId: string;
   maxBitRateKbps: number;
   raw: boolean;
   timeOffsetSeconds: number;
@@ -74,10 +79,15 @@ export class SongStreams {
       const length = options.estimateContentLength
         ? estimatedAdtsBytes(remaining, kbps ?? topRungKbps(song))
         : undefined;
-      return this.offsetStream(song.progressive_key, options.timeOffsetSeconds, kbps, length, signal);
+      const source = song.progressive_key;
+      return this.deps.encodes.streaming(options.userId, () =>
+        this.offsetStream(source, options.timeOffsetSeconds, kbps, length, signal),
+      );
     }
     const key =
-      kbps === undefined ? song.progressive_key : await this.capped(song, song.progressive_key, kbps);
+      kbps === undefined
+        ? song.progressive_key
+        : await this.capped(song, song.progressive_key, kbps, options.userId);
     return this.stored(this.deps.transcodes, key, rangeHeader, 'audio/mp4');
   }
 
@@ -132,13 +142,23 @@ export class SongStreams {
   }
 
   /** A capped bitrate: made once from the top rung, kept beside the version's renditions. */
-  private async capped(song: SongRow, source: string, kbps: number): Promise<string> {
+  private async capped(song: SongRow, source: string, kbps: number, userId: string): Promise<string> {
     const key = cappedKey(song.version_id, kbps);
     if (await this.deps.transcodes.head(key)) return key;
+    await this.deps.encodes.once(key, userId, async () => {
+      // Made by a request that finished between this one's look and its turn.
+      if (await this.deps.transcodes.head(key)) return;
+      await this.transcode(song, source, kbps, key);
+    });
+    return key;
+  }
+
+  private async transcode(song: SongRow, source: string, kbps: number, key: string): Promise<void> {
     await this.deps.scratch.within('subsonic', async (folder) => {
       const input = await folder.spool(this.deps.transcodes, source, 'source.m4a');
       if (input === undefined) throw notFound('Rendition');
       const output = `out-${kbps}k.m4a`;
+      this.deps.encodes.began('capped');
       await this.deps.ffmpeg.ffmpeg(
         cappedTranscodeArgs(input, folder.path(output), kbps, song.channels ?? 2),
         { timeoutMs: TRANSCODE_TIMEOUT_MS },
@@ -148,16 +168,18 @@ export class SongStreams {
       await this.deps.transcodes.put(staging, await folder.read(output), { contentType: 'audio/mp4' });
       await this.deps.transcodes.move(staging, key);
     });
-    return key;
   }
 
+  /** The answer once ffmpeg started, and `done` when it ended (its encode slot is held until then). */
   private async offsetStream(
     source: string,
     offsetSeconds: number,
     kbps: number | undefined,
     length: number | undefined,
     signal: AbortSignal,
-  ): Promise<BinaryAnswer> {
+  ): Promise<{ answer: BinaryAnswer; done: Promise<unknown> }> {
+    // A client that left while waiting for a slot needs no copy of the source.
+    if (signal.aborted) throw closedWhileWaiting();
     const folder = await this.deps.scratch.folder('subsonic');
     let input: string | undefined;
     try {
@@ -168,24 +190,33 @@ export class SongStreams {
       throw err;
     }
     const out = new PassThrough();
-    const run = this.deps.ffmpeg.ffmpeg(offsetStreamArgs(input, offsetSeconds, kbps), {
-      timeoutMs: OFFSET_STREAM_TIMEOUT_MS,
-      signal,
-      stdout: (stream) => pipeline(stream, out),
-    });
-    run
+    this.deps.encodes.began('offset');
+    const done = this.deps.ffmpeg
+      .ffmpeg(offsetStreamArgs(input, offsetSeconds, kbps), {
+        timeoutMs: OFFSET_STREAM_TIMEOUT_MS,
+        signal,
+        stdout: (stream) => pipeline(stream, out),
+      })
       .catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))))
-      .finally(() => void folder.remove());
+      .finally(() => folder.remove());
     // No byte ranges: the bytes are made as they are sent.
     const headers = {
       ...storedBytesHeaders('audio/aac'),
       'cache-control': 'no-store',
       'accept-ranges': 'none',
     };
-    if (length === undefined) return { kind: 'binary', status: 200, headers, body: out };
+    if (length === undefined) return { answer: { kind: 'binary', status: 200, headers, body: out }, done };
     const body = exactLength(length);
     // pipeline destroys the sized body when ffmpeg fails, so the answer ends instead of hanging.
     pipeline(out, body).catch(() => undefined);
-    return { kind: 'binary', status: 200, headers: { ...headers, 'content-length': String(length) }, body };
+    return {
+      answer: {
+        kind: 'binary',
+        status: 200,
+        headers: { ...headers, 'content-length': String(length) },
+        body,
+      },
+      done,
+    };
   }
 }

@@ -12,6 +12,7 @@ export function mediaRetrievalEndpoints(d: EndpointDeps) {
       return d.media.stream(
         song,
         {
+          userId: c.user.userId,
           maxBitRateKbps: c.params.int('maxBitRate', 0, 0, 100_000),
           raw: c.params.get('format') === 'raw',
           timeOffsetSeconds: c.params.int('timeOffset', 0, 0, 86_400),
