@@ -205,6 +205,25 @@ describe('report card', () => {
     await limited.close();
   });
 
+  it('holds the live-session cap when one client starts 30 sessions at once on two instances (Redis)', async () => {
+    const env = {
+      CACHE_URL: 'redis://127.0.0.1:6379',
+      CACHE_KEY_PREFIX: `${testKeyPrefix()}rc-cap:`,
+      REPORT_CARD_SESSIONS_PER_CLIENT: '8',
+    };
+    const [one, two] = await Promise.all([makeEvalApp(env), makeEvalApp(env)]);
+    await Promise.all([reportCardWarmed(one), reportCardWarmed(two)]);
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => postJson(i % 2 ? one : two, '/api/report-card/start', {})),
+    );
+    const codes = answers.map((r) => `${r.statusCode} ${r.statusCode === 200 ? '' : r.json().code}`);
+    expect(codes.sort()).toEqual([
+      ...Array<string>(8).fill('200 '),
+      ...Array<string>(22).fill('429 rate_limited'),
+    ]);
+    await Promise.all([one.close(), two.close()]);
+  });
+
   it('lets one instance start a session and another grade it through Redis', async () => {
     const env = { CACHE_URL: 'redis://127.0.0.1:6379', CACHE_KEY_PREFIX: `${testKeyPrefix()}rc:` };
     const [one, two] = await Promise.all([makeEvalApp(env), makeEvalApp(env)]);

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
 import { PASSWORD, signupUser, type TestUser } from './helpers/music-domain.js';
 import { xmlParser } from './helpers/subsonic-fixture.js';
+import { MAX_CLIENT_KEYS } from '../src/music/subsonic/client-key-service.js';
 
 describe('OpenSubsonic client keys and credentials', () => {
   let t: MusicTestApp;
@@ -71,6 +72,18 @@ describe('OpenSubsonic client keys and credentials', () => {
       400,
     );
     expect((await call('DELETE', `/api/v1/me/client-keys/${keyId}`, other)).statusCode).toBe(404);
+  });
+
+  it('holds the bound of 50 client keys when 40 creates of one user arrive at once', async () => {
+    const who = await signupUser(t.app, 'many');
+    for (let i = 0; i < 21; i++)
+      expect((await call('POST', '/api/v1/me/client-keys', who, { name: `key ${i}` })).statusCode).toBe(201);
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () => call('POST', '/api/v1/me/client-keys', who, { name: 'at once' })),
+    );
+    const codes = answers.map((r) => r.statusCode).sort();
+    expect(codes).toEqual([...Array<number>(29).fill(201), ...Array<number>(11).fill(409)]);
+    expect((await call('GET', '/api/v1/me/client-keys', who)).json().items).toHaveLength(MAX_CLIENT_KEYS);
   });
 
   it('getOpenSubsonicExtensions answers without credentials; unknown endpoints answer the spec error', async () => {

@@ -257,6 +257,27 @@ describe('uploads through the API part route (filesystem store)', () => {
     ).toBe(404);
   });
 
+  it('holds the bound of 5 unfinished uploads when 20 inits of one user arrive at once; the refused leave nothing stored', async () => {
+    const who = await signupUser(t.app);
+    const before = (await multipartDirs()).length;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/v1/upload/multipart/init',
+          headers: who.headers,
+          payload: { filename: 'x.flac', content_type: 'audio/flac', size: 1000 + i },
+        }),
+      ),
+    );
+    const codes = answers.map((r) => r.statusCode).sort();
+    expect(codes).toEqual([...Array<number>(5).fill(201), ...Array<number>(15).fill(409)]);
+    expect(
+      await t.connections.prisma.asset.count({ where: { ownerUserId: who.id, status: 'uploading' } }),
+    ).toBe(5);
+    expect((await multipartDirs()).length - before).toBe(5);
+  });
+
   it('allows at most 5 unfinished uploads per user; upload cleanup aborts those older than 24 h', async () => {
     const who = await signupUser(t.app);
     const small = Buffer.alloc(1000, 2);

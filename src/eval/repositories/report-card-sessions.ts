@@ -73,31 +73,46 @@ export class MemorySessionStore<S extends BaseSession = StoredSession> implement
   }
 }
 
+/**
+ * Count, compare and add in one step (KEYS: the client's live set, the session): two starts of one
+ * client checked one after the other would both see room for one more.
+ */
+const CREATE = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('SET', KEYS[2], ARGV[5], 'PX', ARGV[6])
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[6])
+return 1
+`;
+
+type CreateCommand = (clientKey: string, sessionKey: string, ...args: string[]) => Promise<number>;
+
 export class RedisSessionStore<S extends BaseSession = StoredSession> implements SessionStore<S> {
   /** `namespace` keeps each owner's sessions and per-client counts apart ("rc", "ob"). */
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly namespace = 'rc',
-  ) {}
+  ) {
+    redis.defineCommand('sessionCreate', { numberOfKeys: 2, lua: CREATE });
+  }
 
   private key(kind: 's' | 't' | 'c', id: string): string {
     return `${this.prefix}${this.namespace}:${kind}:${id}`;
   }
 
   async create(session: S, maxPerClient: number, now: number): Promise<boolean> {
-    const clientKey = this.key('c', session.client);
-    const replies = await this.redis.multi().zremrangebyscore(clientKey, '-inf', now).zcard(clientKey).exec();
-    const live = Number(replies?.[1]?.[1] ?? 0);
-    if (live >= maxPerClient) return false;
+    const command = (this.redis as unknown as Record<string, CreateCommand>).sessionCreate!;
     const ttl = session.expires_at + TOMBSTONE_MS - now;
-    await this.redis
-      .multi()
-      .set(this.key('s', session.session_id), JSON.stringify(session), 'PX', ttl)
-      .zadd(clientKey, session.expires_at, session.session_id)
-      .pexpire(clientKey, ttl)
-      .exec();
-    return true;
+    const args = [now, maxPerClient, session.expires_at, session.session_id, JSON.stringify(session), ttl];
+    const added = await command.call(
+      this.redis,
+      this.key('c', session.client),
+      this.key('s', session.session_id),
+      ...args.map(String),
+    );
+    return added === 1;
   }
 
   async claim(id: string, now: number): Promise<Claim<S>> {

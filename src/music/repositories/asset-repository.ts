@@ -1,6 +1,7 @@
 /** Uploaded originals (assets) in PostgreSQL. */
 import type { Prisma } from '../../../generated/prisma/client.js';
 import type { PrismaClient } from './prisma.js';
+import { insertWithinBound } from './count-bound.js';
 
 export type AssetStatus = 'uploading' | 'uploaded' | 'aborted';
 
@@ -34,8 +35,8 @@ export interface NewAsset {
 }
 
 export interface AssetRepository {
-  create(asset: NewAsset): Promise<AssetRecord>;
-  countUnfinished(ownerUserId: string): Promise<number>;
+  /** The new upload, unless its owner has `maxUnfinished` uploads still unfinished (undefined then). */
+  create(asset: NewAsset, maxUnfinished: number): Promise<AssetRecord | undefined>;
   /**
    * Every part PUT starts here: one raw statement, which Prisma sends without compiling a model
    * query (the cost is in docs/music-domain.md). `uploadId` is a UUID.
@@ -68,14 +69,15 @@ export interface AssetRepository {
 export class PrismaAssetRepository implements AssetRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
-  create(asset: NewAsset): Promise<AssetRecord> {
-    return this.prisma.asset.create({
-      data: { ...asset, size: BigInt(asset.size), sha256: asset.sha256 ?? null },
+  create(asset: NewAsset, maxUnfinished: number): Promise<AssetRecord | undefined> {
+    return insertWithinBound(this.prisma, {
+      kind: 'unfinishedUploads',
+      ownerId: asset.ownerUserId,
+      max: maxUnfinished,
+      count: (tx) => tx.asset.count({ where: { ownerUserId: asset.ownerUserId, status: 'uploading' } }),
+      insert: (tx) =>
+        tx.asset.create({ data: { ...asset, size: BigInt(asset.size), sha256: asset.sha256 ?? null } }),
     });
-  }
-
-  countUnfinished(ownerUserId: string): Promise<number> {
-    return this.prisma.asset.count({ where: { ownerUserId, status: 'uploading' } });
   }
 
   /**

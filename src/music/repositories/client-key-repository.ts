@@ -1,5 +1,6 @@
 /** Client keys in PostgreSQL (ciphertext and lookup hash only: never the key). */
 import type { PrismaClient } from './prisma.js';
+import { insertWithinBound } from './count-bound.js';
 
 export interface ClientKeyRow {
   id: string;
@@ -15,8 +16,19 @@ export interface ClientKeyRow {
 export class ClientKeyRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
-  create(row: Omit<ClientKeyRow, 'id' | 'createdAt' | 'lastUsedAt'>): Promise<ClientKeyRow> {
-    return this.prisma.clientKey.create({ data: { ...row, keyCiphertext: Buffer.from(row.keyCiphertext) } });
+  /** The new key, unless the user holds `max` already (undefined then; count-bound.ts). */
+  create(
+    row: Omit<ClientKeyRow, 'id' | 'createdAt' | 'lastUsedAt'>,
+    max: number,
+  ): Promise<ClientKeyRow | undefined> {
+    return insertWithinBound(this.prisma, {
+      kind: 'clientKeys',
+      ownerId: row.userId,
+      max,
+      count: (tx) => tx.clientKey.count({ where: { userId: row.userId } }),
+      insert: (tx) =>
+        tx.clientKey.create({ data: { ...row, keyCiphertext: Buffer.from(row.keyCiphertext) } }),
+    });
   }
 
   listByUser(userId: string): Promise<ClientKeyRow[]> {
@@ -24,10 +36,6 @@ export class ClientKeyRepository {
       where: { userId },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     });
-  }
-
-  async countByUser(userId: string): Promise<number> {
-    return this.prisma.clientKey.count({ where: { userId } });
   }
 
   async findByHash(keyHash: string): Promise<ClientKeyRow | undefined> {

@@ -127,24 +127,29 @@ export class UploadService {
     if (count > UPLOAD_LIMITS.maxParts) {
       throw tooManyParts(UPLOAD_LIMITS.maxParts);
     }
-    if ((await this.assets.countUnfinished(auth.userId)) >= UPLOAD_LIMITS.maxUnfinishedPerUser) {
-      throw tooManyUnfinishedUploads(UPLOAD_LIMITS.maxUnfinishedPerUser);
-    }
     const id = randomUUID();
     const objectKey = `${auth.userId}/${id}`;
+    // The store's upload is made first so the row is whole when counted; a refused one is aborted.
     const multipartUploadId = await this.store.createMultipartUpload(objectKey, declared);
-    const asset = await this.assets.create({
-      id,
-      ownerUserId: auth.userId,
-      objectKey,
-      filename: input.filename,
-      contentType: declared,
-      size: input.size,
-      sha256: input.sha256?.toLowerCase(),
-      multipartUploadId,
-      uploadId: randomUUID(),
-      partSize,
-    });
+    const asset = await this.assets.create(
+      {
+        id,
+        ownerUserId: auth.userId,
+        objectKey,
+        filename: input.filename,
+        contentType: declared,
+        size: input.size,
+        sha256: input.sha256?.toLowerCase(),
+        multipartUploadId,
+        uploadId: randomUUID(),
+        partSize,
+      },
+      UPLOAD_LIMITS.maxUnfinishedPerUser,
+    );
+    if (!asset) {
+      await this.store.abortMultipartUpload(objectKey, multipartUploadId).catch(() => undefined);
+      throw tooManyUnfinishedUploads(UPLOAD_LIMITS.maxUnfinishedPerUser);
+    }
     const parts = await this.partUrls(
       asset,
       Array.from({ length: count }, (_, i) => i + 1),

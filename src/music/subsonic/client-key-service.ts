@@ -39,16 +39,18 @@ export class ClientKeyService {
   ) {}
 
   async create(auth: AuthContext, name: string) {
-    if ((await this.keys.countByUser(auth.userId)) >= MAX_CLIENT_KEYS)
-      throw tooManyClientKeys(MAX_CLIENT_KEYS);
     const key = ClientKeyCrypto.generate();
-    const row = await this.keys.create({
-      userId: auth.userId,
-      name,
-      prefix: key.slice(0, PREFIX_LENGTH),
-      keyHash: this.crypto.hash(key),
-      keyCiphertext: this.crypto.encrypt(key, auth.userId),
-    });
+    const row = await this.keys.create(
+      {
+        userId: auth.userId,
+        name,
+        prefix: key.slice(0, PREFIX_LENGTH),
+        keyHash: this.crypto.hash(key),
+        keyCiphertext: this.crypto.encrypt(key, auth.userId),
+      },
+      MAX_CLIENT_KEYS,
+    );
+    if (!row) throw tooManyClientKeys(MAX_CLIENT_KEYS);
     // A new key works at once for token authentication too.
     this.cache.forgetUser(auth.userId);
     return { id: row.id, name: row.name, key, prefix: row.prefix, created_at: row.createdAt.toISOString() };

@@ -2,6 +2,7 @@
 import type { Redis } from 'ioredis';
 import { Prisma } from '../../../../generated/prisma/client.js';
 import type { PrismaClient } from '../prisma.js';
+import { insertWithinBound } from '../count-bound.js';
 import { visibleSql } from '../visibility-sql.js';
 import { SONG_VISIBILITY } from './library-sql.js';
 import type { Viewer } from './library-model.js';
@@ -116,28 +117,28 @@ export class SubsonicStateRepository {
     return rows.map(playlistRecord);
   }
 
-  /**
-   * A new playlist, unless the owner has `maxPerOwner` already (undefined then). Creations of one
-   * owner meet on an advisory lock, so two at once cannot both pass the count.
-   */
+  /** A new playlist, unless the owner has `maxPerOwner` already (undefined then; count-bound.ts). */
   async createPlaylist(
     ownerUserId: string,
     fields: { name: string; public?: boolean; trackIds: string[] },
     maxPerOwner = Number.MAX_SAFE_INTEGER,
   ): Promise<string | undefined> {
-    return this.prisma.$transaction(async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(26, hashtext(${ownerUserId}))`;
-      if ((await tx.playlist.count({ where: { ownerUserId } })) >= maxPerOwner) return undefined;
-      const p = await tx.playlist.create({
-        data: {
-          ownerUserId,
-          name: fields.name,
-          public: fields.public ?? false,
-          entries: { create: fields.trackIds.map((trackId, position) => ({ trackId, position })) },
-        },
-      });
-      return p.id;
+    const created = await insertWithinBound(this.prisma, {
+      kind: 'playlists',
+      ownerId: ownerUserId,
+      max: maxPerOwner,
+      count: (tx) => tx.playlist.count({ where: { ownerUserId } }),
+      insert: (tx) =>
+        tx.playlist.create({
+          data: {
+            ownerUserId,
+            name: fields.name,
+            public: fields.public ?? false,
+            entries: { create: fields.trackIds.map((trackId, position) => ({ trackId, position })) },
+          },
+        }),
     });
+    return created?.id;
   }
 
   /**
