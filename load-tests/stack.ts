@@ -14,7 +14,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { databaseUrlOf, withPostgres } from '../test/helpers/postgres.js';
-import { newUploadRows, noiseWav, uploadOne } from './scenarios/upload-burst.js';
+import { noiseWav, uploadAsTrack } from './scenarios/upload-burst.js';
 import { freePort } from '../test/helpers/free-port.js';
 
 const ROOT = path.join(import.meta.dirname, '..');
@@ -64,29 +64,12 @@ const answers = async (url: string): Promise<true | undefined> =>
 
 /** A track with a ready version: uploaded as a new account, added, transcoded by the worker. */
 async function ownTrack(musicUrl: string): Promise<string> {
-  const address = '10.255.0.1';
-  const uploaded = await uploadOne(musicUrl, address, noiseWav(2, 44_100), newUploadRows());
-  if ('failure' in uploaded) throw new Error(`uploading the load track: ${uploaded.failure}`);
-  const headers = {
-    'content-type': 'application/json',
-    authorization: `Bearer ${uploaded.token}`,
-    'x-forwarded-for': address,
-  };
-  const created = await fetch(`${musicUrl}/api/v1/tracks`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ title: 'Load test track', visibility: 'public' }),
-  });
-  if (created.status !== 201)
-    throw new Error(`creating the load track: ${created.status} ${await created.text()}`);
-  const { id } = (await created.json()) as { id: string };
-  const added = await fetch(`${musicUrl}/api/v1/tracks/${id}/versions`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ asset_id: uploaded.assetId }),
-  });
-  if (added.status !== 202)
-    throw new Error(`adding the load track's version: ${added.status} ${await added.text()}`);
+  const { trackId: id, headers } = await uploadAsTrack(
+    musicUrl,
+    '10.255.0.1',
+    noiseWav(2, 44_100),
+    'Load test track',
+  );
   await waitUntil('the load track has no ready version', 180, async () => {
     const track = (await (await fetch(`${musicUrl}/api/v1/tracks/${id}`, { headers })).json()) as {
       current_version?: { hls_url?: string | null };

@@ -101,6 +101,45 @@ export async function uploadOne(
   return { token, assetId: plan.asset_id };
 }
 
+export interface NewTrack {
+  trackId: string;
+  token: string;
+  /** The account's JSON headers, from `address`. */
+  headers: Record<string, string>;
+}
+
+/** A new account uploads `wav` from `address`, makes a public track of it and adds it as its version (not waited for). */
+export async function uploadAsTrack(
+  base: string,
+  address: string,
+  wav: Buffer,
+  title: string,
+): Promise<NewTrack> {
+  const uploaded = await uploadOne(base, address, wav, newUploadRows());
+  if ('failure' in uploaded) throw new Error(`uploading "${title}": ${uploaded.failure}`);
+  const headers = {
+    'content-type': 'application/json',
+    authorization: `Bearer ${uploaded.token}`,
+    'x-forwarded-for': address,
+  };
+  const created = await fetch(`${base}/api/v1/tracks`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ title, visibility: 'public' }),
+  });
+  if (created.status !== 201)
+    throw new Error(`creating "${title}": ${created.status} ${await created.text()}`);
+  const { id } = (await created.json()) as { id: string };
+  const added = await fetch(`${base}/api/v1/tracks/${id}/versions`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ asset_id: uploaded.assetId }),
+  });
+  if (added.status !== 202)
+    throw new Error(`adding the version of "${title}": ${added.status} ${await added.text()}`);
+  return { trackId: id, token: uploaded.token, headers };
+}
+
 export function newUploadRows(): UploadRows {
   return { signup: newTally(), init: newTally(), part: newTally(), complete: newTally() };
 }

@@ -2,46 +2,24 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { newUploadRows, uploadOne } from '../../load-tests/scenarios/upload-burst.js';
+import { uploadAsTrack, type NewTrack } from '../../load-tests/scenarios/upload-burst.js';
 import type { Cluster } from './cluster.js';
 import { LB } from './cluster.js';
 import { until } from './processes.js';
 
-export interface UploadedTrack {
-  trackId: string;
+export interface UploadedTrack extends NewTrack {
   versionId: string;
-  token: string;
-  headers: Record<string, string>;
 }
 
 /** A new account uploads `wav`, makes a public track of it and adds it as the track's version. */
 export async function uploadTrack(cluster: Cluster, wav: Buffer, address: string): Promise<UploadedTrack> {
-  const uploaded = await uploadOne(LB, address, wav, newUploadRows());
-  if ('failure' in uploaded) throw new Error(`upload: ${uploaded.failure}`);
-  const headers = {
-    'content-type': 'application/json',
-    authorization: `Bearer ${uploaded.token}`,
-    'x-forwarded-for': address,
-  };
-  const created = await fetch(`${LB}/api/v1/tracks`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ title: 'Cluster track', visibility: 'public' }),
-  });
-  if (created.status !== 201) throw new Error(`track: ${created.status} ${await created.text()}`);
-  const { id } = (await created.json()) as { id: string };
-  const added = await fetch(`${LB}/api/v1/tracks/${id}/versions`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ asset_id: uploaded.assetId }),
-  });
-  if (added.status !== 202) throw new Error(`version: ${added.status} ${await added.text()}`);
+  const track = await uploadAsTrack(LB, address, wav, 'Cluster track');
   const [row] = await cluster.data.query<{ id: string }>(
     'SELECT id FROM track_versions WHERE track_id = $1',
     'music',
-    [id],
+    [track.trackId],
   );
-  return { trackId: id, versionId: row!.id, token: uploaded.token, headers };
+  return { ...track, versionId: row!.id };
 }
 
 export async function versionStatus(cluster: Cluster, versionId: string): Promise<string> {
