@@ -127,6 +127,58 @@ describe('hostile bodies', () => {
   });
 });
 
+/** `value` with `ch` appended to its first string, and that string's JSON pointer. */
+function withCharacter(value: unknown, ch: string, at = ''): [unknown, string] | undefined {
+  if (typeof value === 'string') return [value + ch, at];
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const found = withCharacter(v, ch, `${at}/${k}`);
+    if (found)
+      return [
+        Array.isArray(value) ? Object.assign([...value], { [k]: found[0] }) : { ...value, [k]: found[0] },
+        found[1],
+      ];
+  }
+  return undefined;
+}
+
+describe('text a receipt cannot hold', () => {
+  it('refuses a lone surrogate, a noncharacter or NUL in any string of every tool with a 400 naming path and code point', async () => {
+    const catalog = (await t.app.inject('/api/catalog')).json().tools as { id: string; endpoint: string }[];
+    for (const tool of catalog)
+      for (const [ch, code] of [
+        ['\ud800', 'U+D800'],
+        ['\udfff', 'U+DFFF'],
+        ['\uffff', 'U+FFFF'],
+        ['\u{10fffe}', 'U+10FFFE'],
+        ['\u0000', 'U+0000'],
+      ] as const) {
+        const [body, path] = withCharacter(t.examples[tool.id], ch)!;
+        const res = await postJson(t.app, tool.endpoint, JSON.stringify(body));
+        expect(res.statusCode, `${tool.id} ${code}: ${res.body.slice(0, 300)}`).toBe(400);
+        expect(res.json().errors[0], tool.id).toEqual({ path, message: expect.stringContaining(code) });
+      }
+  });
+
+  it('names a map key holding one, and keeps surrogate pairs and the same text escaped', async () => {
+    const gate = t.examples.gate as { baseline: Record<string, boolean>; candidate: Record<string, boolean> };
+    const bad = { ...gate, baseline: { ...gate.baseline, 'q\ud83d': true } };
+    const res = await postJson(t.app, '/api/gate', JSON.stringify(bad));
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0]).toEqual({
+      path: '/baseline/q\ud83d',
+      message: expect.stringMatching(
+        /^is a key that contains the character U\+D83D, half of a surrogate pair/,
+      ),
+    });
+    const ok = { ...gate, baseline_name: 'base \u{1f3b5}', candidate_name: 'cand \\u0000 \\ud800' };
+    for (const text of [JSON.stringify(ok), JSON.stringify(ok).replace('\u{1f3b5}', '\\ud83c\\udfb5')]) {
+      const res = await postJson(t.app, '/api/gate', text);
+      expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    }
+  });
+});
+
 describe('pool deadline', () => {
   it('answers 503 with Retry-After when a verification outlives EVAL_TASK_TIMEOUT_MS, and the pool keeps serving', async () => {
     const strict = await makeEvalApp({ EVAL_TASK_TIMEOUT_MS: '1' });

@@ -1,7 +1,7 @@
 /**
  * MCP at the edge (issue 32): nesting past the REST limit is the same clear input error, a
  * foreign Host or Origin is refused (DNS rebinding), a JSON-only client gets JSON, GET is a
- * JSON-RPC 405. Over real sockets, so Host and the peer address are what a client sends.
+ * JSON-RPC 405, text no receipt can hold is the REST 400. Over real sockets, so Host and the peer address are what a client sends.
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -67,6 +67,24 @@ describe('MCP nesting limit', () => {
     const body = res.json() as { result?: { isError?: boolean }; error?: unknown };
     expect(body.error).toBeUndefined();
     expect(body.result?.isError ?? false).toBe(false);
+  });
+});
+
+describe('MCP text a receipt cannot hold', () => {
+  it('answers a lone surrogate in tool arguments with the 400 problem REST gives, naming path and code point', async () => {
+    const args = String.raw`{"baseline":{"a":true},"candidate":{"a":true},"baseline_name":"b\ud800"}`;
+    const rest = await postJson(app, '/api/gate', args);
+    expect(rest.statusCode).toBe(400);
+    const res = await mcp(
+      `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"gate","arguments":${args}}}`,
+    );
+    const { result } = res.json() as { result: { isError: boolean; structuredContent: unknown } };
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({
+      status: 400,
+      errors: [{ path: '/baseline_name', message: expect.stringContaining('U+D800') }],
+    });
+    expect(result.structuredContent).toMatchObject({ detail: rest.json().detail });
   });
 });
 

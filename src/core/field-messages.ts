@@ -36,8 +36,19 @@ export const MESSAGES = {
     `is a number too large to read; it must be ${accepts(schema ?? { type: 'number' })}`,
   controlCharacter: (found: string) =>
     `contains the character ${found} (a control, invisible formatting or noncharacter code point), which is not allowed in text`,
+  notIJson: (found: string) => `contains the character ${found}, ${iJsonReason(found)}`,
+  notIJsonKey: (found: string) => `is a key that contains the character ${found}, ${iJsonReason(found)}`,
   noBody: 'must be absent or an empty object',
 } as const;
+
+/** Why tool input may not hold `found` ("U+XXXX"), in words. */
+function iJsonReason(found: string): string {
+  const cp = parseInt(found.slice(2), 16);
+  if (cp === 0) return 'NUL, which ends text in C programs and PostgreSQL';
+  const kind =
+    cp >= 0xd800 && cp <= 0xdfff ? 'half of a surrogate pair without its other half' : 'a noncharacter';
+  return `${kind}, which I-JSON (RFC 7493), the input of RFC 8785, refuses`;
+}
 
 function list(items: string[], joiner: 'or' | 'and'): string {
   if (items.length <= 1) return items.join('');

@@ -5,9 +5,9 @@
  * noncharacters (U+FDD0-U+FDEF, U+xFFFE/U+xFFFF: U+FFFE and U+FFFF cannot appear in XML at all).
  * Zero-width (non-)joiners stay allowed: emoji sequences and several scripts need them.
  */
-import { MESSAGES } from './field-messages.js';
+import { MAX_REPORTED_ERRORS, MESSAGES } from './field-messages.js';
 import type { ErrorObject } from 'ajv';
-import { pointerToken } from './errors.js';
+import { pointerToken, type FieldError } from './errors.js';
 
 /** Control characters: C0 and C1 (U+0085 NEL among them). */
 const CONTROLS = '\\u0000-\\u001f\\u007f-\\u009f';
@@ -42,6 +42,59 @@ const MULTILINE_FIELDS = new Set(['description', 'body', 'bio']);
 export function refusedCharacter(text: string, multiline = false): string | undefined {
   const m = (multiline ? REFUSED_MULTILINE : REFUSED).exec(text) ?? LONE_SURROGATE.exec(text);
   return m ? codePoint(m[0]) : undefined;
+}
+
+/**
+ * What RFC 8785 input must not hold (I-JSON, RFC 7493 section 2.1): surrogates without their pair
+ * and noncharacters, and NUL, which C strings and PostgreSQL end text at. Narrower than
+ * `refusedCharacter`: a tool's input is data (logs, documents) that may hold other controls.
+ */
+const NOT_IJSON = new RegExp(`[\\u0000${NONCHARACTERS}]`, 'u');
+
+/** The first character of `text` I-JSON refuses, as "U+XXXX", or undefined. */
+export function notIJsonCharacter(text: string): string | undefined {
+  const m = NOT_IJSON.exec(text) ?? LONE_SURROGATE.exec(text);
+  return m ? codePoint(m[0]) : undefined;
+}
+
+/**
+ * Whether JSON text may hold such a character: an escape of one (a surrogate escape without its
+ * pair, a noncharacter, NUL) or one written as is. False means it holds none, so the parsed value
+ * is walked only when it does (or in the rare text that looks so, such as an escaped backslash
+ * before "ud800").
+ */
+const MAY_HOLD_NOT_IJSON = new RegExp(
+  [
+    String.raw`\\u0000|\\u[fF][dD][dDeE][0-9a-fA-F]|\\u[fF]{3}[eEfF]`,
+    String.raw`\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])`,
+    String.raw`(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F]`,
+    String.raw`\\u[dD][89abAB][37bfBF][fF]\\u[dD][fF][fF][eEfF]`,
+    String.raw`[\uFDD0-\uFDEF\uFFFE\uFFFF]|[\uD83F\uD87F\uD8BF\uD8FF\uD93F\uD97F\uD9BF\uD9FF\uDA3F\uDA7F\uDABF\uDAFF\uDB3F\uDB7F\uDBBF\uDBFF][\uDFFE\uDFFF]`,
+    LONE_SURROGATE.source,
+  ].join('|'),
+);
+
+/** Field errors for every key and string of `json`'s parsed `value` that I-JSON refuses. */
+export function iJsonErrors(json: string, value: unknown): FieldError[] {
+  return MAY_HOLD_NOT_IJSON.test(json) ? notIJsonIn(value, '', []) : [];
+}
+
+function notIJsonIn(value: unknown, path: string, out: FieldError[]): FieldError[] {
+  if (out.length >= MAX_REPORTED_ERRORS) return out;
+  if (typeof value === 'string') {
+    const found = notIJsonCharacter(value);
+    if (found) out.push({ path, message: MESSAGES.notIJson(found) });
+  } else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) notIJsonIn(value[i], `${path}/${i}`, out);
+  } else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      const at = `${path}/${pointerToken(k)}`;
+      const found = notIJsonCharacter(k);
+      if (found) out.push({ path: at, message: MESSAGES.notIJsonKey(found) });
+      notIJsonIn(v, at, out);
+    }
+  }
+  return out.slice(0, MAX_REPORTED_ERRORS);
 }
 
 const CONTROL_GLOBAL = new RegExp(`[${CONTROLS}]`, 'gu');

@@ -4,10 +4,17 @@
  * uploads, the workbench and the `gate` command. Generic HTTP errors: core/errors/http.ts.
  */
 import { AppError, type ErrorCode, type FieldError } from '../core/errors.js';
+import { invalidDetail } from '../core/field-messages.js';
 
 // Tool request bodies (execute.ts).
 export const bodyNotUtf8 = () => new AppError('invalid_json', 'The request body is not valid UTF-8.');
 export const nestedTooDeep = (detail: string) => new AppError('invalid_input', detail);
+export const bodyNotIJson = (errors: FieldError[]) =>
+  new AppError(
+    'invalid_input',
+    `The request body is invalid. ${invalidDetail(errors)} Tools take text without NUL, lone surrogates or noncharacters: receipts are RFC 8785 JSON.`,
+    { errors },
+  );
 
 // Capacity: the verifier pool, the verify queue, the open-bench ledger.
 export const verificationTimedOut = (toolId: string, timeoutMs: number, retryAfterSeconds: number) =>

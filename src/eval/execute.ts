@@ -14,7 +14,8 @@ import { getTool } from './registry.js';
 import { requestSha256 } from './speed/request-hash.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { emptyJsonBody, invalidJsonBody } from '../core/errors/http.js';
-import { bodyNotUtf8, nestedTooDeep } from './errors.js';
+import { bodyNotIJson, bodyNotUtf8, nestedTooDeep } from './errors.js';
+import { iJsonErrors } from '../core/text-safety.js';
 
 export interface ToolSuccess {
   ok: true;
@@ -63,11 +64,16 @@ export function parseJsonBody(bytes: Uint8Array | string): unknown {
     throw bodyNotUtf8();
   }
   if (text.trim() === '') throw emptyJsonBody();
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch (err) {
     throw invalidJsonBody((err as Error).message);
   }
+  // One rule for every tool's input: nothing a receipt's RFC 8785 form cannot hold.
+  const notIJson = iJsonErrors(text, value);
+  if (notIJson.length > 0) throw bodyNotIJson(notIJson);
+  return value;
 }
 
 function isStackOverflow(err: unknown): boolean {
