@@ -122,6 +122,35 @@ describe('/rest parameters', () => {
     expect(fine.json()['subsonic-response'].error).toMatchObject({ code: 40 });
   });
 
+  it('a body it cannot read is a Subsonic error in the asked format, never a problem document or U+FFFD', async () => {
+    const send = (type: string, payload: string | Buffer) =>
+      t.app.inject({ method: 'POST', url: '/rest/ping?f=json', headers: { 'content-type': type }, payload });
+    const cases: [string, string | Buffer, RegExp][] = [
+      [
+        'application/x-www-form-urlencoded',
+        Buffer.concat([Buffer.from('name=caf\xc3\xa9-', 'latin1'), Buffer.from([0xff, 0xfe])]),
+        /^The form body is not UTF-8/,
+      ],
+      ['application/json', '{"apiKey":"x","__proto__":{}}', /__proto__/],
+      ['application/json', '{"apiKey":', /JSON/],
+      ['application/json', '["apiKey"]', /^A JSON body must be an object of parameters/],
+      [
+        'text/plain',
+        'apiKey=x',
+        /^A text\/plain body is not read: send parameters in the query string or as an application\/x-www-form-urlencoded body/,
+      ],
+    ];
+    for (const [type, payload, message] of cases) {
+      const res = await send(type, payload);
+      expect(res.headers['content-type'], `${type} ${res.body}`).toMatch(/^application\/json/);
+      expect(res.statusCode).toBe(200);
+      const answer = res.json()['subsonic-response'];
+      expect(answer.status).toBe('failed');
+      expect(answer.error.code).toBe(0);
+      expect(answer.error.message, type).toMatch(message);
+    }
+  });
+
   it('a JSON value that is not text is error 10 naming the parameter', async () => {
     const cases: [string, string][] = [
       ['{"apiKey":123}', 'apiKey'],

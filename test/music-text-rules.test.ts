@@ -69,6 +69,30 @@ describe('text rule and text length', () => {
     expect(stored.title).toBe('Alice Song');
   });
 
+  it('refuses names of nothing visible, tag characters and line separators in one-line fields, naming the character', async () => {
+    const cases: [string, string, unknown][] = [
+      ['U+3164', '/api/v1/playlists', { name: '\u3164' }],
+      ['U+2800', '/api/v1/playlists', { name: '\u2800\u2800' }],
+      ['U+00AD', '/api/v1/tracks', { title: '\u00ad' }],
+      ['U+FE0F', '/api/v1/tracks', { title: ' \ufe0f ' }],
+      ['U+E0041', '/api/v1/tracks', { title: 'Song\u{e0041}\u{e0042}' }],
+      ['U+180E', '/api/v1/playlists', { name: 'a\u180eb' }],
+      ['U+2028', '/api/v1/playlists', { name: 'one\u2028two' }],
+    ];
+    for (const [found, url, payload] of cases) {
+      const res = await api('POST', url, alice, payload);
+      expect(res.statusCode, `${found} ${res.body}`).toBe(400);
+      expect(res.json<{ detail: string }>().detail).toContain(found);
+    }
+    const display = await api('PATCH', '/api/v1/users/me', alice, { display_name: '\u3164' });
+    expect(display.statusCode, display.body).toBe(400);
+    // Beside visible text, fillers and a subdivision flag’s tag characters stay.
+    const kept = await api('POST', '/api/v1/playlists', alice, {
+      name: '한\u3164글 \u{1f3f4}\u{e0067}\u{e0062}\u{e0077}\u{e006c}\u{e0073}\u{e007f}',
+    });
+    expect(kept.statusCode, kept.body).toBe(201);
+  });
+
   it('writes well-formed XML even for a row stored before the rule (the character becomes U+FFFD)', async () => {
     const made = await api('POST', '/api/v1/playlists', alice, {
       name: 'stored',

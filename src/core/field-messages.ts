@@ -35,7 +35,7 @@ export const MESSAGES = {
   notFinite: (schema?: Schema) =>
     `is a number too large to read; it must be ${accepts(schema ?? { type: 'number' })}`,
   controlCharacter: (found: string) =>
-    `contains the character ${found} (a control, invisible formatting or noncharacter code point), which is not allowed in text`,
+    `contains the character ${found} (a control, invisible formatting or noncharacter code point, or a blank one where nothing else is visible), which is not allowed in text`,
   notIJson: (found: string) => `contains the character ${found}, ${iJsonReason(found)}`,
   notIJsonKey: (found: string) => `is a key that contains the character ${found}, ${iJsonReason(found)}`,
   noBody: 'must be absent or an empty object',

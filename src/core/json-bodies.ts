@@ -39,12 +39,12 @@ export function parseJsonText(text: string): unknown {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** The body's bytes as UTF-8 text (a leading BOM dropped), or a 400. */
-export function decodeUtf8Body(bytes: Uint8Array): string {
+/** The body's bytes as UTF-8 text (a leading BOM dropped), or `refusal` (a 400 naming JSON by default). */
+export function decodeUtf8Body(bytes: Uint8Array, refusal: () => Error = bodyNotUtf8): string {
   try {
     return utf8.decode(bytes);
   } catch {
-    throw bodyNotUtf8();
+    throw refusal();
   }
 }
 

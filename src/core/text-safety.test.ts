@@ -29,4 +29,29 @@ describe('text safety', () => {
       { character: 'U+0007' },
     ]);
   });
+
+  it('refuses tag characters outside a flag, U+180E, line separators in one-line text, and text with nothing visible', () => {
+    // "ASCII smuggling": tag letters hide text from readers while a model still reads it.
+    expect(refusedCharacter('hi\u{e0041}\u{e0042}')).toBe('U+E0041');
+    expect(
+      refusedCharacter('flag \u{1f3f4}\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f} ok'),
+    ).toBeUndefined();
+    expect(refusedCharacter('a\u180eb')).toBe('U+180E');
+    expect(refusedCharacter('one\u2028two')).toBe('U+2028');
+    expect(refusedCharacter('one\u2029two', true)).toBeUndefined();
+    for (const [blank, found] of [
+      ['\u3164', 'U+3164'],
+      ['\u2800', 'U+2800'],
+      ['\u00ad', 'U+00AD'],
+      ['\ufe0f', 'U+FE0F'],
+      [' \u115f\u1160 ', 'U+115F'],
+      ['\uffa0', 'U+FFA0'],
+    ] as const)
+      expect(refusedCharacter(blank), found).toBe(found);
+    // Beside something visible they are ordinary: Hangul spelling, a soft hyphen in a word, an emoji's selector.
+    expect(refusedCharacter('한\u3164글 Braille\u2800dots co\u00adop \u2764\ufe0f')).toBeUndefined();
+    // Empty and spaces-only text is the services' to judge (a name "needs at least one character").
+    expect(refusedCharacter('   ')).toBeUndefined();
+    expect(withoutRefusedCharacters('a\u2028b\u{e0041}')).toBe('a b');
+  });
 });

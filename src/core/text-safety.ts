@@ -3,18 +3,52 @@
  * refuses NUL; the others corrupt logs and displays) and invisible formatting characters that
  * reorder or hide text (bidi embeddings, overrides and isolates; zero-width spaces; the BOM), and
  * noncharacters (U+FDD0-U+FDEF, U+xFFFE/U+xFFFF: U+FFFE and U+FFFF cannot appear in XML at all).
- * Zero-width (non-)joiners stay allowed: emoji sequences and several scripts need them.
+ * Zero-width (non-)joiners stay allowed: emoji sequences and several scripts need them; Unicode tag
+ * characters only inside an emoji flag's tag sequence (elsewhere they hide text). A single-line field
+ * refuses the line and paragraph separators; a text of nothing visible (blank-rendering fillers,
+ * soft hyphens, variation selectors and spaces) is refused as blank wherever it stands.
  */
 import { MAX_REPORTED_ERRORS, MESSAGES } from './field-messages.js';
 import type { ErrorObject } from 'ajv';
 import { pointerToken, type FieldError } from './errors.js';
 
-/** Control characters: C0 and C1 (U+0085 NEL among them). */
-const CONTROLS = '\\u0000-\\u001f\\u007f-\\u009f';
+/** Control characters: C0 and C1 (U+0085 NEL among them), and the line and paragraph separators. */
+const CONTROLS = '\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029';
 /** The same without the tab and line breaks that multi-line text (descriptions, comments) holds. */
 const CONTROLS_MULTILINE = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f';
-/** Invisible formatting: bidi marks, embeddings, overrides and isolates; zero-width spaces; the BOM. */
-const INVISIBLE = '\\u061c\\u200b\\u200e\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff';
+/**
+ * Invisible formatting: bidi marks, embeddings, overrides and isolates; zero-width spaces; the
+ * Mongolian vowel separator; the BOM; Unicode tag characters (emoji flag sequences are let through
+ * before this is applied: FLAG_SEQUENCE).
+ */
+const INVISIBLE =
+  '\\u061c\\u180e\\u200b\\u200e\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff\\u{e0000}-\\u{e007f}';
+/** A subdivision flag (🏴 then tag letters or digits, then CANCEL TAG): the one use of tag characters. */
+const FLAG_SEQUENCE = /\u{1f3f4}[\u{e0030}-\u{e0039}\u{e0061}-\u{e007a}]{1,8}\u{e007f}/gu;
+/** Characters that render as nothing: Hangul and Braille fillers, the soft hyphen, variation selectors, joiners. */
+const BLANK = new Set([
+  0xad,
+  0x34f,
+  0x115f,
+  0x1160,
+  0x200c,
+  0x200d,
+  0x2800,
+  0x3164,
+  0xffa0,
+  ...Array.from({ length: 16 }, (_, i) => 0xfe00 + i),
+]);
+const SPACE = /^\s$/u;
+
+/** The first blank-rendering character of a text of those and spaces alone (empty or spaces-only text is the services' to judge). */
+function blankOfNothingVisible(text: string): string | undefined {
+  let first: string | undefined;
+  for (const ch of text) {
+    if (BLANK.has(ch.codePointAt(0) ?? 0)) first ??= ch;
+    else if (!SPACE.test(ch)) return undefined;
+  }
+  return first;
+}
 
 /** Noncharacters: never text to interchange; U+FFFE/U+FFFF would break every Subsonic XML answer. */
 const NONCHARACTERS =
@@ -38,10 +72,16 @@ const REFUSED_MULTILINE = new RegExp(`[${CONTROLS_MULTILINE}${INVISIBLE}${NONCHA
 /** Request fields that are multi-line prose by nature. */
 const MULTILINE_FIELDS = new Set(['description', 'body', 'bio']);
 
-/** The first refused character of `text`, as "U+XXXX", or undefined. */
+/**
+ * The first refused character of `text`, as "U+XXXX", or undefined; for a text of nothing
+ * visible, its first blank-rendering character.
+ */
 export function refusedCharacter(text: string, multiline = false): string | undefined {
-  const m = (multiline ? REFUSED_MULTILINE : REFUSED).exec(text) ?? LONE_SURROGATE.exec(text);
-  return m ? codePoint(m[0]) : undefined;
+  const plain = text.includes('\u{1f3f4}') ? text.replace(FLAG_SEQUENCE, '') : text;
+  const m = (multiline ? REFUSED_MULTILINE : REFUSED).exec(plain) ?? LONE_SURROGATE.exec(plain);
+  if (m) return codePoint(m[0]);
+  const blank = blankOfNothingVisible(text);
+  return blank === undefined ? undefined : codePoint(blank);
 }
 
 /**

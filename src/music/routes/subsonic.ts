@@ -1,7 +1,8 @@
 /**
  * /rest/<endpoint> and /rest/<endpoint>.view, GET and POST (formPost: an
- * application/x-www-form-urlencoded body adds to the query's parameters). Errors are Subsonic
- * error documents in the asked format; an unknown endpoint answers the spec's code-0 error naming the endpoint.
+ * application/x-www-form-urlencoded body, or a JSON object, adds to the query's parameters; a
+ * body of another type is refused). Errors are Subsonic error documents in the asked format, the
+ * body's too; an unknown endpoint answers the spec's code-0 error naming the endpoint.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorClassifier } from '../../core/error-handler.js';
@@ -10,8 +11,15 @@ import type { SubsonicEndpoints } from '../subsonic/endpoints.js';
 import type { Answer } from '../subsonic/endpoints/call.js';
 import type { BinaryAnswer, RedirectAnswer } from '../subsonic/song-streams.js';
 import { Params } from '../subsonic/params.js';
-import { FormText, formParams, queryParams } from '../subsonic/form-params.js';
-import { SubsonicError, asSubsonicError, unsupportedEndpoint } from '../subsonic/errors.js';
+import {
+  FormBody,
+  JsonBody,
+  OtherBody,
+  formBodyParams,
+  jsonBodyParams,
+  queryParams,
+} from '../subsonic/form-params.js';
+import { SubsonicError, asSubsonicError, bodyNotForm, unsupportedEndpoint } from '../subsonic/errors.js';
 import {
   envelope,
   errorPayload,
@@ -61,11 +69,12 @@ export function registerSubsonicRoutes(app: FastifyInstance, deps: SubsonicRoute
       // The query's format first, so an error in a parameter is answered in the asked format.
       const asked = parseFormat(textOf(lenient.f), textOf(lenient.callback));
       if (!(asked instanceof SubsonicError)) format = asked;
+      if (request.body instanceof OtherBody) throw bodyNotForm(request.body.type);
       const body =
-        request.body instanceof FormText
-          ? formParams(request.body.text)
-          : typeof request.body === 'object' && request.body !== null && !Buffer.isBuffer(request.body)
-            ? (request.body as Record<string, unknown>)
+        request.body instanceof FormBody
+          ? formBodyParams(request.body)
+          : request.body instanceof JsonBody
+            ? jsonBodyParams(request.body)
             : undefined;
       const params = new Params(queryParams(request.url), body);
       const f = parseFormat(params.get('f'), params.get('callback'));
@@ -103,12 +112,18 @@ export function registerSubsonicRoutes(app: FastifyInstance, deps: SubsonicRoute
   };
 
   void app.register((scope, _options, done) => {
+    // Parsers that never fail: a body's faults are answered by the handler, as Subsonic documents.
+    scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
-      { parseAs: 'string' },
-      (_request, text, done) => {
-        done(null, new FormText(String(text)));
-      },
+      { parseAs: 'buffer' },
+      (_r, bytes, done) => done(null, new FormBody(bytes as Buffer)),
+    );
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_r, bytes, done) =>
+      done(null, new JsonBody(bytes as Buffer)),
+    );
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (request, _bytes, done) =>
+      done(null, new OtherBody((request.headers['content-type'] ?? '').split(';')[0]!.trim())),
     );
     scope.route({ method: ['GET', 'POST'], url: '/rest/:endpoint', handler });
     // Anything deeper under /rest/ is an endpoint this server does not have, answered in kind.

@@ -44,6 +44,23 @@ export const parameterNotText = (name: string, kind: string): SubsonicError =>
     `Parameter ${cutText(name, 60)} must be text (got ${kind}); send every parameter as a string`,
   );
 
+// Bodies (formPost: application/x-www-form-urlencoded only)
+export const formNotUtf8 = (): SubsonicError =>
+  new SubsonicError(
+    ERROR_CODES.generic,
+    'The form body is not UTF-8 (it holds a byte sequence UTF-8 does not allow); percent-encode each parameter as its UTF-8 bytes',
+  );
+export const jsonBodyNotObject = (): SubsonicError =>
+  new SubsonicError(
+    ERROR_CODES.generic,
+    'A JSON body must be an object of parameters, such as {"apiKey": "…", "id": "…"}',
+  );
+export const bodyNotForm = (type: string): SubsonicError =>
+  new SubsonicError(
+    ERROR_CODES.generic,
+    `A ${cutText(type, 60) || 'body without a type'} body is not read: send parameters in the query string or as an application/x-www-form-urlencoded body`,
+  );
+
 // Lookups and permissions
 export const notFound = (what: string): SubsonicError =>
   new SubsonicError(ERROR_CODES.notFound, `${what} not found`);

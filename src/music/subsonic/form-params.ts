@@ -3,14 +3,36 @@
  * spell UTF-8 (or a "%" without two hex digits) is an error naming the parameter, never kept as
  * typed or replaced with U+FFFD. No prototype: "__proto__" is a name like any other.
  */
+import { decodeUtf8Body, parseJsonText } from '../../core/json-bodies.js';
 import { cutText } from '../../core/text-length.js';
-import { badParameter } from './errors.js';
+import { badParameter, formNotUtf8, jsonBodyNotObject } from './errors.js';
 import type { RawParams } from './params.js';
 
-/** A form body as the content-type parser hands it on, decoded where errors are answered in kind. */
-export class FormText {
-  constructor(readonly text: string) {}
+/** A form body's bytes as the content-type parser hands them on, decoded where errors are answered in kind. */
+export class FormBody {
+  constructor(readonly bytes: Buffer) {}
 }
+
+/** A JSON body (an object of parameters, as this server has long taken), parsed where errors are answered in kind. */
+export class JsonBody {
+  constructor(readonly bytes: Buffer) {}
+}
+
+/** A body of another type, refused where errors are answered in kind. */
+export class OtherBody {
+  constructor(readonly type: string) {}
+}
+
+/** A JSON body's parameters: UTF-8 JSON (core/json-bodies.ts's rules), an object. */
+export function jsonBodyParams(body: JsonBody): Readonly<Record<string, unknown>> {
+  const value = parseJsonText(decodeUtf8Body(body.bytes));
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw jsonBodyNotObject();
+  return value as Record<string, unknown>;
+}
+
+/** A form body's parameters: its bytes must be UTF-8 (never replaced with U+FFFD), its escapes too. */
+export const formBodyParams = (body: FormBody): RawParams =>
+  formParams(decodeUtf8Body(body.bytes, formNotUtf8));
 
 const LONE_PERCENT = /%(?![0-9A-Fa-f]{2})/;
 
