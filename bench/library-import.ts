@@ -4,14 +4,15 @@
  * file on average, mostly MP3 and some FLAC, each with its own tags):
  *
  * 1. cold (page cache dropped before each): a bare walk-and-read (list, then read every byte,
- *    BENCH_LIBRARY_CONCURRENCY at once, as the importer) and the scan of the same folder (the
- *    importer: walk, tags, sha256, the original stored, asset + track + version + file row in
- *    PostgreSQL, flows enqueued in Redis; no transcoding): files per minute and their ratio;
+ *    BENCH_LIBRARY_CONCURRENCY at once, as the importer) and two scans of the same folder (the
+ *    importer: walk, tags, sha256, asset + track + version + file row in PostgreSQL, flows
+ *    enqueued in Redis; no transcoding), one reading the files in place (`--in-place`), one
+ *    copying each original into the store (the default): files per minute and their ratios;
  *    and, for scale, a bare walk-read-and-copy of a fifth of the folder (what storing every
  *    original costs the disk beyond reading it);
  * 2. a re-run of the folder (nothing new);
  * 3. backlog: a music-worker on the queued flows, BENCH_LIBRARY_BACKLOG versions ready;
- * 4. warm: the same two measures on the part of the folder that fits in memory, read once before
+ * 4. warm: the same measures on the part of the folder that fits in memory, read once before
  *    (the importer's CPU floor: no disk wait).
  *
  * Needs PostgreSQL, Redis, ffmpeg and about 2 x FILES x AVG_MB of disk (the folder and the
@@ -125,20 +126,22 @@ async function main(): Promise<void> {
       `- mix: ${lib.byKind.map((k) => `${k.name} ${k.files} files (${k.files ? mb(k.bytes / k.files) : 0} MB each)`).join(', ')}; tracks ${(lib.audioSeconds / lib.files / 60).toFixed(1)} min on average (real durations 3 to 5 min x ${lib.scale.toFixed(2)} to fit the disk budget)`,
     );
     await withBenchDatabase(async (databaseUrl) => {
-      const config = benchMusicConfig(databaseUrl, join(base, 'data'));
+      // The folder is a library root, so imports may read it in place (LIBRARY_IMPORT_ROOTS).
+      const config = benchMusicConfig(databaseUrl, join(base, 'data'), { LIBRARY_IMPORT_ROOTS: base });
       const connections = await benchMusicConnections(config);
       const wiring = createLibraryImporter(config, connections, { concurrency: CONCURRENCY });
       const user = async (handle: string) =>
         connections.prisma.user.create({
           data: { handle, email: `${handle}@example.org`, passwordHash: 'x', displayName: handle },
         });
-      const scan = async (ownerUserId: string, folder: string): Promise<Scan> => {
+      const scan = async (ownerUserId: string, folder: string, inPlace = false): Promise<Scan> => {
         const record = await wiring.library.createImport({
           ownerUserId,
           requestedBy: null,
           root: folder,
           visibility: 'public',
           prune: false,
+          inPlace,
         });
         const s0 = performance.now();
         const cpu = process.cpuUsage();
@@ -180,12 +183,16 @@ async function main(): Promise<void> {
         await dropPageCache();
         const scanCold = await scan(coldOwner.id, root);
         const loadAfterScan = load();
+        // The same folder read in place (another owner: nothing is "same content as" the first).
+        await dropPageCache();
+        const inPlaceOwner = await user('bench_library_in_place');
+        const scanInPlace = await scan(inPlaceOwner.id, root, true);
         // 2. Re-run: nothing new (stat only).
         const r0 = performance.now();
         const rerun = await scan(coldOwner.id, root);
         const rerunMs = performance.now() - r0;
         // 3. Backlog: a worker on the queued flows.
-        const worker = await startBenchWorker(config);
+        const worker = await startBenchWorker(config, { LIBRARY_IMPORT_ROOTS: base });
         const w0 = performance.now();
         let ready: { durationMs: number | null }[] = [];
         try {
@@ -215,9 +222,13 @@ async function main(): Promise<void> {
         const bareWarm = await bareWalkAndRead(warmFolders, CONCURRENCY, stop.signal);
         const warmOwner = await user('bench_library_warm');
         const scanWarm = await scan(warmOwner.id, await realpath(warmRoot));
+        const warmInPlaceOwner = await user('bench_library_warm_in_place');
+        const scanWarmInPlace = await scan(warmInPlaceOwner.id, await realpath(warmRoot), true);
         // The same files both ways: the ratio of rates is the ratio of times.
         const ratioCold = bareCold.ms / scanCold.ms;
+        const ratioInPlace = bareCold.ms / scanInPlace.ms;
         const ratioWarm = bareWarm.ms / scanWarm.ms;
+        const ratioWarmInPlace = bareWarm.ms / scanWarmInPlace.ms;
         const ratioCopy = (copyCold.ms / audioIn(fifth)) * (scanCold.files / scanCold.ms);
         lines.push(
           '',
@@ -229,7 +240,12 @@ async function main(): Promise<void> {
             lib.files,
           ),
           row(
-            `**cold** scan (page cache dropped): walk, tags, sha256, original stored, records, flows`,
+            `**cold** scan in place (\`--in-place\`, page cache dropped): walk, tags, sha256, records, flows`,
+            scanInPlace,
+            scanInPlace.files,
+          ),
+          row(
+            `**cold** scan copying (the default, page cache dropped): walk, tags, sha256, original stored, records, flows`,
             scanCold,
             scanCold.files,
           ),
@@ -243,12 +259,17 @@ async function main(): Promise<void> {
             bareWarm,
             audioIn(warm),
           ),
-          row(`warm scan of the same files (in memory: the importer's CPU floor)`, scanWarm, scanWarm.files),
+          row(
+            `warm scan in place of the same files (in memory: the importer's CPU floor)`,
+            scanWarmInPlace,
+            scanWarmInPlace.files,
+          ),
+          row(`warm scan copying, the same files`, scanWarm, scanWarm.files),
           `| re-run of the whole folder (nothing new: ${rerun.imported} imported, ${rerun.skipped} skipped) | ${rerun.files} | - | ${(rerunMs / 1000).toFixed(1)} s | ${perMinute(rerun.files, rerunMs)} | - | ${(rerun.cpuMs / rerun.files).toFixed(2)} |`,
           '',
-          `- **cold**: scan / bare walk-and-read **${ratioCold.toFixed(2)}** (goal >= 0.5); scan **${perMinute(scanCold.files, scanCold.ms)} files/min** (goal >= 2,000 on ${cpus().length} cores); imported ${scanCold.imported}, failed ${scanCold.failed}`,
-          `- for scale: scan / bare walk-read-and-copy ${ratioCopy.toFixed(2)} (cold; the importer stores every original, so its disk writes what it reads)`,
-          `- warm: scan / bare walk-and-read ${ratioWarm.toFixed(2)}; scan ${perMinute(scanWarm.files, scanWarm.ms)} files/min; imported ${scanWarm.imported}, failed ${scanWarm.failed}`,
+          `- **cold, in place**: scan / bare walk-and-read **${ratioInPlace.toFixed(2)}** (goal >= 0.5); scan **${perMinute(scanInPlace.files, scanInPlace.ms)} files/min** (goal >= 2,000 on ${cpus().length} cores); imported ${scanInPlace.imported}, failed ${scanInPlace.failed}`,
+          `- **cold, copying**: scan / bare walk-and-read **${ratioCold.toFixed(2)}**; scan **${perMinute(scanCold.files, scanCold.ms)} files/min**; imported ${scanCold.imported}, failed ${scanCold.failed}; beside a bare walk-read-and-copy (the disk writes what it reads) ${ratioCopy.toFixed(2)}`,
+          `- warm: scan / bare walk-and-read ${ratioWarmInPlace.toFixed(2)} in place (${perMinute(scanWarmInPlace.files, scanWarmInPlace.ms)} files/min), ${ratioWarm.toFixed(2)} copying (${perMinute(scanWarm.files, scanWarm.ms)} files/min); imported ${scanWarmInPlace.imported} and ${scanWarm.imported}, failed ${scanWarmInPlace.failed} and ${scanWarm.failed}`,
           `- files: audio files (the bare walks also read each album's cover.jpg, which the scan hashes); rates and CPU are per audio file. CPU ms a file: user + system time of the bench process (the importer and its threads; not PostgreSQL's or Redis's)`,
           `- backlog: ${ready.length} imported tracks (${audioMin.toFixed(1)} min of audio) ready in ${(backlogMs / 1000).toFixed(1)} s by one music-worker (default concurrency): **${Math.round((ready.length / backlogMs) * 3_600_000)} tracks/hour** of ${(audioMin / ready.length).toFixed(1)} min; ${(backlogMs / 1000 / audioMin || 0).toFixed(1)} s of pipeline a minute of audio, so about **${Math.round(((audioMin / backlogMs) * 3_600_000) / 4)} four-minute tracks/hour**`,
           `- load (1/5/15 min) before: ${loadBefore}; after the cold scan: ${loadAfterScan}; at the end: ${load()}; ${cpus().length} cores shared with other work`,

@@ -83,10 +83,17 @@ describe('admin library import API', () => {
       directory: allowed,
       owner: owner.handle,
       visibility: 'private',
+      in_place: true,
     });
     expect(started.statusCode, started.body).toBe(202);
     const view = started.json<{ import_id: string; status: string; visibility: string }>();
-    expect(view).toMatchObject({ status: 'queued', visibility: 'private' });
+    expect(view).toMatchObject({ status: 'queued', visibility: 'private', in_place: true });
+    const notBoolean = await post('/api/v1/admin/library/imports', admin, {
+      directory: allowed,
+      owner: owner.handle,
+      in_place: 'yes',
+    });
+    expect(notBoolean.statusCode, notBoolean.body).toBe(400);
     const redis = new Redis(t.config.cacheUrl, { maxRetriesPerRequest: null });
     const queue = new Queue('library-import', { connection: redis, prefix: t.config.queuePrefix });
     try {

@@ -2,6 +2,7 @@
  * The library importer as a process wires it: the CLI (src/main/commands/library.ts) and the
  * music-worker's `library-import` job build the same one here, so both run one code path.
  */
+import { realpath } from 'node:fs/promises';
 import { createRedis } from '../core/repositories/redis.js';
 import type { MusicConfig } from './config.js';
 import { BODY_LIMIT_BYTES } from './config.js';
@@ -54,7 +55,13 @@ export function createLibraryImporter(
   const deps: ImporterDeps = {
     library,
     held,
-    source: { walk: walkLibrary, inspect: inspectFile, sha256: sha256OfFile, open: openFile },
+    source: {
+      walk: walkLibrary,
+      inspect: inspectFile,
+      sha256: sha256OfFile,
+      open: openFile,
+      realPath: realpath,
+    },
     originals: connections.stores.originals,
     tracks,
     events,

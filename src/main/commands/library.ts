@@ -1,5 +1,5 @@
 /**
- * `library import DIR --owner HANDLE [--visibility public|unlisted|private] [--prune]`: imports a
+ * `library import DIR --owner HANDLE [--visibility public|unlisted|private] [--prune] [--in-place]`: imports a
  * music folder in this process (the same LibraryImporter the admin API's job runs), with a
  * progress bar and a summary naming every file not imported and why. Ctrl-C stops after the
  * files in hand; running the same command again resumes (docs/library-import.md).
@@ -21,19 +21,23 @@ import {
 } from '../../music/repositories/library-repository.js';
 import { PrismaUserRepository } from '../../music/repositories/user-repository.js';
 import { normaliseHandle } from '../../music/services/auth-service.js';
+import { inPlaceOutsideRoots } from '../../music/errors/library.js';
+import { insideLibraryRoots } from '../../music/repositories/library-roots.js';
 import type { LibraryImportProgress } from '../../music/services/live-events.js';
 import type { Command } from './command.js';
 
 const VISIBILITIES = ['public', 'unlisted', 'private'] as const;
 type Visibility = (typeof VISIBILITIES)[number];
 
-const USAGE = 'library import <dir> --owner <handle> [--visibility public|unlisted|private] [--prune]';
+const USAGE =
+  'library import <dir> --owner <handle> [--visibility public|unlisted|private] [--prune] [--in-place]';
 
 interface ImportArgs {
   dir: string;
   owner: string;
   visibility: Visibility;
   prune: boolean;
+  inPlace: boolean;
 }
 
 function parse(argv: string[]): ImportArgs | string {
@@ -46,6 +50,7 @@ function parse(argv: string[]): ImportArgs | string {
         owner: { type: 'string' },
         visibility: { type: 'string', default: 'public' },
         prune: { type: 'boolean', default: false },
+        'in-place': { type: 'boolean', default: false },
       },
     });
   } catch (err) {
@@ -57,7 +62,13 @@ function parse(argv: string[]): ImportArgs | string {
   if (!parsed.values.owner) return '--owner <handle> is required: whose library this becomes';
   const visibility = parsed.values.visibility as Visibility;
   if (!VISIBILITIES.includes(visibility)) return `--visibility is one of ${VISIBILITIES.join(', ')}`;
-  return { dir, owner: parsed.values.owner, visibility, prune: parsed.values.prune };
+  return {
+    dir,
+    owner: parsed.values.owner,
+    visibility,
+    prune: parsed.values.prune,
+    inPlace: parsed.values['in-place'],
+  };
 }
 
 /** A bar on a terminal; elsewhere (a log, a pipe) a line every 10 s. */
@@ -145,6 +156,10 @@ async function importFolder(args: ImportArgs): Promise<number> {
     process.stderr.write(`library: ${args.dir} is not a folder this process can read.\n`);
     return 2;
   }
+  if (args.inPlace && !(await insideLibraryRoots(root, config.libraryImportRoots))) {
+    process.stderr.write(`library: ${inPlaceOutsideRoots(config.libraryImportRoots).message}\n`);
+    return 2;
+  }
   const connections = createMusicConnections(config);
   const wiring = createLibraryImporter(config, connections);
   const stop = new AbortController();
@@ -167,7 +182,10 @@ async function importFolder(args: ImportArgs): Promise<number> {
     }
     const { library } = wiring;
     let record = await library.findUnfinished(owner.id, root);
-    if (record) process.stderr.write(`resuming import ${record.id} of ${root} (${record.status})\n`);
+    if (record) {
+      const mode = record.inPlace ? 'reading in place' : 'copying the files';
+      process.stderr.write(`resuming import ${record.id} of ${root} (${record.status}, ${mode})\n`);
+    }
     record ??= (
       await library.createUnlessUnfinished({
         ownerUserId: owner.id,
@@ -175,6 +193,7 @@ async function importFolder(args: ImportArgs): Promise<number> {
         root,
         visibility: args.visibility,
         prune: args.prune,
+        inPlace: args.inPlace,
       })
     ).record;
     const runner = randomUUID();

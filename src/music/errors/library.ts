@@ -33,3 +33,13 @@ export const folderUnreadable = (reason: string): AppError =>
   new AppError('invalid_input', `The folder cannot be imported: ${reason}.`, {
     errors: [{ path: '/directory', message: reason }],
   });
+
+/** The CLI's --in-place outside the roots: the API and workers read such files, so only from there. */
+export const inPlaceOutsideRoots = (roots: readonly string[]): AppError =>
+  new AppError(
+    'invalid_input',
+    roots.length === 0
+      ? 'Reading in place needs LIBRARY_IMPORT_ROOTS: set it (in every music process: the API and the workers read the files from there) to folders holding this one, or import without --in-place to copy the files.'
+      : `Reading in place needs the folder inside one of LIBRARY_IMPORT_ROOTS (${roots.join(', ')}), the folders the API and the workers read the files from; or import without --in-place to copy the files.`,
+    { errors: [{ path: '/in_place', message: 'the folder is outside LIBRARY_IMPORT_ROOTS' }] },
+  );

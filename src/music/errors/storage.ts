@@ -47,3 +47,7 @@ export const partNumberOutOfRange = (index: number): AppError =>
 
 export const partsOutOfOrder = (): AppError =>
   new AppError('invalid_input', 'Parts must be listed in ascending part_number order without repeats.');
+
+/** A bug, never a client's doing: nothing writes over, or moves, a library file read in place. */
+export const inPlaceNotWritable = (): Error =>
+  new Error('An in-place library file is read only: the store never writes, moves or deletes it.');

@@ -36,6 +36,8 @@ export interface ImportRecord extends ImportCounters {
   root: string;
   visibility: Visibility;
   prune: boolean;
+  /** Files read in place (not copied into the originals store). */
+  inPlace: boolean;
   status: ImportStatus;
   error: string | null;
   startedAt: Date | null;
@@ -71,6 +73,8 @@ export class PrismaLibraryRepository {
     root: string;
     visibility: Visibility;
     prune: boolean;
+    /** Unset: the files are copied into the originals store. */
+    inPlace?: boolean;
   }): Promise<ImportRecord> {
     return importOf(await this.prisma.libraryImport.create({ data: input }));
   }

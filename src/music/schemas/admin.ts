@@ -16,6 +16,7 @@ export const StartLibraryImportBody = Type.Object(
       Type.Union([Type.Literal('public'), Type.Literal('unlisted'), Type.Literal('private')]),
     ),
     prune: Type.Optional(Type.Boolean()),
+    in_place: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

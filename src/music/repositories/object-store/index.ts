@@ -4,6 +4,7 @@
  */
 import type { MusicConfig } from '../../config.js';
 import { FilesystemObjectStore } from './fs-store.js';
+import { InPlaceOriginals } from './in-place-store.js';
 import { STORE_NAMES, type ObjectStore, type ObjectStores, type StoreName } from './object-store.js';
 import { S3ObjectStore, createS3Client } from './s3-store.js';
 
@@ -12,17 +13,20 @@ export interface ObjectStoreSet {
   close(): Promise<void>;
 }
 
-export function createObjectStores(config: Pick<MusicConfig, 'objectStore'>): ObjectStoreSet {
+export function createObjectStores(
+  config: Pick<MusicConfig, 'objectStore'> & Partial<Pick<MusicConfig, 'libraryImportRoots'>>,
+): ObjectStoreSet {
   const settings = config.objectStore;
+  const roots = config.libraryImportRoots ?? [];
   if (settings.kind === 'filesystem') {
     return {
-      stores: storesOf((n) => new FilesystemObjectStore(settings.root, n)),
+      stores: storesOf((n) => new FilesystemObjectStore(settings.root, n), roots),
       close: () => Promise.resolve(),
     };
   }
   const client = createS3Client(settings);
   return {
-    stores: storesOf((n) => new S3ObjectStore(client, n, settings.bucketPrefix)),
+    stores: storesOf((n) => new S3ObjectStore(client, n, settings.bucketPrefix), roots),
     close: () => {
       client.destroy();
       return Promise.resolve();
@@ -30,9 +34,11 @@ export function createObjectStores(config: Pick<MusicConfig, 'objectStore'>): Ob
   };
 }
 
-function storesOf(make: (name: StoreName) => ObjectStore): ObjectStores {
+/** The originals store also reads library files imported in place (in-place-store.ts). */
+function storesOf(make: (name: StoreName) => ObjectStore, libraryRoots: readonly string[]): ObjectStores {
   const stores = {} as Record<StoreName, ObjectStore>;
   for (const name of STORE_NAMES) stores[name] = make(name);
+  stores.originals = new InPlaceOriginals(stores.originals, libraryRoots);
   return Object.freeze(stores);
 }
 

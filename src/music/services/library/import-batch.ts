@@ -19,6 +19,7 @@ import type {
   StartedVersion,
 } from '../../repositories/library-repository.js';
 import type { AudioProbe } from '../../ffmpeg-commands/probe.js';
+import { inPlaceKey } from '../../repositories/object-store/in-place-store.js';
 import { originalTypeOfProbe } from '../stored-media.js';
 import { versionFields, type TrackService } from '../track-service.js';
 import { audioFacts, titleFromName } from './audio-facts.js';
@@ -39,6 +40,8 @@ export interface LibrarySource {
   ): Promise<T>;
   sha256(abs: string): Promise<string>;
   open(abs: string): Readable;
+  /** The file's path with every symlink resolved (what an in-place import records). */
+  realPath(abs: string): Promise<string>;
 }
 
 export interface BatchDeps {
@@ -127,6 +130,8 @@ interface Accepted {
   existing: LibraryFileRecord | undefined;
   probe: AudioProbe;
   sha: string;
+  /** The original's key: its content in the store, or the file itself (an in-place import). */
+  key: string;
   embeddedCover: boolean;
   coverSha: string | null;
 }
@@ -231,16 +236,20 @@ export class ImportBatch {
         }
       }
       run.shas.add(sha);
+      const owner = run.record.ownerUserId;
       const a: Accepted = {
         entry,
         existing,
         probe: facts.probe,
         sha,
+        key: run.record.inPlace
+          ? inPlaceKey(sha, await deps.source.realPath(entry.abs))
+          : audioKey(owner, sha),
         embeddedCover: facts.embeddedCover,
         coverSha,
       };
-      const owner = run.record.ownerUserId;
-      await this.store(audioKey(owner, sha), originalTypeOfProbe(a.probe.format), bytes ?? entry.abs);
+      if (!run.record.inPlace)
+        await this.store(a.key, originalTypeOfProbe(a.probe.format), bytes ?? entry.abs);
       const cover = coverOf(a);
       if (cover !== undefined) await this.storeCover(cover, coverKey(owner, coverSha as string));
       return a;
@@ -281,7 +290,7 @@ export class ImportBatch {
         sha256: a.sha,
         coverSha256: coverOf(a) === undefined ? null : a.coverSha,
         embeddedCover: a.embeddedCover,
-        objectKey: audioKey(owner, a.sha),
+        objectKey: a.key,
         filename,
         contentType: originalTypeOfProbe(a.probe.format),
         probe: a.probe,
@@ -317,7 +326,7 @@ export class ImportBatch {
       started.map(({ a, version }) => ({
         version,
         importId: record.id,
-        sourceKey: audioKey(owner, a.sha),
+        sourceKey: a.key,
         coverKey: coverOf(a) === undefined ? undefined : coverKey(owner, a.coverSha as string),
       })),
       { priority: LIBRARY_IMPORT_PRIORITY },

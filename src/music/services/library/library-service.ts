@@ -5,6 +5,7 @@ import { resolve as resolvePath } from 'node:path';
  * must lie inside LIBRARY_IMPORT_ROOTS: an admin token never reads arbitrary server paths.
  */
 import { isUuid } from '../../uuid.js';
+import { insideLibraryRoots, isUnder } from '../../repositories/library-roots.js';
 import type {
   ImportProblem,
   ImportRecord,
@@ -30,6 +31,8 @@ export interface StartImportInput {
   owner: string;
   visibility?: Visibility;
   prune?: boolean;
+  /** Read the files where they are instead of copying them into the originals store. */
+  in_place?: boolean;
 }
 
 export interface LibraryServiceDeps {
@@ -45,6 +48,7 @@ export type ImportView = LibraryImportProgress & {
   owner_user_id: string;
   visibility: Visibility;
   prune: boolean;
+  in_place: boolean;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
@@ -56,6 +60,7 @@ function importView(record: ImportRecord): ImportView {
     owner_user_id: record.ownerUserId,
     visibility: record.visibility,
     prune: record.prune,
+    in_place: record.inPlace,
     created_at: record.createdAt.toISOString(),
     started_at: record.startedAt?.toISOString() ?? null,
     finished_at: record.finishedAt?.toISOString() ?? null,
@@ -71,18 +76,16 @@ export class LibraryService {
     const { roots } = this.deps;
     if (roots.length === 0 || !directory.startsWith('/')) throw folderNotAllowed(roots);
     const allowed = await Promise.all(roots.map((r) => this.deps.resolveFolder(r)));
-    const under = (path: string, root: string): boolean => path === root || path.startsWith(`${root}/`);
     // Refused before any lookup, so answers never tell what exists outside the roots.
     const spelled = resolvePath(directory);
     const spelledInside = roots.some((r, i) => {
       const real = allowed[i]!;
-      return under(spelled, resolvePath(r)) || ('root' in real && under(spelled, real.root));
+      return isUnder(spelled, resolvePath(r)) || ('root' in real && isUnder(spelled, real.root));
     });
     if (!spelledInside) throw folderNotAllowed(roots);
     const found = await this.deps.resolveFolder(directory);
     if ('reason' in found) throw folderUnreadable(found.reason);
-    const inside = allowed.some((r) => 'root' in r && under(found.root, r.root));
-    if (!inside) throw folderNotAllowed(roots);
+    if (!(await insideLibraryRoots(found.root, roots))) throw folderNotAllowed(roots);
     return found.root;
   }
 
@@ -100,6 +103,7 @@ export class LibraryService {
       root,
       visibility: input.visibility ?? 'public',
       prune: input.prune ?? false,
+      inPlace: input.in_place ?? false,
     });
     // A parallel start made it first (the one-unfinished index): that one is this folder's import.
     if (!created) return this.resumedIfPaused(record);

@@ -1,0 +1,170 @@
+/**
+ * Originals read in place: a library imported with `--in-place` is not copied into the store;
+ * its assets name the file itself (`in-place:<sha256>:<real path>`), and the originals store
+ * reads such keys from the file system, only inside LIBRARY_IMPORT_ROOTS, and never writes or
+ * deletes them (the files are the owner's). Every other key goes to the store underneath.
+ */
+import { createReadStream } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
+import type {
+  AssembledObject,
+  ByteRange,
+  CompletedPart,
+  ObjectBody,
+  ObjectData,
+  ObjectInfo,
+  ObjectSource,
+  ObjectStore,
+  UploadedPart,
+} from './object-store.js';
+import { inPlaceNotWritable } from '../../errors/storage.js';
+import { insideLibraryRoots } from '../library-roots.js';
+
+const PREFIX = 'in-place:';
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/** The key of a library file read in place: its content hash (one asset a content) and its real path. */
+export function inPlaceKey(sha256: string, realPath: string): string {
+  return `${PREFIX}${sha256}:${realPath}`;
+}
+
+/** The real path an in-place key names, or undefined for a store key. */
+export function inPlacePath(key: string): string | undefined {
+  if (!key.startsWith(PREFIX)) return undefined;
+  const sha = key.slice(PREFIX.length, PREFIX.length + 64);
+  const path = key.slice(PREFIX.length + 65);
+  return SHA256.test(sha) && key[PREFIX.length + 64] === ':' && path.startsWith('/') ? path : undefined;
+}
+
+export function isInPlaceKey(key: string): boolean {
+  return key.startsWith(PREFIX);
+}
+
+function isMissing(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP';
+}
+
+export class InPlaceOriginals implements ObjectStore {
+  readonly name;
+  readonly directPartUploads;
+
+  constructor(
+    private readonly store: ObjectStore,
+    /** LIBRARY_IMPORT_ROOTS: the only folders a key may name a file in (their real paths, resolved per read). */
+    private readonly roots: readonly string[],
+  ) {
+    this.name = store.name;
+    this.directPartUploads = store.directPartUploads;
+  }
+
+  /**
+   * The file a key names when it is a regular file inside the roots and reached by no symlink (the
+   * importer records real paths: a link put there later, even to a file inside the roots, is refused).
+   */
+  private async file(key: string): Promise<{ path: string; info: ObjectInfo } | undefined> {
+    const path = inPlacePath(key);
+    if (path === undefined) return undefined;
+    try {
+      const real = await realpath(path);
+      if (real !== path) return undefined;
+      if (!(await insideLibraryRoots(real, this.roots))) return undefined;
+      const s = await stat(real);
+      if (!s.isFile()) return undefined;
+      return {
+        path: real,
+        info: { size: s.size, contentType: undefined, etag: undefined, lastModified: s.mtime },
+      };
+    } catch (err) {
+      if (isMissing(err)) return undefined;
+      throw err;
+    }
+  }
+
+  ensure(): Promise<void> {
+    return this.store.ensure();
+  }
+
+  ping(): Promise<void> {
+    return this.store.ping();
+  }
+
+  put(
+    key: string,
+    data: ObjectData,
+    options?: { contentType?: string },
+  ): Promise<{ etag: string | undefined }> {
+    if (isInPlaceKey(key)) throw inPlaceNotWritable();
+    return this.store.put(key, data, options);
+  }
+
+  async get(key: string, range?: ByteRange): Promise<ObjectBody | undefined> {
+    if (!isInPlaceKey(key)) return this.store.get(key, range);
+    const found = await this.file(key);
+    if (!found) return undefined;
+    const { path, info } = found;
+    if (!range || info.size === 0) return { ...info, body: createReadStream(path), range: undefined };
+    const clamped = { start: range.start, end: Math.min(range.end, info.size - 1) };
+    return { ...info, body: createReadStream(path, clamped), range: clamped };
+  }
+
+  async head(key: string): Promise<ObjectInfo | undefined> {
+    if (!isInPlaceKey(key)) return this.store.head(key);
+    return (await this.file(key))?.info;
+  }
+
+  async readSource(key: string): Promise<ObjectSource | undefined> {
+    if (!isInPlaceKey(key)) return this.store.readSource(key);
+    const found = await this.file(key);
+    return found ? { file: found.path } : undefined;
+  }
+
+  /** The owner's file stays: deleting its track forgets it, as deleting a store object would. */
+  async delete(key: string): Promise<void> {
+    if (!isInPlaceKey(key)) await this.store.delete(key);
+  }
+
+  list(prefix: string): Promise<string[]> {
+    return this.store.list(prefix);
+  }
+
+  move(from: string, to: string): Promise<void> {
+    if (isInPlaceKey(from) || isInPlaceKey(to)) throw inPlaceNotWritable();
+    return this.store.move(from, to);
+  }
+
+  createMultipartUpload(key: string, contentType: string): Promise<string> {
+    return this.store.createMultipartUpload(key, contentType);
+  }
+
+  uploadPart(
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    data: ObjectData,
+    size?: number,
+  ): Promise<string> {
+    return this.store.uploadPart(key, uploadId, partNumber, data, size);
+  }
+
+  listParts(key: string, uploadId: string): Promise<UploadedPart[]> {
+    return this.store.listParts(key, uploadId);
+  }
+
+  presignUploadPart(
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    expiresInSeconds: number,
+  ): Promise<string | undefined> {
+    return this.store.presignUploadPart(key, uploadId, partNumber, expiresInSeconds);
+  }
+
+  completeMultipartUpload(key: string, uploadId: string, parts: CompletedPart[]): Promise<AssembledObject> {
+    return this.store.completeMultipartUpload(key, uploadId, parts);
+  }
+
+  abortMultipartUpload(key: string, uploadId: string): Promise<void> {
+    return this.store.abortMultipartUpload(key, uploadId);
+  }
+}

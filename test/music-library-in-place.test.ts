@@ -1,0 +1,196 @@
+/**
+ * `--in-place` imports: the files are read where they are (nothing copied into the originals
+ * store), the real music-worker transcodes them from there, Subsonic downloads serve them, and
+ * deleting the track leaves the owner's file. The store reads such keys only inside
+ * LIBRARY_IMPORT_ROOTS and never through a symlink; the CLI refuses --in-place outside them.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { text } from 'node:stream/consumers';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { libraryCommand } from '../src/main/commands/library.js';
+import { createLibraryImporter } from '../src/music/library-wiring.js';
+import {
+  InPlaceOriginals,
+  inPlaceKey,
+  inPlacePath,
+} from '../src/music/repositories/object-store/in-place-store.js';
+import { runCommand } from './helpers/cli-command.js';
+import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
+import { signupUser, type TestUser } from './helpers/music-domain.js';
+import { testDatabaseUrl } from './helpers/music-env.js';
+import {
+  generateAudio,
+  startWorkerProcess,
+  stopWorkerProcess,
+  type WorkerProcess,
+} from './helpers/music-worker.js';
+
+let t: MusicTestApp;
+let dir: string;
+let roots: string;
+let owner: TestUser;
+let worker: WorkerProcess | undefined;
+const SHA = 'a'.repeat(64);
+
+beforeAll(async () => {
+  dir = await realpath(await mkdtemp(join(tmpdir(), 'library-in-place-')));
+  roots = join(dir, 'roots');
+  await mkdir(roots);
+  t = await createMusicTestApp({ RATE_LIMITS: 'off', LIBRARY_IMPORT_ROOTS: roots });
+  owner = await signupUser(t.app, 'inplace');
+}, 120_000);
+
+afterAll(async () => {
+  if (worker) await stopWorkerProcess(worker);
+  await t.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('the originals store reading library files in place', () => {
+  it('reads a key only inside the roots, never through a symlink, and never writes or deletes', async () => {
+    const inside = join(roots, 'a.bin');
+    const outside = join(dir, 'outside.bin');
+    await writeFile(inside, 'inside bytes');
+    await writeFile(outside, 'outside bytes');
+    await symlink(outside, join(roots, 'link-out.bin'));
+    await symlink(inside, join(roots, 'link-in.bin'));
+    const store = new InPlaceOriginals(t.connections.stores.originals, [roots]);
+
+    const found = await store.get(inPlaceKey(SHA, inside));
+    expect(found?.size).toBe(12);
+    expect(await text(found!.body)).toBe('inside bytes');
+    const part = await store.get(inPlaceKey(SHA, inside), { start: 7, end: 100 });
+    expect(part?.range).toEqual({ start: 7, end: 11 });
+    expect(await text(part!.body)).toBe('bytes');
+    expect(await store.readSource(inPlaceKey(SHA, inside))).toEqual({ file: inside });
+
+    for (const path of [
+      outside,
+      join(roots, 'link-out.bin'),
+      join(roots, 'link-in.bin'),
+      roots,
+      join(roots, 'gone'),
+    ])
+      expect(await store.head(inPlaceKey(SHA, path)), path).toBeUndefined();
+    expect(await store.head(inPlaceKey(SHA, `${roots}/../outside.bin`))).toBeUndefined();
+    expect(inPlacePath(`in-place:${SHA}:relative/path`)).toBeUndefined();
+    expect(inPlacePath(`in-place:short:${inside}`)).toBeUndefined();
+    expect(
+      await new InPlaceOriginals(t.connections.stores.originals, []).head(inPlaceKey(SHA, inside)),
+    ).toBeUndefined();
+
+    expect(() => store.put(inPlaceKey(SHA, inside), 'x')).toThrow(/read only/);
+    expect(() => store.move(inPlaceKey(SHA, inside), 'a/b')).toThrow(/read only/);
+    await store.delete(inPlaceKey(SHA, inside));
+    expect(await readFile(inside, 'utf8')).toBe('inside bytes');
+  });
+});
+
+describe('library import --in-place', () => {
+  it('copies nothing; the worker transcodes the files where they are; downloads serve them; deleting keeps them', async () => {
+    const word = `Numbat${randomUUID().slice(0, 6)}`;
+    const album = join(roots, 'music', `${word} Album`);
+    await mkdir(album, { recursive: true });
+    const files = [join(album, '01.flac'), join(album, '02.mp3')];
+    for (const [n, file] of files.entries())
+      await generateAudio(file, {
+        seconds: 1,
+        ...(file.endsWith('.mp3') ? { codec: 'libmp3lame' } : {}),
+        tags: { title: `${word} Song ${n + 1}`, artist: `${word} Band` },
+      });
+
+    const wiring = createLibraryImporter(t.config, t.connections);
+    const record = await wiring.library.createImport({
+      ownerUserId: owner.id,
+      requestedBy: null,
+      root: join(roots, 'music'),
+      visibility: 'public',
+      prune: false,
+      inPlace: true,
+    });
+    const done = await wiring.importer.run(record.id, randomUUID());
+    await wiring.close();
+    expect(done).toMatchObject({ status: 'done', imported: 2, failed: 0, inPlace: true });
+
+    expect(await t.connections.stores.originals.list(`${owner.id}/`)).toEqual([]);
+    const assets = await t.connections.prisma.asset.findMany({
+      where: { ownerUserId: owner.id },
+      select: { objectKey: true },
+    });
+    expect(assets.map((a) => inPlacePath(a.objectKey)).sort()).toEqual(files);
+
+    worker = await startWorkerProcess(t.config, { LIBRARY_IMPORT_ROOTS: roots });
+    const versions = { track: { ownerUserId: owner.id } };
+    while ((await t.connections.prisma.trackVersion.count({ where: { ...versions, status: 'ready' } })) < 2) {
+      expect(
+        await t.connections.prisma.trackVersion.count({ where: { ...versions, status: 'failed' } }),
+      ).toBe(0);
+      await sleep(300);
+    }
+
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/me/client-keys',
+      headers: owner.headers,
+      payload: { name: 'test player' },
+    });
+    const apiKey = created.json<{ key: string }>().key;
+    const rest = (path: string, params: Record<string, string>) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/rest/${path}?${new URLSearchParams({ apiKey, f: 'json', ...params }).toString()}`,
+      });
+    const search = (await rest('search3.view', { query: `${word} Song 1` })).json<{
+      'subsonic-response': { searchResult3: { song?: { id: string; title: string }[] } };
+    }>();
+    const song = search['subsonic-response'].searchResult3.song?.find((s) => s.title === `${word} Song 1`);
+    expect(song).toBeDefined();
+    const download = await rest('download.view', { id: song!.id });
+    expect(download.statusCode).toBe(200);
+    expect(download.rawPayload.equals(await readFile(files[0]!))).toBe(true);
+
+    const track = await t.connections.prisma.track.findFirst({
+      where: { ownerUserId: owner.id, title: `${word} Song 1` },
+    });
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/tracks/${track!.id}`,
+      headers: owner.headers,
+    });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    expect((await stat(files[0]!)).isFile()).toBe(true);
+  }, 300_000);
+
+  it('the CLI refuses --in-place for a folder outside LIBRARY_IMPORT_ROOTS, naming the setting', async () => {
+    const elsewhere = join(dir, 'elsewhere');
+    await mkdir(elsewhere);
+    const env = {
+      DATABASE_URL: testDatabaseUrl(),
+      CACHE_URL: t.config.cacheUrl,
+      MUSIC_CACHE_KEY_PREFIX: t.config.cacheKeyPrefix,
+      QUEUE_PREFIX: t.config.queuePrefix,
+      DATA_DIR: t.config.dataDir,
+    };
+    const run = (extra: Record<string, string>) =>
+      runCommand(libraryCommand, ['import', elsewhere, '--owner', owner.handle, '--in-place'], {
+        ...env,
+        ...extra,
+      });
+    // The same command on an (empty) folder inside the roots runs: the refusal is the roots'.
+    const inside = join(roots, 'empty');
+    await mkdir(inside);
+    const ran = await runCommand(libraryCommand, ['import', inside, '--owner', owner.handle, '--in-place'], {
+      ...env,
+      LIBRARY_IMPORT_ROOTS: roots,
+    });
+    expect(ran.code).toBe(0);
+    expect(ran.printed).toContain('done');
+    expect((await run({ LIBRARY_IMPORT_ROOTS: roots })).code).toBe(2);
+    expect((await run({ LIBRARY_IMPORT_ROOTS: '' })).code).toBe(2);
+    expect(await t.connections.prisma.libraryImport.count({ where: { root: elsewhere } })).toBe(0);
+  });
+});
