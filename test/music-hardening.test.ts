@@ -15,6 +15,7 @@ import { TokenService } from '../src/music/services/tokens.js';
 import { createMusicTestApp, TEST_JWT_SECRET, type MusicTestApp } from './helpers/music-app.js';
 import { testDatabaseUrl } from './helpers/music-env.js';
 import { rawHttp } from './helpers/raw-http.js';
+import { signupUser } from './helpers/music-domain.js';
 
 const unique = (): string => randomBytes(4).toString('hex');
 const PASSWORD = 'a long enough passphrase';
@@ -158,17 +159,56 @@ describe('input hardening', () => {
       display_name: 'Finite',
     });
     expect(signup.statusCode).toBe(201);
-    for (const url of [`/api/v1/users/${handle}?limit=1e400`, `/api/v1/users/${handle}?limit=-1e400`]) {
-      const res = await t.app.inject({ url });
-      expect(res.statusCode, url).toBe(400);
-      expect(res.json().errors, url).toEqual([
-        expect.objectContaining({
-          path: 'querystring:/limit',
-          message: expect.stringMatching(/too large to read; it must be a whole number from 1 to 100/),
-        }),
-      ]);
+    // Decimal digits only (1e400 is refused for its spelling): 400 of them still overflow.
+    const huge = '1'.padEnd(401, '0');
+    const res = await t.app.inject({ url: `/api/v1/users/${handle}?limit=${huge}` });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual([
+      expect.objectContaining({
+        path: 'querystring:/limit',
+        message: expect.stringMatching(/too large to read; it must be a whole number from 1 to 100/),
+      }),
+    ]);
+    for (const spelled of ['1e400', '-1e400', `-${huge}`]) {
+      const refused = await t.app.inject({ url: `/api/v1/users/${handle}?limit=${spelled}` });
+      expect(refused.statusCode, spelled).toBe(400);
+      expect(refused.json().errors[0].message, spelled).toContain('written in decimal digits');
     }
     expect((await t.app.inject({ url: `/api/v1/users/${handle}?limit=100` })).statusCode).toBe(200);
+  });
+
+  it('reads a query or path integer as decimal digits only: hex, exponents, signs and spaces are a 400 naming it', async () => {
+    const user = await signupUser(t.app, 'dec');
+    // ajv's coercion (Number()) read each of these as a number.
+    for (const bad of ['0x10', '1e2', '+5', ' 5', '5 ', '0b11', '0o7', '1.0', '-5', '']) {
+      const res = await t.app.inject({
+        url: `/api/v1/users/${user.handle}?limit=${encodeURIComponent(bad)}`,
+      });
+      expect(res.statusCode, bad).toBe(400);
+      expect(res.json().errors, bad).toEqual([
+        {
+          path: 'querystring:/limit',
+          message: `is ${JSON.stringify(bad)}; it must be a whole number from 1 to 100 written in decimal digits, like 20 (no sign, spaces, hexadecimal or exponent)`,
+        },
+      ]);
+      expect(res.json().detail, bad).toContain('limit');
+    }
+    for (const good of ['5', '05', '100']) {
+      const res = await t.app.inject({ url: `/api/v1/users/${user.handle}?limit=${good}` });
+      expect(res.statusCode, good).toBe(200);
+    }
+    // The same rule for every route's integers, path parameters included.
+    const feed = await t.app.inject({ url: '/api/v1/new?limit=0x10' });
+    expect(feed.statusCode, feed.body).toBe(400);
+    const part = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/upload/multipart/some-upload/parts/0x1',
+      headers: user.headers,
+    });
+    expect(part.statusCode, part.body).toBe(400);
+    expect(part.json().errors).toEqual([
+      expect.objectContaining({ path: 'params:/n', message: expect.stringContaining('decimal digits') }),
+    ]);
   });
 });
 

@@ -12,6 +12,7 @@ import { PLAYLIST_LIMITS } from '../src/music/services/playlist-limits.js';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
 import { signupUser, type TestUser } from './helpers/music-domain.js';
 import { testDatabaseUrl } from './helpers/music-env.js';
+import { waitForLockWaiter } from './helpers/postgres.js';
 import { addReadyVersion, clientKeys } from './helpers/library-rows.js';
 
 interface ListedPlaylist {
@@ -175,16 +176,3 @@ describe('playlist listing and concurrent changes', () => {
     }
   }, 30_000);
 });
-
-/** Resolves once a backend waits for a lock on a statement like `pattern` (SQL LIKE). */
-async function waitForLockWaiter(pool: pg.Pool, pattern: string): Promise<void> {
-  for (;;) {
-    const { rows } = await pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity
-       WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE $1`,
-      [pattern],
-    );
-    if ((rows[0]?.n ?? 0) > 0) return;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}

@@ -171,6 +171,44 @@ describe('/rest parameters', () => {
       expect(error.message, payload).toContain(`Parameter ${name} must be text`);
     }
   });
+
+  it("an integer parameter is decimal digits only, the REST API's rule: anything else is an error naming it", async () => {
+    const user = await signupUser(t.app, 'sdec');
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/me/client-keys',
+      headers: user.headers,
+      payload: { name: 'player' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const key = encodeURIComponent(created.json<{ key: string }>().key);
+    const call = async (endpoint: string, query: string) =>
+      (await t.app.inject({ url: `/rest/${endpoint}?f=json&apiKey=${key}&${query}` })).json()[
+        'subsonic-response'
+      ];
+    for (const bad of ['0x10', '1e2', '+5', ' 5', '5 ', '1.0', '-0', '']) {
+      const answer = await call('getAlbumList2', `type=newest&offset=${encodeURIComponent(bad)}`);
+      if (bad === '') {
+        // Empty is "not given" (the default), as Subsonic clients send it.
+        expect(answer.status, bad).toBe('ok');
+        continue;
+      }
+      expect(answer.status, bad).toBe('failed');
+      expect(answer.error, bad).toEqual({
+        code: 0,
+        message: `Parameter offset: must be a whole number from 0 to 1000000 in plain decimal digits: no plus sign, spaces, hexadecimal or exponent (got ${JSON.stringify(bad)})`,
+      });
+    }
+    expect((await call('getAlbumList2', 'type=newest&offset=007&size=5')).status).toBe('ok');
+    // Repeated integers follow it too.
+    const list = await call('createPlaylist', 'name=mine');
+    expect(list.status).toBe('ok');
+    const removed = await call('updatePlaylist', `playlistId=${list.playlist.id}&songIndexToRemove=0x0`);
+    expect(removed.error).toMatchObject({
+      code: 0,
+      message: expect.stringMatching(/^Parameter songIndexToRemove:/),
+    });
+  });
 });
 
 describe('OpenSubsonic API rate limits', () => {

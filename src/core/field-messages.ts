@@ -34,12 +34,21 @@ export const MESSAGES = {
   unknownProperty: (name: string) => `is not an allowed property here (unknown property "${name}")`,
   notFinite: (schema?: Schema) =>
     `is a number too large to read; it must be ${accepts(schema ?? { type: 'number' })}`,
+  notDecimalInteger: (schema: Schema, negatives: boolean) =>
+    `it must be ${accepts(schema)} written in decimal digits, like ${integerExample(schema)} (${negatives ? 'a leading minus is fine; no' : 'no sign,'} spaces, hexadecimal or exponent)`,
   controlCharacter: (found: string) =>
     `contains the character ${found} (a control, invisible formatting or noncharacter code point, or a blank one where nothing else is visible), which is not allowed in text`,
   notIJson: (found: string) => `contains the character ${found}, ${iJsonReason(found)}`,
   notIJsonKey: (found: string) => `is a key that contains the character ${found}, ${iJsonReason(found)}`,
   noBody: 'must be absent or an empty object',
 } as const;
+
+/** A value the field accepts, for a message: its default, else 20 brought into its range. */
+function integerExample(s: Schema): number {
+  if (typeof s.default === 'number') return s.default;
+  if (typeof s.minimum === 'number') return Math.max(s.minimum, Math.min(20, Number(s.maximum ?? 20)));
+  return 20;
+}
 
 /** Why tool input may not hold `found` ("U+XXXX"), in words. */
 function iJsonReason(found: string): string {
@@ -200,6 +209,8 @@ function formatOne(e: ErrorObject): FieldError {
       return { path: at, message: `is ${was}; it must be ${accepts(parent ?? {})}` };
     case 'finite':
       return { path: at, message: e.message ?? MESSAGES.notFinite(parent) };
+    case 'decimalInteger':
+      return { path: at, message: `is ${was}; ${e.message ?? `it must be ${accepts(parent ?? {})}`}` };
     case 'textSafety':
       return { path: at, message: MESSAGES.controlCharacter(String(p.character)) };
     default:

@@ -24,3 +24,11 @@ export function isPartialDate(text: string): boolean {
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   return day >= 1 && day <= (month === 2 && !leap ? 28 : (DAYS[month - 1] ?? 0));
 }
+
+/**
+ * An integer sent as text (a query, path or Subsonic parameter): decimal digits, a leading minus
+ * only where negatives are allowed. Number() would also read "0x10", "1e2", "+5" and " 5".
+ */
+export function isDecimalInteger(text: string, negatives: boolean): boolean {
+  return (negatives ? /^-?\d+$/ : /^\d+$/).test(text);
+}

@@ -2,17 +2,25 @@
  * Route schema compilation for the music API. Bodies: ajv strict, no coercion, and unknown
  * properties REJECTED (fastify's default ajv silently removes them, which would hide a
  * client's typo). Query strings and path parameters arrive as text, so they are coerced
- * ("20" -> 20) but otherwise held to the same strictness. Every part is then checked for
+ * ("20" -> 20) but otherwise held to the same strictness; an integer there must be written in
+ * decimal digits ("0x10", "1e2", "+5" and " 5" are refused, not read as numbers). Every part is then checked for
  * control and invisible formatting characters in its strings (core/text-safety.ts).
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { invalidInput, pointerToken } from '../core/errors.js';
 import { textSafetyErrors } from '../core/text-safety.js';
+import { isDecimalInteger } from '../core/text-patterns.js';
 import { MESSAGES } from '../core/field-messages.js';
 import { createAjv, createQueryAjv } from '../core/validation.js';
 
 type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+type PropertySchema = Record<string, unknown>;
+
+function propertiesOf(schema: unknown): Record<string, PropertySchema> {
+  return (schema as { properties?: Record<string, PropertySchema> }).properties ?? {};
+}
 
 /**
  * ajv coerces "1e400" to Infinity and then lets it through `type: integer` and `maximum`; a
@@ -20,7 +28,7 @@ type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null }
  */
 function nonFiniteErrors(data: unknown, schema: unknown): ErrorObject[] {
   if (data === null || typeof data !== 'object') return [];
-  const properties = (schema as { properties?: Record<string, Record<string, unknown>> }).properties ?? {};
+  const properties = propertiesOf(schema);
   return Object.entries(data)
     .filter(([, v]) => typeof v === 'number' && !Number.isFinite(v))
     .map(([k]) => ({
@@ -32,8 +40,44 @@ function nonFiniteErrors(data: unknown, schema: unknown): ErrorObject[] {
     }));
 }
 
+function negativesAllowed(s: PropertySchema): boolean {
+  if (typeof s.minimum === 'number') return s.minimum < 0;
+  return !(typeof s.exclusiveMinimum === 'number' && s.exclusiveMinimum >= -1);
+}
+
+/**
+ * ajv's coercion reads text with Number(), which takes "0x10", "1e2", "+5" and " 5" too: checked
+ * before it, on the text as sent, every integer of a query or path is decimal digits.
+ */
+function integerSpellingErrors(data: unknown, schema: unknown): ErrorObject[] {
+  if (data === null || typeof data !== 'object') return [];
+  const properties = propertiesOf(schema);
+  return Object.entries(data).flatMap(([k, v]): ErrorObject[] => {
+    const s = properties[k];
+    if (typeof v !== 'string' || s?.type !== 'integer') return [];
+    const negatives = negativesAllowed(s);
+    if (isDecimalInteger(v, negatives)) return [];
+    return [
+      {
+        instancePath: `/${pointerToken(k)}`,
+        schemaPath: '#/decimalInteger',
+        keyword: 'decimalInteger',
+        params: {},
+        data: v,
+        parentSchema: s,
+        message: MESSAGES.notDecimalInteger(s, negatives),
+      },
+    ];
+  });
+}
+
 function withTextSafety(fn: ValidateFunction, textPart: boolean, schema: unknown): Validate {
   const validate: Validate = (data) => {
+    const spelling = textPart ? integerSpellingErrors(data, schema) : [];
+    if (spelling.length > 0) {
+      validate.errors = spelling;
+      return false;
+    }
     if (!fn(data)) {
       validate.errors = fn.errors ?? null;
       return false;

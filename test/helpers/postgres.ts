@@ -18,3 +18,16 @@ export async function withPostgres<T>(url: string, fn: (c: pg.Client) => Promise
     await client.end();
   }
 }
+
+/** Resolves once a backend waits for a lock on a statement like `pattern` (SQL LIKE). */
+export async function waitForLockWaiter(pool: pg.Pool, pattern: string): Promise<void> {
+  for (;;) {
+    const { rows } = await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity
+       WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE $1`,
+      [pattern],
+    );
+    if ((rows[0]?.n ?? 0) > 0) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}

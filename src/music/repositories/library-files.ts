@@ -1,12 +1,13 @@
 /**
- * A library folder on this machine: the walk (symlinks followed, loops, unreadable folders and
- * names that are not UTF-8 reported), and each file read once for both what it is (music-metadata,
- * by content) and its sha256. The rules (what is imported) are in services/library/.
+ * A library folder on this machine: the walk (symlinks followed while they stay inside the
+ * folder; links out of it, loops, unreadable folders and names that are not UTF-8 reported),
+ * and each file read once for both what it is (music-metadata, by content) and its sha256. The
+ * rules (what is imported) are in services/library/.
  */
 import { createHash } from 'node:crypto';
-import { constants, createReadStream, openAsBlob } from 'node:fs';
-import { access, open, readdir, realpath, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { constants, createReadStream, openAsBlob, type Dirent } from 'node:fs';
+import { access, open, readdir, readlink, realpath, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import {
   CouldNotDetermineFileTypeError,
@@ -65,23 +66,60 @@ function errorReason(err: unknown): string {
   return (err as Error).message;
 }
 
-/** Every file under `root` (a real path), sorted by name within each folder; problems in place. */
-export async function* walkLibrary(root: string): AsyncGenerator<WalkEntry> {
+/** `path` is `root` or lies under it (both real paths). */
+function isUnder(path: string, root: string): boolean {
+  return path === root || path.startsWith(root.endsWith('/') ? root : `${root}/`);
+}
+
+const LOOP = 'symlink loop: a folder already walked';
+export const LINK_OUTSIDE =
+  'symlink leads outside the imported folder; not followed (import the folder it leads to itself)';
+
+/**
+ * The real path a link inside the walk leads to, or why it is not followed: a link out of the
+ * folder is never read through (an admin choosing a folder under LIBRARY_IMPORT_ROOTS would
+ * otherwise read anything a link inside it names).
+ */
+async function followLink(abs: string, root: string): Promise<{ real: string } | { reason: string }> {
+  let real: string;
+  try {
+    real = await realpath(abs);
+  } catch (err) {
+    // Broken or looping: a link spelled outside gets the same answer whether its target exists or not.
+    const spelled = await readlink(abs).then(
+      (to) => resolve(dirname(abs), to),
+      () => abs,
+    );
+    return { reason: isUnder(spelled, root) ? errorReason(err) : LINK_OUTSIDE };
+  }
+  // A link to the folder or one of its parents would walk it again.
+  if (isUnder(root, real)) return { reason: LOOP };
+  return isUnder(real, root) ? { real } : { reason: LINK_OUTSIDE };
+}
+
+/**
+ * Every file under `folder`, sorted by name within each folder; problems in place. Folders are
+ * walked by their real paths, so every file read lies under the folder's.
+ */
+export async function* walkLibrary(folder: string): AsyncGenerator<WalkEntry> {
+  // Recorded as a real path; resolved again so a link to a parent of it is compared as one.
+  const root = await realpath(folder).catch(() => folder);
   const seen = new Set<string>([root]);
   const stack: { abs: string; rel: string }[] = [{ abs: root, rel: '' }];
   while (stack.length > 0) {
     const dir = stack.pop() as { abs: string; rel: string };
-    let names: Buffer[];
+    let entries: Dirent<Buffer>[];
     try {
-      names = await readdir(dir.abs, { encoding: 'buffer' });
+      entries = await readdir(dir.abs, { encoding: 'buffer', withFileTypes: true });
     } catch (err) {
       yield { kind: 'problem', path: dir.rel || '.', reason: `cannot read the folder: ${errorReason(err)}` };
       continue;
     }
-    names.sort((a, b) => Buffer.compare(a, b));
+    entries.sort((a, b) => Buffer.compare(a.name, b.name));
     const files: { name: string; abs: string; rel: string; size: number; mtimeMs: number }[] = [];
     const subdirs: { abs: string; rel: string }[] = [];
-    for (const raw of names) {
+    for (const entry of entries) {
+      const raw = entry.name;
       const relOf = (name: string): string => (dir.rel ? `${dir.rel}/${name}` : name);
       if (!isUtf8(raw)) {
         yield {
@@ -92,16 +130,24 @@ export async function* walkLibrary(root: string): AsyncGenerator<WalkEntry> {
         continue;
       }
       const name = raw.toString('utf8');
-      const abs = join(dir.abs, name);
+      // dir.abs is a real path, so only a link makes `abs` other than real.
+      let abs = join(dir.abs, name);
       try {
-        const info = await stat(abs);
-        if (info.isDirectory()) {
-          const real = await realpath(abs);
-          if (seen.has(real) || root.startsWith(`${real}/`)) {
-            yield { kind: 'problem', path: relOf(name), reason: 'symlink loop: a folder already walked' };
+        if (entry.isSymbolicLink()) {
+          const link = await followLink(abs, root);
+          if ('reason' in link) {
+            yield { kind: 'problem', path: relOf(name), reason: link.reason };
             continue;
           }
-          seen.add(real);
+          abs = link.real;
+        }
+        const info = await stat(abs);
+        if (info.isDirectory()) {
+          if (seen.has(abs)) {
+            yield { kind: 'problem', path: relOf(name), reason: LOOP };
+            continue;
+          }
+          seen.add(abs);
           subdirs.push({ abs, rel: relOf(name) });
         } else if (info.isFile()) {
           files.push({ name, abs, rel: relOf(name), size: info.size, mtimeMs: info.mtimeMs });

@@ -173,7 +173,47 @@ export class PrismaLibraryRepository {
     });
   }
 
-  /** queued/running -> paused, or paused -> queued; false when the import was not in `from`. */
+  /**
+   * paused -> queued. `held`: the run that was stopping after the pause still holds the import
+   * (heartbeat under RUNNER_STALE_MS) and goes on itself (stopUnlessResumed), so none is started.
+   */
+  async resume(id: string): Promise<{ resumed: boolean; held: boolean }> {
+    const live = new Date(Date.now() - RUNNER_STALE_MS);
+    const rows = await this.prisma.$queryRaw<{ held: boolean }[]>`
+      UPDATE library_imports SET status = 'queued', updated_at = now()
+      WHERE id = ${id}::uuid AND status = 'paused'
+      RETURNING (runner IS NOT NULL AND heartbeat_at >= ${live}::timestamptz) AS held`;
+    return { resumed: rows.length === 1, held: rows[0]?.held === true };
+  }
+
+  /** A resume the running run saw at a beat (queued again) is taken by it: it walks on. */
+  async takeBack(id: string, runner: string): Promise<boolean> {
+    const { count } = await this.prisma.libraryImport.updateMany({
+      where: { id, runner, status: 'queued' },
+      data: { status: 'running', heartbeatAt: new Date() },
+    });
+    return count === 1;
+  }
+
+  /**
+   * A run that stopped for a pause: released as paused when that is still the last word; kept
+   * (running) when a resume came since, in one statement, so a resume racing the stop is never
+   * lost and never starts a second run. Undefined when another runner holds the import now.
+   */
+  async stopUnlessResumed(id: string, runner: string): Promise<'paused' | 'running' | undefined> {
+    const now = new Date();
+    const rows = await this.prisma.$queryRaw<{ status: 'paused' | 'running' }[]>`
+      UPDATE library_imports SET
+        status = CASE WHEN status = 'paused' THEN 'paused' ELSE 'running' END,
+        runner = CASE WHEN status = 'paused' THEN NULL ELSE runner END,
+        heartbeat_at = CASE WHEN status = 'paused' THEN NULL ELSE ${now}::timestamptz END,
+        updated_at = now()
+      WHERE id = ${id}::uuid AND runner = ${runner}::uuid AND status IN ('queued', 'running', 'paused')
+      RETURNING status`;
+    return rows[0]?.status;
+  }
+
+  /** queued/running -> paused (a pause); false when the import was not in `from`. */
   async setStatus(id: string, from: ImportStatus[], to: ImportStatus): Promise<boolean> {
     const { count } = await this.prisma.libraryImport.updateMany({
       where: { id, status: { in: from } },

@@ -7,6 +7,7 @@
  */
 import { cutText } from '../../core/text-length.js';
 import { refusedCharacter } from '../../core/text-safety.js';
+import { isDecimalInteger } from '../../core/text-patterns.js';
 import { badParameter, missingParameter, parameterNotText, type SubsonicError } from './errors.js';
 
 export type RawParams = Record<string, string | string[] | undefined>;
@@ -66,6 +67,11 @@ export class Params {
     return v === undefined || v === '' ? undefined : parseIntIn(name, v, min, max);
   }
 
+  /** Every value of a repeated integer parameter (songIndexToRemove=0&songIndexToRemove=3). */
+  ints(name: string, min: number, max: number): number[] {
+    return this.all(name).map((v) => parseIntIn(name, v, min, max));
+  }
+
   bool(name: string, fallback: boolean): boolean {
     const v = this.get(name);
     if (v === undefined || v === '') return fallback;
@@ -80,11 +86,12 @@ function notText(name: string, value: unknown): SubsonicError {
   return parameterNotText(name, kind);
 }
 
+/** The API's rule for integers (core/text-patterns.ts): decimal digits, a minus only where negatives are allowed. */
 function parseIntIn(name: string, v: string, min: number, max: number): number {
-  if (!/^-?\d{1,15}$/.test(v) || Number(v) < min || Number(v) > max)
+  if (v.length > 16 || !isDecimalInteger(v, min < 0) || Number(v) < min || Number(v) > max)
     throw badParameter(
       name,
-      `must be a whole number from ${min} to ${max} (got ${JSON.stringify(cutText(v, 40))})`,
+      `must be a whole number from ${min} to ${max} in plain decimal digits: no plus sign, spaces, hexadecimal or exponent (got ${JSON.stringify(cutText(v, 40))})`,
     );
   return Number(v);
 }

@@ -107,19 +107,13 @@ export class LibraryImporter {
       run.stopped ??= 'aborted';
     };
     options.signal?.addEventListener('abort', onAbort);
+    if (options.signal?.aborted) onAbort();
     try {
       await this.deps.held.releaseHeld(importId);
       await this.restartFlows(record);
       run.uploads = await library.uploadedContents(record.ownerUserId, libraryPrefix(record.ownerUserId));
       run.total = await this.countFiles(record.root, run);
-      await this.walk(run, options.signal);
-      await this.beat(run, runner);
-      if (run.failure) throw run.failure;
-      if (run.stopped) {
-        await library.release(importId, runner, 'paused');
-      } else {
-        await this.finish(run, runner);
-      }
+      await this.passes(run, runner, options.signal);
     } catch (err) {
       await library.release(importId, runner, 'paused', { error: cutText((err as Error).message, 500) });
       throw err;
@@ -130,6 +124,33 @@ export class LibraryImporter {
       await tell();
     }
     return run.record;
+  }
+
+  /**
+   * Walks until the folder is done or the run is stopped. A pause stops it unless a resume came
+   * while it was stopping: the last word wins, and this run (still holding the import) walks again
+   * instead of a second one starting (files it recorded are skipped as seen).
+   */
+  private async passes(run: Run, runner: string, signal: AbortSignal | undefined): Promise<void> {
+    const { library } = this.deps;
+    const id = run.record.id;
+    for (;;) {
+      const complete = await this.walk(run, signal);
+      await this.beat(run, runner);
+      if (run.failure) throw run.failure;
+      if (run.stopped === 'paused') {
+        if ((await library.stopUnlessResumed(id, runner)) !== 'running') return;
+        run.stopped = undefined;
+        if (!complete && !signal?.aborted) {
+          await this.deps.held.releaseHeld(id);
+          continue;
+        }
+      }
+      // Only a walk that reached the end decides what is missing (and prunes).
+      if (complete && !run.stopped) return this.finish(run, runner);
+      // Stopped by its process (Ctrl-C, a worker shutting down): resumable.
+      return library.release(id, runner, 'paused');
+    }
   }
 
   /** Versions recorded by a killed run before their flow was enqueued (enqueueing twice adds nothing). */
@@ -158,7 +179,8 @@ export class LibraryImporter {
     return n;
   }
 
-  private async walk(run: Run, signal: AbortSignal | undefined): Promise<void> {
+  /** True when it reached the end of the folder (every file in a batch, every batch done). */
+  private async walk(run: Run, signal: AbortSignal | undefined): Promise<boolean> {
     const size = this.deps.batchSize ?? 100;
     const busy = new Set<Promise<void>>();
     const start = (entries: WalkEntry[]): Promise<void> => {
@@ -169,23 +191,41 @@ export class LibraryImporter {
       busy.add(tracked);
       return busy.size >= BATCHES_IN_FLIGHT ? Promise.race(busy) : Promise.resolve();
     };
+    const cut = (): boolean =>
+      run.stopped !== undefined || run.failure !== undefined || signal?.aborted === true;
+    let complete = true;
     let entries: WalkEntry[] = [];
     for await (const entry of this.deps.source.walk(run.record.root)) {
-      if (run.stopped || run.failure || signal?.aborted) break;
+      if (cut()) {
+        complete = false;
+        break;
+      }
       entries.push(entry);
       if (entries.length < size) continue;
       await start(entries);
       entries = [];
     }
-    if (entries.length > 0 && !(run.stopped || run.failure || signal?.aborted)) await start(entries);
+    if (entries.length > 0) {
+      if (cut()) complete = false;
+      else await start(entries);
+    }
     await Promise.all(busy);
+    return complete;
   }
 
-  /** Saves the counters, reads the status back (an admin's pause stops the run at the next file). */
+  /**
+   * Saves the counters, reads the status back: an admin's pause stops the run at the next file;
+   * queued again (resumed before the run stopped) is taken back, and the run goes on.
+   */
   private async beat(run: Run, runner: string): Promise<void> {
     const delta = { ...run.delta };
     for (const k of COUNTERS) run.delta[k] -= delta[k];
-    const now = await this.deps.library.heartbeat(run.record.id, runner, delta);
+    const { library } = this.deps;
+    let now = await library.heartbeat(run.record.id, runner, delta);
+    if (now?.status === 'queued' && (await library.takeBack(now.id, runner))) {
+      await this.deps.held.releaseHeld(now.id);
+      now = await library.findImport(now.id);
+    }
     if (now) run.record = now;
     if (now && now.status !== 'running') run.stopped ??= 'paused';
   }

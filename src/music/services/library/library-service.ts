@@ -112,10 +112,8 @@ export class LibraryService {
   }
 
   private async resumedIfPaused(unfinished: ImportRecord): Promise<ImportView> {
-    const { library } = this.deps;
-    if (unfinished.status === 'paused' && (await library.setStatus(unfinished.id, ['paused'], 'queued')))
-      await this.resumed(unfinished.id);
-    return importView((await library.findImport(unfinished.id)) ?? unfinished);
+    if (unfinished.status === 'paused') await this.resumed(unfinished.id);
+    return importView((await this.deps.library.findImport(unfinished.id)) ?? unfinished);
   }
 
   private async found(id: string): Promise<ImportRecord> {
@@ -134,10 +132,17 @@ export class LibraryService {
     return { items: (await this.deps.library.listImports(limit)).map(importView) };
   }
 
-  /** Its media jobs the worker held while paused go back to their queues, and a new run walks on. */
-  private async resumed(id: string): Promise<void> {
+  /**
+   * paused -> queued; its media jobs the worker held go back to their queues, and a new run walks
+   * on, unless the run that was stopping after the pause still holds it: that one goes on (the
+   * last word wins, one run at a time). False when the import was not paused.
+   */
+  private async resumed(id: string): Promise<boolean> {
+    const { resumed, held } = await this.deps.library.resume(id);
+    if (!resumed) return false;
     await this.deps.queue.releaseHeld(id);
-    await this.deps.queue.enqueue(id);
+    if (!held) await this.deps.queue.enqueue(id);
+    return true;
   }
 
   /** The run stops after the files in hand (within a second); the worker holds its media jobs already queued. */
@@ -152,13 +157,12 @@ export class LibraryService {
 
   async resume(id: string): Promise<ImportView> {
     const record = await this.found(id);
-    if (!(await this.deps.library.setStatus(record.id, ['paused'], 'queued'))) {
+    if (!(await this.resumed(record.id))) {
       const now = (await this.deps.library.findImport(record.id)) ?? record;
       // A parallel resume that won is this one's answer too.
       if (now.status !== 'queued' && now.status !== 'running') throw importNotResumable(now.status);
       return importView(now);
     }
-    await this.resumed(record.id);
     return importView((await this.deps.library.findImport(record.id)) ?? record);
   }
 }

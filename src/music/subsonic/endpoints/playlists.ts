@@ -2,7 +2,6 @@
 import type { SongRow } from '../../repositories/subsonic/library-model.js';
 import type { PlaylistRecord } from '../../repositories/subsonic/state-repository.js';
 import { PLAYLIST_LIMITS } from '../../services/playlist-limits.js';
-import { badParameter } from '../errors.js';
 import type { Payload } from '../response.js';
 import { songView } from '../views.js';
 import { authContext, checkedSongIds, optional, viewerOf, type Call, type EndpointDeps } from './call.js';
@@ -91,14 +90,10 @@ export function playlistEndpoints(d: EndpointDeps) {
       const auth = authContext(c.user);
       const p = await own(c, c.params.required('playlistId'));
       // Indexes count the songs the client was shown; the others keep their places (changeOwn).
-      const indexes = c.params.all('songIndexToRemove');
-      const shown = indexes.length > 0 ? ((await d.playlists.summary(auth, p))?.trackCount ?? 0) : 0;
-      const remove = indexes.map((v) => {
-        const n = Number(v);
-        if (!/^\d{1,6}$/.test(v) || n >= shown)
-          throw badParameter('songIndexToRemove', `must be 0 to ${shown - 1}`);
-        return { position: n };
-      });
+      const shown = c.params.has('songIndexToRemove')
+        ? ((await d.playlists.summary(auth, p))?.trackCount ?? 0)
+        : 0;
+      const remove = c.params.ints('songIndexToRemove', 0, shown - 1).map((n) => ({ position: n }));
       const add = await checkedSongIds(d, c, c.params.all('songIdToAdd'));
       await d.playlists.changeOwn(auth, p.id, {
         ...(remove.length > 0 || add.length > 0

@@ -1,0 +1,187 @@
+/**
+ * F17: a resume sent while a paused import is still stopping (its files in hand not yet recorded)
+ * is the last word: the run that was stopping goes on to the end, and no second run is started.
+ * The run is held mid-batch by a lock on `tracks` (the batch's INSERT waits), so the resume
+ * lands inside that window every time. And a run stopped before it began decides nothing
+ * missing: only a walk that reached the end may report (and prune) files.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLibraryImporter } from '../src/music/library-wiring.js';
+import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
+import { signupUser, type TestUser } from './helpers/music-domain.js';
+import { testDatabaseUrl } from './helpers/music-env.js';
+import { generateAudio, tokenWithRole } from './helpers/music-worker.js';
+import { waitForLockWaiter } from './helpers/postgres.js';
+
+const FILES = 6;
+let t: MusicTestApp;
+let dir: string;
+let owner: TestUser;
+let admin: string;
+
+beforeAll(async () => {
+  dir = await realpath(await mkdtemp(join(tmpdir(), 'library-last-word-')));
+  await mkdir(join(dir, 'music'), { recursive: true });
+  await mkdir(join(dir, 'again'), { recursive: true });
+  await Promise.all([
+    ...Array.from({ length: FILES }, (_, n) =>
+      generateAudio(join(dir, 'music', `${String(n).padStart(2, '0')}.flac`), {
+        seconds: 0.5,
+        tags: { title: `Last word ${n}` },
+      }),
+    ),
+    ...[1, 2].map((n) =>
+      generateAudio(join(dir, 'again', `${n}.flac`), { seconds: 0.5, tags: { title: `Again ${n}` } }),
+    ),
+  ]);
+  t = await createMusicTestApp({ RATE_LIMITS: 'off', LIBRARY_IMPORT_ROOTS: dir });
+  owner = await signupUser(t.app, 'last');
+  admin = await tokenWithRole(t, 'admin');
+}, 120_000);
+
+afterAll(async () => {
+  await t.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const post = (url: string, payload?: Record<string, unknown>) =>
+  t.app.inject({
+    method: 'POST',
+    url,
+    headers: { authorization: `Bearer ${admin}` },
+    ...(payload === undefined ? {} : { payload }),
+  });
+
+async function importJobs(importId: string): Promise<number> {
+  const redis = new Redis(t.config.cacheUrl, { maxRetriesPerRequest: null });
+  const queue = new Queue('library-import', { connection: redis, prefix: t.config.queuePrefix });
+  try {
+    const jobs = await queue.getJobs(['waiting', 'active', 'delayed', 'prioritized']);
+    return jobs.filter((j) => (j.data as { importId?: string }).importId === importId).length;
+  } finally {
+    await queue.close();
+    redis.disconnect();
+  }
+}
+
+/**
+ * Runs the import as the job does, its first batch held by a lock on `tracks` (its file in hand,
+ * not recorded), and calls `whileStopping` once the run has read a pause; the lock goes after.
+ */
+async function runHeld(importId: string, whileStopping: () => Promise<void>) {
+  const lock = new pg.Client({ connectionString: testDatabaseUrl() });
+  await lock.connect();
+  const wiring = createLibraryImporter(t.config, t.connections, { batchSize: 1, beatMs: 20 });
+  try {
+    await lock.query('BEGIN');
+    await lock.query('LOCK TABLE tracks IN SHARE MODE');
+    let sawPause: () => void = () => undefined;
+    const pauseSeen = new Promise<void>((resolve) => (sawPause = resolve));
+    const running = wiring.importer.run(importId, randomUUID(), {
+      from: ['queued', 'running'],
+      onProgress: (p) => {
+        if (p.status === 'paused') sawPause();
+      },
+    });
+    await waitForLockWaiter(t.connections.pool, '%INSERT INTO "tracks"%');
+    const paused = await post(`/api/v1/admin/library/imports/${importId}/pause`);
+    expect(paused.statusCode, paused.body).toBe(200);
+    // The run has read the pause: it is stopping after the files in hand, which it cannot record yet.
+    await pauseSeen;
+    await whileStopping();
+    await lock.query('COMMIT');
+    return await running;
+  } finally {
+    await lock.query('ROLLBACK').catch(() => undefined);
+    await lock.end();
+    await wiring.close();
+  }
+}
+
+async function startImport(handle: string): Promise<string> {
+  const started = await post('/api/v1/admin/library/imports', {
+    directory: join(dir, 'music'),
+    owner: handle,
+  });
+  expect(started.statusCode, started.body).toBe(202);
+  return started.json<{ import_id: string }>().import_id;
+}
+
+const resume = async (importId: string) => {
+  const resumed = await post(`/api/v1/admin/library/imports/${importId}/resume`);
+  expect(resumed.statusCode, resumed.body).toBe(200);
+  return resumed.json<{ status: string }>().status;
+};
+
+describe('a resume while the paused import is stopping', () => {
+  it('wins: the stopping run goes on to the end, and no second run is started', async () => {
+    const importId = await startImport(owner.handle);
+    expect(await importJobs(importId)).toBe(1);
+    const done = await runHeld(importId, async () => {
+      // Queued, or running again if a heartbeat of the run took it back already.
+      expect(['queued', 'running']).toContain(await resume(importId));
+    });
+    expect(done).toMatchObject({ status: 'done', imported: FILES, failed: 0 });
+    // One run did it all: the start's job is the only one, every file is one track.
+    expect(await importJobs(importId)).toBe(1);
+    const tracks = await t.connections.prisma.track.findMany({
+      where: { ownerUserId: owner.id },
+      include: { versions: true },
+    });
+    expect(tracks).toHaveLength(FILES);
+    expect(tracks.every((tr) => tr.versions.length === 1)).toBe(true);
+    const record = await t.connections.prisma.libraryImport.findUniqueOrThrow({ where: { id: importId } });
+    expect(record).toMatchObject({ status: 'done', runner: null });
+  }, 120_000);
+
+  it('pause, resume, pause while it stops: the pause wins; a resume after it stopped starts one new run', async () => {
+    const other = await signupUser(t.app, 'last2');
+    const importId = await startImport(other.handle);
+    const stopped = await runHeld(importId, async () => {
+      await resume(importId);
+      const again = await post(`/api/v1/admin/library/imports/${importId}/pause`);
+      expect(again.statusCode, again.body).toBe(200);
+    });
+    expect(stopped).toMatchObject({ status: 'paused' });
+    expect(stopped.imported).toBeLessThan(FILES);
+    expect(await importJobs(importId)).toBe(1);
+    // Nothing holds it now: the resume is a new run (a job).
+    expect(await resume(importId)).toBe('queued');
+    expect(await importJobs(importId)).toBe(2);
+  }, 120_000);
+
+  it('a run stopped before it starts (Ctrl-C while the CLI waits for a claim) decides nothing missing', async () => {
+    const other = await signupUser(t.app, 'again');
+    const root = join(dir, 'again');
+    const wiring = createLibraryImporter(t.config, t.connections);
+    const newImport = async (prune: boolean) =>
+      (
+        await wiring.library.createUnlessUnfinished({
+          ownerUserId: other.id,
+          requestedBy: null,
+          root,
+          visibility: 'public',
+          prune,
+        })
+      ).record;
+    try {
+      const first = await wiring.importer.run((await newImport(false)).id, randomUUID());
+      expect(first).toMatchObject({ status: 'done', imported: 2 });
+      // Imported again with --prune, its signal already aborted: nothing was walked.
+      const stopped = await wiring.importer.run((await newImport(true)).id, randomUUID(), {
+        signal: AbortSignal.abort(),
+      });
+      expect(stopped).toMatchObject({ status: 'paused', missing: 0, removed: 0 });
+    } finally {
+      await wiring.close();
+    }
+    expect(await t.connections.prisma.track.count({ where: { ownerUserId: other.id } })).toBe(2);
+  }, 120_000);
+});
