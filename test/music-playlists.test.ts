@@ -305,7 +305,8 @@ describe('playlists over REST and Subsonic', () => {
     expect((await rest(owner, 'updatePlaylist', { playlistId: p.id, songIndexToRemove: '2' })).error).toEqual(
       {
         code: 0,
-        message: 'Parameter songIndexToRemove: must be 0 to 1',
+        message:
+          'Parameter songIndexToRemove: must be a whole number from 0 to 1 in plain decimal digits: no plus sign, spaces, hexadecimal or exponent (got "2")',
       },
     );
 

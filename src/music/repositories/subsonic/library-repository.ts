@@ -74,11 +74,11 @@ export class SubsonicLibraryRepository {
    * the first `offset` such songs. Entries hidden from the caller are skipped, never counted.
    */
   playlistSongs(v: Viewer, playlistId: string, limit: number, offset: number): Promise<SongRow[]> {
-    // The page's entries are found first, narrow; the wide columns are read for those rows only
-    // (a deep page of a 10,000-entry playlist would otherwise build and sort every row before it).
+    // Entries walked in order, one song lookup each (a plan that holds with stale statistics); wide columns for the page only.
     return this.sql.rows<SongRow>(Prisma.sql`WITH page AS (
-        SELECT e.position, e.track_id FROM playlist_entries e JOIN subsonic_songs s ON s.id = e.track_id
-        WHERE e.playlist_id = ${playlistId}::uuid AND ${this.visible(v, 'read')}
+        SELECT e.position, e.track_id FROM playlist_entries e CROSS JOIN LATERAL
+          (SELECT 1 FROM subsonic_songs s WHERE s.id = e.track_id AND ${this.visible(v, 'read')} LIMIT 1) seen
+        WHERE e.playlist_id = ${playlistId}::uuid
         ORDER BY e.position LIMIT ${limit} OFFSET ${offset})
       SELECT ${SONG_COLUMNS} FROM page JOIN subsonic_songs s ON s.id = page.track_id ${this.songJoins(v)}
       ORDER BY page.position`);

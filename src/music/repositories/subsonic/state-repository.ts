@@ -190,7 +190,8 @@ export class SubsonicStateRepository {
     if (playlistIds.length === 0) return [];
     const visible = visibleSql('read', { userId: v.userId, role: v.role ?? 'user' }, SONG_VISIBILITY);
     // Entries are folded per distinct track first (a 10,000-entry playlist of 100 songs joins
-    // 100 song rows, not 10,000), each with its count and first position.
+    // 100 song rows, not 10,000), each with its count and first position; then one song lookup
+    // a track (LIMIT 1 keeps it a lookup, not a join the planner may loop with stale statistics).
     return this.prisma.$queryRaw<PlaylistSongSummary[]>(Prisma.sql`
       WITH per_track AS (
         SELECT e.playlist_id, e.track_id, count(*) AS n, min(e.position) AS first_position
@@ -202,8 +203,9 @@ export class SubsonicStateRepository {
              coalesce(sum(t.n * s.duration_ms), 0)::float8 AS "durationMs",
              (array_agg(s.artwork_key ORDER BY t.first_position) FILTER (WHERE s.artwork_key IS NOT NULL))[1] AS "coverKey",
              (array_agg(s.id::text ORDER BY t.first_position) FILTER (WHERE s.artwork_key IS NOT NULL))[1] AS "coverSongId"
-      FROM per_track t JOIN subsonic_songs s ON s.id = t.track_id
-      WHERE ${visible}
+      FROM per_track t
+      CROSS JOIN LATERAL (SELECT s.id, s.duration_ms, s.artwork_key FROM subsonic_songs s
+        WHERE s.id = t.track_id AND ${visible} LIMIT 1) s
       GROUP BY t.playlist_id`);
   }
 
