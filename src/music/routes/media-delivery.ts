@@ -17,7 +17,7 @@ function send(reply: FastifyReply, answer: MediaAnswer): FastifyReply {
 const single = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /** The check's prefix before the media request's URI, exactly as nginx writes it (docker/nginx). */
-export const MEDIA_ACCESS_PREFIX = '/media/access';
+const MEDIA_ACCESS_PREFIX = '/media/access';
 
 export function registerMediaRoutes(app: FastifyInstance, delivery: MediaDelivery, hooks: AuthHooks): void {
   const viewer = { onRequest: hooks.optionalAuth };
