@@ -3,8 +3,8 @@
  * template in front of the music API. A public track's segment and playlist come from nginx's
  * cache (HIT); once the track is made private the same signed links answer 404 at once to
  * everyone but its owner, who gets the app's private answer past the cache; a deleted track's
- * cached media answer 404; forged and expired links stay 403 and 410; the check's own path is
- * not reachable from outside.
+ * cached media answer 404; forged and expired links stay 403 and 410; with the API unreachable
+ * the cached bytes are not served (503); the check's own path is not reachable from outside.
  */
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -178,6 +178,34 @@ describe('nginx asks the app before serving cached HLS', () => {
     expect(String(dead.headers['set-cookie'])).toContain(`${SESSION_COOKIE}=;`);
     expect(dead.headers['www-authenticate']).toBe('Bearer realm="music"');
   });
+
+  it('answers 503 with Retry-After, not the cached bytes, while the API cannot be asked', async () => {
+    const { segment } = await publicTrack('API away');
+    expect((await https(segment)).status).toBe(200);
+    expect((await https(segment)).headers['x-cache-status']).toBe('HIT');
+    // The API's name now points where nothing listens (nginx re-resolves within 5 s).
+    dns.set('api', '127.0.0.9');
+    try {
+      let refused: Answer | undefined;
+      const deadline = Date.now() + 30_000;
+      while (!refused && Date.now() < deadline) {
+        const answer = await https(segment);
+        if (answer.status === 200) expect(answer.headers['x-cache-status']).toBe('HIT');
+        else refused = answer;
+      }
+      expect(refused?.status).toBe(503);
+      expect(refused?.headers['retry-after']).toBe('5');
+      expect(JSON.parse(refused!.body)).toMatchObject({ status: 503 });
+    } finally {
+      dns.set('api', '127.0.0.2');
+    }
+    // Back once nginx re-resolves the name: the cached bytes, checked again.
+    let back: Answer | undefined;
+    const deadline = Date.now() + 30_000;
+    while (back?.status !== 200 && Date.now() < deadline) back = await https(segment);
+    expect(back?.status).toBe(200);
+    expect(back?.headers['x-cache-status']).toBe('HIT');
+  }, 90_000);
 
   it('does not let a client reach the check: its path, encoded or not, is a 404 at the edge', async () => {
     const { segment } = await publicTrack('Check path');
