@@ -113,7 +113,7 @@ export class MediaDelivery {
 
   /**
    * GET /media/access/media/hls/<path>?sig=…&expires=…: the edge asks before it serves cached
-   * bytes (nginx auth_request, docs/music-edge.md). The same rule as hls(), no object read:
+   * bytes (nginx auth_request, docs/operations.md "nginx"). The same rule as hls(), no object read:
    * the Cache-Control hls() would answer with, or its refusal.
    */
   async hlsAccess(rawUrl: string, query: HlsLinkQuery, viewer: Viewer = undefined): Promise<HlsAccess> {
@@ -167,7 +167,7 @@ export class MediaDelivery {
     const versionId = key.slice(0, key.indexOf('/'));
     const track = isUuid(versionId) ? await this.deps.trackOfVersion(versionId.toLowerCase()) : undefined;
     if (!track) {
-      // A key under no existing version is no track's media (the pipeline writes none): served as it is.
+      // A key under no existing version is no track's media (the pipeline writes none): served while stored.
       if (orphans && !(await this.safe(() => orphans.head(key)))) throw mediaObjectNotFound();
       return publicCacheControl;
     }
