@@ -84,6 +84,58 @@ describe('private at once', () => {
     for (const url of urls) expect((await get(url)).statusCode, url).toBe(200);
   });
 
+  it('the edge’s check (GET /media/access/<media URI>) gives the media route’s verdict, no body', async () => {
+    const track = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/tracks',
+      headers: owner.headers,
+      payload: { title: 'Checked', visibility: 'public' },
+    });
+    const trackId = track.json().id as string;
+    const versionId = await addReadyVersion(t.connections, trackId, owner.id, { artist: 'A', album: 'B' });
+    await publishTestHls(
+      t.connections.stores.transcodes,
+      versionId as `${string}-${string}-${string}-${string}-${string}`,
+    );
+    const path = `/media/hls/${versionId}/r0/index.m3u8`;
+    const media = signedUrl(path, TEST_SECURE_LINK_SECRET, 3600, Date.now() / 1000);
+    const check = (url: string, who?: TestUser) =>
+      t.app.inject({ url: `/media/access${url}`, headers: who?.headers ?? {} });
+    // Served once: the hot cache holds the playlist, and the check still decides.
+    expect((await t.app.inject({ url: media })).statusCode).toBe(200);
+    const allowed = await check(media);
+    expect(allowed.statusCode).toBe(204);
+    expect(allowed.body).toBe('');
+    expect(allowed.headers['cache-control']).toBe('public, max-age=3600');
+    expect(
+      (await check(signedUrl(path, 'another-secret-0123456789', 3600, Date.now() / 1000))).statusCode,
+    ).toBe(403);
+    expect((await check(signedUrl(path, TEST_SECURE_LINK_SECRET, -60, Date.now() / 1000))).statusCode).toBe(
+      410,
+    );
+    expect((await check(media.replace('/media/hls/', '/media/hls/../hls/x/../'))).statusCode).toBe(204);
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/tracks/${trackId}`,
+      headers: owner.headers,
+      payload: { visibility: 'private' },
+    });
+    expect((await check(media)).statusCode).toBe(404);
+    expect((await check(media, other)).statusCode).toBe(404);
+    const mine = await check(media, owner);
+    expect(mine.statusCode).toBe(204);
+    expect(mine.headers['cache-control']).toBe('private, no-store');
+    // Deleted: its rows and objects are gone, and neither the check nor the hot cache serves it.
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/tracks/${trackId}`,
+      headers: owner.headers,
+    });
+    expect(deleted.statusCode).toBe(204);
+    expect((await check(media, owner)).statusCode).toBe(404);
+    expect((await t.app.inject({ url: media })).statusCode).toBe(404);
+  });
+
   it('a password change revokes every Subsonic client key', async () => {
     const who = await signupUser(t.app, 'pwd');
     const keys = await clientKeys(t.app, [who]);

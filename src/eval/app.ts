@@ -52,6 +52,7 @@ import { resolveWebDist } from '../core/repositories/web-static.js';
 import { FileUsageCounters, RedisUsageCounters, type UsageCounters } from './repositories/usage-counters.js';
 import { discoveryModel, type OpenApiDocument } from './discovery/model.js';
 import { DISCOVERY_PATHS, registerDiscoveryRoutes } from './routes/discovery.js';
+import { PublicationLimit } from './open-bench/publication-limit.js';
 
 /** Answers that are the same for everyone until the next deploy (browser edge: public max-age). */
 const PUBLIC_PATHS = [
@@ -129,6 +130,7 @@ export async function buildEvalApp(
 
   registerBrowserEdge(app, { publicPaths: PUBLIC_PATHS, publicMaxAgeSeconds: 300 });
   let batchLimiter: BatchLimiter | undefined;
+  let publications: PublicationLimit | undefined;
   if (config.rateLimits.enabled) {
     const toolPaths = new Set(TOOLS.map((t) => t.path));
     // Shared through Redis; limits locally when Redis is slow or down (the batch lines too).
@@ -155,6 +157,7 @@ export async function buildEvalApp(
     const address = (request: FastifyRequest): string => clientAddress(request, proxies);
     registerRateLimits(app, { store, scopes: [tools], clientAddress: address });
     batchLimiter = { store, scope: tools, clientAddress: address };
+    publications = new PublicationLimit(store, overrides.now ?? Date.now);
   }
 
   const reportCard = new ReportCardService({
@@ -173,6 +176,7 @@ export async function buildEvalApp(
       : new MemorySessionStore<OpenBenchSession>(),
     ledger,
     maxSessionsPerClient: config.reportCardSessionsPerClient,
+    ...(publications ? { publications } : {}),
     now: overrides.now ?? Date.now,
   });
   registerOpenBenchRoutes(app, openBench, (request) => clientAddress(request, proxies));

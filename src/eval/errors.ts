@@ -47,6 +47,14 @@ export const noLedger = () =>
     { headers: { 'retry-after': '3600' }, extra: { retry_after_seconds: 3600 } },
   );
 
+/** One client's publications to the public leaderboard past its bound (open-bench/publication-limit.ts). */
+export const publicationRateLimited = (seconds: number, at: Date) =>
+  new AppError(
+    'rate_limited',
+    `This client has published to the public leaderboard as often as it may for now; publish again after ${at.toISOString()} (in ${seconds} s). Your session is not spent: submit it without "publish" to get its receipt now.`,
+    { headers: { 'retry-after': String(seconds) }, extra: { retry_after_seconds: seconds } },
+  );
+
 // Sessions of the open bench and the report card.
 type SessionKind = 'open-bench' | 'report-card';
 export const tooManySessions = (kind: SessionKind, max: number) =>

@@ -80,12 +80,15 @@ export async function startNginxEdge(options: {
   secureLinkSecret: string;
   /** host:port of the DNS server nginx re-resolves the upstream names with. */
   resolver: string;
+  /** The template's text as changed from the production file (a benchmark's "without" side). */
+  editTemplate?: (template: string) => string;
 }): Promise<NginxEdge> {
   const prefix = await mkdtemp(join(tmpdir(), 'nginx-edge-'));
   for (const d of ['cache', 'tmp', 'logs']) await mkdir(join(prefix, d));
   const tls = await selfSignedCertificate(prefix);
   const [httpPort, httpsPort] = [await freePort(), await freePort()];
-  const rendered = renderNginxTemplate(await readNginxTemplate(ROOT), {
+  const template = await readNginxTemplate(ROOT);
+  const rendered = renderNginxTemplate(options.editTemplate?.(template) ?? template, {
     DOMAIN: options.domain,
     SECURE_LINK_SECRET: options.secureLinkSecret,
     HTTP_PORT: `127.0.0.1:${httpPort}`,

@@ -31,7 +31,9 @@ export function openBenchMcpTools(service: OpenBenchService): McpTool[] {
         inputSchema: plainSchema(OpenBenchSubmitRequest),
       },
       call: (args, context) =>
-        asToolResult(async () => jsonResult((await service.submit(validSubmit.assert(args))).text, context)),
+        asToolResult(async () =>
+          jsonResult((await service.submit(validSubmit.assert(args), context.client)).text, context),
+        ),
     },
   ];
 }

@@ -14,6 +14,7 @@ import { SESSION_TTL_MS } from '../report-card/report-card-service.js';
 import { runGate } from '../tools/gate/gate.js';
 import { gradeSide, type TaskAnswer } from './grade.js';
 import { GRADING_SUMMARY } from './grading-table.js';
+import { type PublicationLimit } from './publication-limit.js';
 import { buildPublicReceipt, type OpenBenchItem, type PublicReceipt } from './public-receipt.js';
 import type { LeaderboardQuery, OpenBenchStartRequest, OpenBenchSubmitRequest } from './schemas.js';
 import { generateBench, type BenchTask, type Repository } from './tasks.js';
@@ -40,6 +41,8 @@ export interface OpenBenchDeps {
   /** Absent without DATABASE_URL: publication, leaderboard and lookup answer 503. */
   ledger: OpenBenchLedger | undefined;
   maxSessionsPerClient: number;
+  /** How often a client may publish; absent with rate limits off (RATE_LIMITS). */
+  publications?: PublicationLimit;
   now: () => number;
 }
 
@@ -131,13 +134,14 @@ export class OpenBenchService {
     };
   }
 
-  /** The sealed receipt: its text and status (the verdict). */
-  async submit(request: OpenBenchSubmitRequest): Promise<SealedReceipt> {
+  /** The sealed receipt: its text and status (the verdict). `client`: the caller's address. */
+  async submit(request: OpenBenchSubmitRequest, client: string): Promise<SealedReceipt> {
     assertCoherent(request);
     if (request.publish) {
       // Checked before the session is spent, so the caller can retry without publishing.
       if (!this.deps.ledger) throw noLedger();
       await this.deps.ledger.ping();
+      await this.deps.publications?.take(client);
     }
     const claim = await this.deps.store.claim(request.session_id, this.deps.now());
     if (claim.state === 'unknown') throw noSuchSession('open-bench');

@@ -32,7 +32,7 @@ export function registerOpenBenchRoutes(
     service.start(validStart.assert(request.body ?? {}), clientAddress(request)),
   );
   app.post('/api/open-bench/submit', options, async (request, reply) => {
-    const { text, status } = await service.submit(validSubmit.assert(request.body));
+    const { text, status } = await service.submit(validSubmit.assert(request.body), clientAddress(request));
     void reply.header('x-receipt-status', status);
     return reply.type('application/json; charset=utf-8').send(Buffer.from(text, 'utf8'));
   });

@@ -57,6 +57,18 @@ const INIT_READ_BYTES = 64 * 1024;
 /** Renditions whose kind is remembered (insertion order: the oldest is dropped first). */
 const MAX_RENDITION_KINDS = 4096;
 
+/** A signed link's query parameters (each once; a repeated one is not a signature). */
+export interface HlsLinkQuery {
+  sig?: string;
+  expires?: string;
+}
+
+/** The edge's check: allowed, with the Cache-Control the media itself would carry. */
+export interface HlsAccess {
+  status: 204;
+  headers: Record<string, string>;
+}
+
 type ContentTypeOf = (key: string) => Promise<string>;
 const byExtension: ContentTypeOf = (key) => Promise.resolve(contentTypeFor(key));
 
@@ -71,28 +83,11 @@ export class MediaDelivery {
   /** GET /media/hls/<path>?sig=…&expires=… */
   async hls(
     rawUrl: string,
-    query: { sig?: string; expires?: string },
+    query: HlsLinkQuery,
     rangeHeader: string | undefined,
     viewer: Viewer = undefined,
   ): Promise<MediaAnswer> {
-    const normalised = normaliseRequestPath(pathOfUrl(rawUrl));
-    if (!normalised.ok) throw mediaObjectNotFound();
-    const uri = normalised.path;
-    const verdict = verifySecureLink({
-      uri,
-      sig: query.sig,
-      expires: query.expires,
-      secret: this.deps.secureLinkSecret,
-      nowSeconds: this.deps.nowSeconds(),
-    });
-    if (verdict === 'forbidden') {
-      throw mediaLinkNotSigned();
-    }
-    if (verdict === 'expired') throw mediaLinkExpired();
-    const key = keyUnderMount(uri, HLS_MOUNT);
-    if (key === undefined) throw mediaObjectNotFound();
-    // A link signed before the track was made private stops working at once (docs/music-domain.md).
-    const cacheControl = await this.readable(key, viewer, HLS_CACHE_CONTROL);
+    const { uri, key, cacheControl } = await this.authoriseHls(rawUrl, query, viewer);
     if (isPlaylistKey(key)) {
       const { object, cacheStatus } = await this.loadWhole(this.deps.transcodes, 'hls:', key);
       const text = rewritePlaylist(object.body.toString('utf8'), {
@@ -117,15 +112,65 @@ export class MediaDelivery {
   }
 
   /**
+   * GET /media/access/media/hls/<path>?sig=…&expires=…: the edge asks before it serves cached
+   * bytes (nginx auth_request, docs/operations.md "nginx"). The same rule as hls(), no object read:
+   * the Cache-Control hls() would answer with, or its refusal.
+   */
+  async hlsAccess(rawUrl: string, query: HlsLinkQuery, viewer: Viewer = undefined): Promise<HlsAccess> {
+    const { cacheControl } = await this.authoriseHls(rawUrl, query, viewer);
+    return { status: 204, headers: { 'cache-control': cacheControl } };
+  }
+
+  /**
+   * The one rule for a signed HLS request: path normalisation, signature, expiry, then the
+   * track's visibility for the viewer. Throws the refusal (403, 410, 404).
+   */
+  private async authoriseHls(
+    rawUrl: string,
+    query: HlsLinkQuery,
+    viewer: Viewer,
+  ): Promise<{ uri: string; key: string; cacheControl: string }> {
+    const normalised = normaliseRequestPath(pathOfUrl(rawUrl));
+    if (!normalised.ok) throw mediaObjectNotFound();
+    const uri = normalised.path;
+    const verdict = verifySecureLink({
+      uri,
+      sig: query.sig,
+      expires: query.expires,
+      secret: this.deps.secureLinkSecret,
+      nowSeconds: this.deps.nowSeconds(),
+    });
+    if (verdict === 'forbidden') {
+      throw mediaLinkNotSigned();
+    }
+    if (verdict === 'expired') throw mediaLinkExpired();
+    const key = keyUnderMount(uri, HLS_MOUNT);
+    if (key === undefined) throw mediaObjectNotFound();
+    // A link signed before the track was made private (or deleted) stops working at once (docs/music-domain.md).
+    const cacheControl = await this.readable(key, viewer, HLS_CACHE_CONTROL, this.deps.transcodes);
+    return { uri, key, cacheControl };
+  }
+
+  /**
    * The visibility policy's read access for the track of the key's version (its first segment),
    * checked on every request, before any cache: a 404 when the viewer may not read it. Returns
-   * the Cache-Control to answer with (no shared caching of a private track's media).
+   * the Cache-Control to answer with (no shared caching of a private track's media). With
+   * `orphans`, a key under no version must still be stored there: a deleted track's rows go
+   * first, then its objects, so a cached copy (ours or the edge's) is not served after.
    */
-  private async readable(key: string, viewer: Viewer, publicCacheControl: string): Promise<string> {
+  private async readable(
+    key: string,
+    viewer: Viewer,
+    publicCacheControl: string,
+    orphans?: ObjectStore,
+  ): Promise<string> {
     const versionId = key.slice(0, key.indexOf('/'));
     const track = isUuid(versionId) ? await this.deps.trackOfVersion(versionId.toLowerCase()) : undefined;
-    // A key under no existing version is no track's media (the pipeline writes none): served as it is.
-    if (!track) return publicCacheControl;
+    if (!track) {
+      // A key under no existing version is no track's media (the pipeline writes none): served while stored.
+      if (orphans && !(await this.safe(() => orphans.head(key)))) throw mediaObjectNotFound();
+      return publicCacheControl;
+    }
     if (!maySee('read', viewer, track)) throw mediaObjectNotFound();
     return track.visibility === 'private' ? PRIVATE_CACHE_CONTROL : publicCacheControl;
   }
