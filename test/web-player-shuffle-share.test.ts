@@ -181,8 +181,8 @@ describe('the queue shared between devices', () => {
     phone.page.on('request', (r) => {
       if (r.url().endsWith('/api/v1/me/play-queue') && r.method() === 'PUT') puts.push(r.url());
     });
+    // Logged in on this page (no reload): the account's queue is read then.
     await logInAs(phone.page, f.base, listener);
-    await phone.page.goto(`${f.base}/`);
     const offer = phone.page.getByTestId('queue-offer');
     await offer.waitFor();
     expect(await phone.page.locator('html').getAttribute('data-shared-queue')).toBe('offer');

@@ -23,7 +23,7 @@ import { startMediaKeys } from './media-keys';
 import { mountPlayerBar } from './player-bar';
 import { renderPlaylist, renderPlaylists } from './playlist-pages';
 import { restoreQueue } from './queue';
-import { startQueueSync } from './queue-sync';
+import { sharedQueueOnRoute, startQueueSync } from './queue-sync';
 
 const app = document.getElementById('app')!;
 const hintedHandle = session()?.handle;
@@ -82,6 +82,7 @@ async function route(): Promise<void> {
   leavePage();
   // Live updates while logged in (a login since the last route starts them).
   startLive();
+  sharedQueueOnRoute();
   renderNav();
   const path = location.pathname;
   const match = (re: RegExp): string | undefined => {

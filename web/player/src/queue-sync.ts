@@ -1,8 +1,9 @@
 /**
  * The queue shared between devices (PUT/GET /api/v1/me/play-queue, Subsonic's saved play queue):
- * a signed-in listener's queue is saved 2 s after a change here, on pause, and at once when the page
- * is hidden; on load (and back on a hidden tab) a queue another device or app saved is offered,
- * "Continue where you left off on …", when this device's is empty or older (queue-handoff.ts).
+ * a signed-in listener's queue is saved 2 s after a change here, on pause, and at once when the
+ * page is hidden; on load, after a login and back on a hidden tab, a queue another device or app
+ * saved is offered, "Continue where you left off on …", when this device's is empty or older
+ * (queue-handoff.ts).
  * A queue restored here is never saved over the shared one until the listener acts here.
  */
 import { h } from '../../shared/dom';
@@ -117,8 +118,12 @@ function offer(saved: SharedQueue, changedAt: string): void {
   document.getElementById('app')?.before(note);
 }
 
+/** Who the saved queue was last read for (a login on this page reads it again); undefined before the start. */
+let readFor: string | null | undefined;
+
 /** Reads the saved queue and offers it when it is another device's and newer. */
 async function check(): Promise<void> {
+  readFor = session()?.handle ?? null;
   if (!session()) return;
   const saved = await api<SharedQueue>(PATH).catch(() => undefined);
   if (!saved) return;
@@ -132,6 +137,15 @@ async function check(): Promise<void> {
   else if (at !== null && verdict === 'offer') offer(saved, at);
   // What the last look found (offer, same, keep): the browser tests wait on it.
   document.documentElement.dataset.sharedQueue = verdict;
+}
+
+/** On every page: a login since the last look reads the account's queue; a logout takes its offer away. */
+export function sharedQueueOnRoute(): void {
+  if (readFor === undefined || (session()?.handle ?? null) === readFor) return;
+  if (!session()) {
+    readFor = null;
+    removeOffer();
+  } else void check();
 }
 
 /** Starts saving and offering; call once the server said who is signed in. */
