@@ -7,6 +7,7 @@
  * A queue restored here is never saved over the shared one until the listener acts here.
  */
 import { h } from '../../shared/dom';
+import { ProblemError } from '../../shared/http';
 import { api, session } from './api';
 import { audio, current } from './audio-engine';
 import { handoff, type SavedQueue } from './queue-handoff';
@@ -22,8 +23,6 @@ interface SharedQueue extends SavedQueue {
 }
 
 const PATH = '/me/play-queue';
-/** Fired on `audio` when the queue was saved for the other devices (tests wait on it). */
-export const SAVED_EVENT = 'music:queue-saved';
 const DEBOUNCE_MS = 2000;
 
 let timer: ReturnType<typeof setTimeout> | undefined;
@@ -33,15 +32,25 @@ const startedAt = queue().changedAt;
 /** The last body sent: the same queue at the same place is not sent again. */
 let lastSent = '';
 
-function body(): string {
+/** The queue as PUT sends it, without the ids in `skip` (tracks the server said are gone). */
+function body(skip: ReadonlySet<string> = new Set()): string {
   const q = queue();
-  if (q.items.length === 0) return JSON.stringify({ track_ids: [] });
+  const kept = q.items.map((item, i) => [item.id, i] as const).filter(([id]) => !skip.has(id));
+  if (kept.length === 0) return JSON.stringify({ track_ids: [] });
+  const at = kept.findIndex(([, i]) => i === q.index);
   const seconds = current() ? audio.currentTime : q.position;
   return JSON.stringify({
-    track_ids: q.items.map((i) => i.id),
-    current_index: q.index >= 0 ? q.index : null,
-    position_ms: Math.max(0, Math.round(seconds * 1000)),
+    track_ids: kept.map(([id]) => id),
+    current_index: at >= 0 ? at : null,
+    position_ms: at >= 0 ? Math.max(0, Math.round(seconds * 1000)) : 0,
   });
+}
+
+/** The ids a 422 names as no track the listener may play (deleted, private now). */
+function goneIds(err: unknown): Set<string> {
+  const ids =
+    err instanceof ProblemError ? (err.problem as { unknown_track_ids?: unknown }).unknown_track_ids : [];
+  return new Set(Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : []);
 }
 
 async function save(keepalive = false): Promise<void> {
@@ -50,12 +59,17 @@ async function save(keepalive = false): Promise<void> {
   const sent = body();
   if (sent === lastSent) return;
   lastSent = sent;
+  const put = (text: string) => api<SharedQueue>(PATH, { method: 'PUT', body: text, keepalive });
   try {
-    const answer = await api<SharedQueue>(PATH, { method: 'PUT', body: sent, keepalive });
+    // A queued track deleted or made private since: the rest is saved (the player drops it when it comes).
+    const answer = await put(sent).catch((err: unknown) => {
+      const gone = goneIds(err);
+      if (gone.size === 0) throw err;
+      return put(body(gone));
+    });
     if (answer.changed_at) markSynced(answer.changed_at);
-    audio.dispatchEvent(new Event(SAVED_EVENT));
   } catch {
-    // Offline, signed out meanwhile, a track gone: the next change tries again.
+    // Offline, signed out meanwhile: the next change tries again.
     lastSent = '';
   }
 }
