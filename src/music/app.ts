@@ -48,6 +48,7 @@ import { registerAdminJobRoutes } from './routes/admin-jobs.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerCatalogRoutes } from './routes/catalog.js';
 import { registerPlaylistRoutes } from './routes/playlists.js';
+import { registerPlayQueueRoutes } from './routes/play-queue.js';
 import { registerCommentRoutes } from './routes/comments.js';
 import { registerTrackRoutes } from './routes/tracks.js';
 import { registerUploadRoutes } from './routes/uploads.js';
@@ -90,6 +91,7 @@ import { AnalyticsService } from './services/analytics-service.js';
 import { CatalogService } from './services/catalog-service.js';
 import { CommentService } from './services/comment-service.js';
 import { PlaylistService } from './services/playlist-service.js';
+import { PlayQueueService } from './services/play-queue-service.js';
 import { TrackService } from './services/track-service.js';
 import { UploadService } from './services/upload-service.js';
 import { UserService } from './services/user-service.js';
@@ -304,6 +306,7 @@ export function buildMusicApp(
   );
   const playlists = new PlaylistService(subsonicState, library);
   registerPlaylistRoutes(app, playlists, hooks);
+  registerPlayQueueRoutes(app, new PlayQueueService(subsonicState, library), hooks);
   const analytics = new AnalyticsService(
     plays,
     tracks,

@@ -23,6 +23,7 @@ import { startMediaKeys } from './media-keys';
 import { mountPlayerBar } from './player-bar';
 import { renderPlaylist, renderPlaylists } from './playlist-pages';
 import { restoreQueue } from './queue';
+import { sharedQueueOnRoute, startQueueSync } from './queue-sync';
 
 const app = document.getElementById('app')!;
 const hintedHandle = session()?.handle;
@@ -81,6 +82,7 @@ async function route(): Promise<void> {
   leavePage();
   // Live updates while logged in (a login since the last route starts them).
   startLive();
+  sharedQueueOnRoute();
   renderNav();
   const path = location.pathname;
   const match = (re: RegExp): string | undefined => {
@@ -190,4 +192,8 @@ onSessionEnded((message) => {
 });
 // The page is drawn from the hint at once, then again with the server's answer.
 void route();
-void askServer().then(() => (session()?.handle === hintedHandle ? undefined : route()));
+void askServer().then(() => {
+  // The shared queue once the server said who is signed in (queue-sync.ts).
+  startQueueSync();
+  return session()?.handle === hintedHandle ? undefined : route();
+});

@@ -1,11 +1,12 @@
 /**
  * What plays, told to the system (Media Session: lock screens, headsets, keyboards' media keys),
- * and the page's own shortcuts: space plays or pauses, left and right arrows seek 5 s. Shortcuts
- * never act inside a text field, a select, a slider or on a focused button or link (their keys
- * are theirs).
+ * and the page's own shortcuts: space plays or pauses, left and right arrows seek 5 s, S turns
+ * shuffle on or off, R steps repeat (off, all, one). Next and previous follow the queue's repeat
+ * (queue.ts), the system's keys as the bar's buttons. Shortcuts never act inside a text field,
+ * a select, a slider or on a focused button or link (their keys are theirs).
  */
 import { audio, current, pause, play, seekTo, toggle, TRACK_EVENT } from './audio-engine';
-import { next, previous } from './queue';
+import { cycleRepeat, next, previous, toggleShuffle } from './queue';
 
 function describe(): void {
   const now = current();
@@ -63,6 +64,8 @@ function shortcuts(event: KeyboardEvent): void {
   if (event.key === ' ') toggle();
   else if (event.key === 'ArrowLeft') seekTo(audio.currentTime - 5);
   else if (event.key === 'ArrowRight') seekTo(audio.currentTime + 5);
+  else if (event.key === 's' || event.key === 'S') toggleShuffle();
+  else if (event.key === 'r' || event.key === 'R') cycleRepeat();
   else return;
   event.preventDefault();
 }

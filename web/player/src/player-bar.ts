@@ -1,6 +1,6 @@
 /**
  * The player bar, fixed at the bottom of every page (a mini-player on phones): cover, title and
- * artist (links), previous / play-pause / next, position, time, volume with "Normalise loudness",
+ * artist (links), shuffle / previous / play-pause / next / repeat, position, time, volume with "Normalise loudness",
  * the queue (reorder, remove, jump), and a line saying why nothing plays when the audio cannot be
  * reached or which queued tracks were dropped. It holds the app's one <audio> element.
  */
@@ -18,7 +18,26 @@ import {
   volumeSettings,
 } from './audio-engine';
 import { icon, iconButton, setIcon } from './icons';
-import { jump, move, next, previous, queue, QUEUE_EVENT, queueNotice, remove } from './queue';
+import {
+  cycleRepeat,
+  hasNext,
+  jump,
+  move,
+  next,
+  previous,
+  queue,
+  QUEUE_EVENT,
+  queueNotice,
+  remove,
+  toggleShuffle,
+} from './queue';
+import type { Repeat } from './queue-order';
+
+const REPEAT_SAYS: Record<Repeat, string> = {
+  off: 'Repeat: off',
+  all: 'Repeat: the whole queue',
+  one: 'Repeat: this track',
+};
 
 const VOLUME_KEY = 'music.volume';
 
@@ -44,6 +63,9 @@ export function mountPlayerBar(): void {
   const play = iconButton('Play', 'play', toggle);
   const prev = iconButton('Previous track', 'previous', previous);
   const nextButton = iconButton('Next track', 'next', next);
+  // Toggle buttons keep their names; aria-pressed says on or off, the tooltip which repeat.
+  const shuffle = iconButton('Shuffle', 'shuffle', toggleShuffle);
+  const repeat = iconButton('Repeat', 'repeat', cycleRepeat);
   const time = h('span', { class: 'time', 'aria-live': 'off' }, '0:00 / 0:00');
   const seek = h('input', {
     type: 'range',
@@ -106,7 +128,7 @@ export function mountPlayerBar(): void {
       { class: 'bar-main' },
       cover,
       h('div', { class: 'bar-text' }, title, artist),
-      h('div', { class: 'bar-buttons' }, prev, play, nextButton),
+      h('div', { class: 'bar-buttons' }, shuffle, prev, play, nextButton, repeat),
       time,
       h(
         'div',
@@ -156,12 +178,18 @@ export function mountPlayerBar(): void {
     setIcon(play, playing ? 'Pause' : 'Play', playing ? 'pause' : 'play');
   };
   const showQueue = (): void => {
-    const { items, index } = queue();
+    const { items, index, ranks, repeat: mode } = queue();
     queueButton.replaceChildren(icon('queue'), h('span', {}, String(items.length)));
     queueButton.setAttribute('aria-label', `Queue (${items.length})`);
     queueButton.title = `Queue (${items.length})`;
     prev.disabled = index < 0;
-    nextButton.disabled = index + 1 >= items.length;
+    nextButton.disabled = !hasNext();
+    shuffle.setAttribute('aria-pressed', String(ranks !== null));
+    shuffle.title = ranks ? 'Shuffle: on' : 'Shuffle: off';
+    repeat.setAttribute('aria-pressed', String(mode !== 'off'));
+    repeat.dataset.repeat = mode;
+    repeat.title = REPEAT_SAYS[mode];
+    repeat.replaceChildren(icon(mode === 'one' ? 'repeatOne' : 'repeat'));
     clear(
       list,
       items.map((item, i) =>

@@ -1,8 +1,11 @@
 /**
  * What the queue holds and how it is kept across reloads: a list of tracks (what a row of any list
- * shows: title, artist, cover, length) and the one playing. localStorage is read as untrusted
- * input: anything malformed is dropped item by item, never thrown at the page.
+ * shows: title, artist, cover, length), the one playing, shuffle and repeat, and when it last
+ * changed here (for the queue shared between devices: queue-sync.ts). localStorage is read as
+ * untrusted input: anything malformed is dropped item by item, never thrown at the page.
  */
+import { REPEATS, type Repeat } from './queue-order';
+
 export interface QueueItem {
   id: string;
   title: string;
@@ -19,7 +22,24 @@ export interface QueueState {
   index: number;
   /** Where the current item was when last saved (seconds). */
   position: number;
+  /** Shuffled: each item's rank in the unshuffled order (queue-order.ts); null when not shuffled. */
+  ranks: number[] | null;
+  repeat: Repeat;
+  /** When the listener last changed the queue on this device (ms since 1970; 0: never). */
+  changedAt: number;
+  /** changed_at of the shared queue this device last saved, took or declined (null: none). */
+  syncedAt: string | null;
 }
+
+export const EMPTY_QUEUE: Readonly<QueueState> = {
+  items: [],
+  index: -1,
+  position: 0,
+  ranks: null,
+  repeat: 'off',
+  changedAt: 0,
+  syncedAt: null,
+};
 
 const KEY = 'music.queue';
 /** A bound so a runaway "add all" cannot fill the storage quota. */
@@ -53,8 +73,10 @@ export function validItem(raw: unknown): QueueItem | null {
   };
 }
 
+const whole = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
 export function readQueue(): QueueState {
-  const empty: QueueState = { items: [], index: -1, position: 0 };
+  const empty: QueueState = { ...EMPTY_QUEUE };
   let raw: unknown;
   try {
     raw = JSON.parse(localStorage.getItem(KEY) ?? 'null');
@@ -64,16 +86,22 @@ export function readQueue(): QueueState {
   if (typeof raw !== 'object' || raw === null) return empty;
   const r = raw as Record<string, unknown>;
   if (!Array.isArray(r.items)) return empty;
-  const items = r.items
-    .slice(0, MAX_QUEUE)
-    .map(validItem)
-    .filter((i): i is QueueItem => i !== null);
+  const raws = r.items.slice(0, MAX_QUEUE);
+  // Shuffle's ranks only when there is one whole number per stored item; else the order as it is.
+  const rawRanks =
+    Array.isArray(r.ranks) && r.ranks.length === raws.length && r.ranks.every(whole) ? r.ranks : null;
+  const kept = raws.map((raw, i) => [validItem(raw), i] as const).filter(([item]) => item !== null);
+  const items = kept.map(([item]) => item!);
   const index = typeof r.index === 'number' && Number.isInteger(r.index) ? r.index : -1;
   const position = typeof r.position === 'number' && Number.isFinite(r.position) ? r.position : 0;
   return {
     items,
     index: index >= 0 && index < items.length ? index : items.length ? 0 : -1,
     position: Math.max(0, position),
+    ranks: rawRanks ? kept.map(([, i]) => rawRanks[i] as number) : null,
+    repeat: REPEATS.includes(r.repeat as Repeat) ? (r.repeat as Repeat) : 'off',
+    changedAt: whole(r.changedAt) ? r.changedAt : 0,
+    syncedAt: text(r.syncedAt, 40),
   };
 }
 

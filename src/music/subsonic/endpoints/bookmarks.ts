@@ -2,6 +2,7 @@
 import { badParameter, notFound } from '../errors.js';
 import { type Payload } from '../response.js';
 import { songView } from '../views.js';
+import { PLAY_QUEUE_LIMITS } from '../../services/play-queue-limits.js';
 import {
   checkedSongIds,
   songId,
@@ -30,7 +31,11 @@ export function bookmarkEndpoints(d: EndpointDeps) {
   };
 
   const savePlayQueue = async (c: Call, byIndex: boolean): Promise<Payload> => {
-    const ids = await checkedSongIds(d, c, c.params.all('id'));
+    const given = c.params.all('id');
+    // The bound REST's PUT /api/v1/me/play-queue keeps too (the same row).
+    if (given.length > PLAY_QUEUE_LIMITS.tracks)
+      throw badParameter('id', `a play queue holds at most ${PLAY_QUEUE_LIMITS.tracks} songs`);
+    const ids = await checkedSongIds(d, c, given);
     if (ids.length === 0) {
       await d.state.clearPlayQueue(c.user.userId);
       return {};
@@ -48,8 +53,8 @@ export function bookmarkEndpoints(d: EndpointDeps) {
     await d.state.savePlayQueue(c.user.userId, {
       trackIds: ids,
       currentIndex,
-      positionMs: c.params.int('position', 0, 0, 1e12),
-      changedBy: c.params.text('c', 200),
+      positionMs: c.params.int('position', 0, 0, PLAY_QUEUE_LIMITS.positionMs),
+      changedBy: c.params.text('c', PLAY_QUEUE_LIMITS.clientLength),
     });
     return {};
   };
