@@ -2,7 +2,6 @@
  * The library importer as a process wires it: the CLI (src/main/commands/library.ts) and the
  * music-worker's `library-import` job build the same one here, so both run one code path.
  */
-import { realpath } from 'node:fs/promises';
 import { createRedis } from '../core/repositories/redis.js';
 import type { MusicConfig } from './config.js';
 import { BODY_LIMIT_BYTES } from './config.js';
@@ -10,7 +9,13 @@ import type { VersionFlowStarter } from './jobs/flow.js';
 import { PrismaAssetRepository } from './repositories/asset-repository.js';
 import type { MusicConnections } from './repositories/connections.js';
 import { RedisEventStream } from './repositories/event-stream-repository.js';
-import { inspectFile, openFile, sha256OfFile, walkLibrary } from './repositories/library-files.js';
+import {
+  inspectFile,
+  openFile,
+  realPathOf,
+  sha256OfFile,
+  walkLibrary,
+} from './repositories/library-files.js';
 import { BullLibraryQueue } from './repositories/library-queue.js';
 import { PrismaLibraryRepository } from './repositories/library-repository.js';
 import { PrismaPlayRepository } from './repositories/play-repository.js';
@@ -60,7 +65,7 @@ export function createLibraryImporter(
       inspect: inspectFile,
       sha256: sha256OfFile,
       open: openFile,
-      realPath: realpath,
+      realPath: realPathOf,
     },
     originals: connections.stores.originals,
     tracks,

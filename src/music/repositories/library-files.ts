@@ -293,6 +293,11 @@ export async function sha256OfFile(abs: string): Promise<string> {
   return hash.digest('hex');
 }
 
+/** The file's path with every symlink resolved (what an in-place import records). */
+export function realPathOf(abs: string): Promise<string> {
+  return realpath(abs);
+}
+
 export function openFile(abs: string): Readable {
   return createReadStream(abs, { highWaterMark: 1024 * 1024 });
 }
