@@ -8,6 +8,7 @@ import { opsCommand } from './commands/ops.js';
 import { gateCommand } from './commands/gate.js';
 import { logCommand } from './commands/log-monitor.js';
 import { libraryCommand } from './commands/library.js';
+import { databaseErrorLine, isDatabaseOutage } from '../music/repositories/database-errors.js';
 
 const COMMANDS: Command[] = [
   receiptVerifyCommand,
@@ -30,7 +31,16 @@ async function main(argv: string[]): Promise<number> {
     );
     return name === undefined || name === '--help' || name === 'help' ? 0 : 2;
   }
-  return command.run(rest);
+  try {
+    return await command.run(rest);
+  } catch (err) {
+    // An operator's fix is in the URL or the server, not in a stack trace of the database client.
+    if (!isDatabaseOutage(err)) throw err;
+    process.stderr.write(
+      `${command.name}: the database cannot be used (${databaseErrorLine(err)}); check DATABASE_URL and that PostgreSQL is running and migrated (make start does both).\n`,
+    );
+    return 1;
+  }
 }
 
 process.exitCode = await main(process.argv.slice(2));
