@@ -16,6 +16,16 @@ import { UnrecoverableError } from 'bullmq';
 import { parseProbe, probeArgs, type ProbeInfo } from '../../src/music/ffmpeg-commands/probe.js';
 import { FfmpegError, type FfmpegRunner } from '../../src/music/repositories/ffmpeg-runner.js';
 import type { ObjectStore } from '../../src/music/repositories/object-store/object-store.js';
+import { isInPlaceKey } from '../../src/music/repositories/object-store/in-place-store.js';
+
+/** Permanent: a stored original was deleted, or a library file read in place was moved or removed. */
+function originalMissing(key: string): UnrecoverableError {
+  return new UnrecoverableError(
+    isInPlaceKey(key)
+      ? 'the library file it was imported from is gone, moved or no longer inside LIBRARY_IMPORT_ROOTS; import the folder again'
+      : 'the original file is missing from the store',
+  );
+}
 
 export interface CachedOriginal {
   path: string;
@@ -68,7 +78,7 @@ export class OriginalCache {
   /** The local copy and probe of `sourceKey`; the caller must release() it. */
   async acquire(sourceKey: string, signal?: AbortSignal): Promise<OriginalLease> {
     const info = await this.options.store.head(sourceKey);
-    if (!info) throw new UnrecoverableError('the original file is missing from the store');
+    if (!info) throw originalMissing(sourceKey);
     const key = [sourceKey, info.size, info.etag ?? '', info.lastModified?.getTime() ?? ''].join('\0');
     let entry = this.entries.get(key);
     if (entry) this.hits++;
@@ -117,7 +127,7 @@ export class OriginalCache {
     const partial = `${path}.part`;
     try {
       const original = await this.options.store.get(sourceKey);
-      if (!original) throw new UnrecoverableError('the original file is missing from the store');
+      if (!original) throw originalMissing(sourceKey);
       await pipeline(original.body, createWriteStream(partial));
       await rename(partial, path);
       const probe = await probeFile(this.options.runner, path);
