@@ -96,6 +96,11 @@ describe('open-bench log over HTTP', () => {
       [`entries?start=${size}`, /beyond the log.*"path":"\/start"/],
       ['entries?start=0&end=0', /end is the number 0; it must be a whole number from 1/],
       ['entries?start=1.5', /start is "1.5"; it must be a whole number/],
+      // Number() would read these as 2, 10, 3 and 4: the query's integers are decimal digits (F9).
+      ['tree-head?tree_size=0x2', /tree_size is "0x2"; it must be a whole number .*decimal digits/],
+      ['entries?start=1e1', /start is "1e1"; .*decimal digits/],
+      ['entries?start=%2B3', /start is "\+3"; .*decimal digits/],
+      ['entries?start=%204', /start is " 4"; .*decimal digits/],
     ];
     for (const [path, message] of cases) {
       const res = await app.inject(`/api/open-bench/log/${path}`);
@@ -103,6 +108,9 @@ describe('open-bench log over HTTP', () => {
       expect(`${res.json().detail} ${JSON.stringify(res.json().errors ?? [])}`, path).toMatch(message);
       expect(res.json().detail, path).not.toMatch(/a valid value/);
     }
+    const board = await app.inject('/api/open-bench/leaderboard?page=0x2');
+    expect(board.statusCode).toBe(400);
+    expect(board.json().detail).toMatch(/page is "0x2"; .*decimal digits/);
     const missing = await app.inject(`/api/open-bench/log/proof/inclusion?leaf_hash=${'a'.repeat(64)}`);
     expect(missing.statusCode).toBe(404);
   });

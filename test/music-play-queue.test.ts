@@ -165,7 +165,14 @@ describe('the play queue over REST and Subsonic', () => {
         position_ms: 0,
       });
       expect(read.tracks.map((x: { id: string }) => x.id)).toEqual([songs.a, songs.c]);
-      expect((await rest(me, 'getPlayQueue')).playQueue!.entry.map((e) => e.id)).toEqual([songs.a, songs.c]);
+      const sub = (await rest(me, 'getPlayQueue')).playQueue!;
+      expect(sub.entry.map((e) => e.id)).toEqual([songs.a, songs.c]);
+      // Subsonic reads it by the same rule: the hidden current song is no current entry, at no index.
+      expect(sub).toMatchObject({ position: 0 });
+      expect(sub.current).toBeUndefined();
+      const byIndex = (await rest(me, 'getPlayQueueByIndex')).playQueueByIndex!;
+      expect(byIndex.entry.map((e) => e.id)).toEqual([songs.a, songs.c]);
+      expect(byIndex.currentIndex).toBeUndefined();
       // Its owner still reads all of it in their own queue.
       await call('PUT', other, { track_ids: [songs.b], current_id: songs.b });
       expect((await call('GET', other)).json().track_ids).toEqual([songs.b]);

@@ -207,7 +207,15 @@ describe('the listening app', () => {
     ).toEqual(album);
     // Reorder and remove in the queue.
     await page.getByRole('button', { name: 'Move Third Rail up' }).click();
+    // Removing a track before the current one leaves the current one cued where it was.
+    const cuedAt = () =>
+      page.evaluate(
+        () => (JSON.parse(localStorage.getItem('music.queue')!) as { position: number }).position,
+      );
+    const before = await cuedAt();
+    expect(before).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Remove First Light from the queue' }).click();
+    expect(await cuedAt()).toBe(before);
     expect(
       await queued.evaluateAll((els) =>
         els.map((e) => (e as unknown as { dataset: { track: string } }).dataset.track),

@@ -7,6 +7,7 @@ import addFormatsImport from 'ajv-formats';
 import type { TSchema, Static } from 'typebox';
 import { invalidInput } from './errors.js';
 import { formatAjvErrors, invalidDetail, MAX_REPORTED_ERRORS } from './field-messages.js';
+import { integerSpellingErrors } from './query-integers.js';
 import { isPartialDate } from './text-patterns.js';
 
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
@@ -90,6 +91,8 @@ export interface ValidatorOptions {
   /** A non-default ajv instance (then no first pass: errors and verdict both come from it). */
   ajv?: Ajv;
   fastPass?: FastPass;
+  /** A query string (with createQueryAjv): each integer must be written in decimal digits (query-integers.ts). */
+  queryText?: boolean;
 }
 
 export function compileValidator<S extends TSchema>(
@@ -104,6 +107,11 @@ export function compileValidator<S extends TSchema>(
   const validator = ((value: unknown) => fast.call({ mapKeys: new Map() }, value)) as Validator<Static<S>>;
   validator.schema = schema;
   validator.validate = (value: unknown, what = 'request body'): Validated<Static<S>> => {
+    const spelling = options.queryText ? integerSpellingErrors(value, schema) : [];
+    if (spelling.length > 0) {
+      const errors = formatAjvErrors(spelling, value);
+      throw invalidInput(`The ${what} is invalid. ${invalidDetail(errors)}`, errors);
+    }
     const context: ValidationContext = { mapKeys: new Map() };
     // ajv has just checked `value` against `schema`; TypeBox 1.x no longer lets unknown pass as Static<S>.
     if (fast.call(context, value)) return { value: value as Static<S>, mapKeys: context.mapKeys };

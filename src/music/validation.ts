@@ -10,17 +10,11 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { invalidInput, pointerToken } from '../core/errors.js';
 import { textSafetyErrors } from '../core/text-safety.js';
-import { isDecimalInteger } from '../core/text-patterns.js';
+import { integerSpellingErrors, propertiesOf } from '../core/query-integers.js';
 import { MESSAGES } from '../core/field-messages.js';
 import { createAjv, createQueryAjv } from '../core/validation.js';
 
 type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
-
-type PropertySchema = Record<string, unknown>;
-
-function propertiesOf(schema: unknown): Record<string, PropertySchema> {
-  return (schema as { properties?: Record<string, PropertySchema> }).properties ?? {};
-}
 
 /**
  * ajv coerces "1e400" to Infinity and then lets it through `type: integer` and `maximum`; a
@@ -38,37 +32,6 @@ function nonFiniteErrors(data: unknown, schema: unknown): ErrorObject[] {
       params: {},
       message: MESSAGES.notFinite(properties[k]),
     }));
-}
-
-function negativesAllowed(s: PropertySchema): boolean {
-  if (typeof s.minimum === 'number') return s.minimum < 0;
-  return !(typeof s.exclusiveMinimum === 'number' && s.exclusiveMinimum >= -1);
-}
-
-/**
- * ajv's coercion reads text with Number(), which takes "0x10", "1e2", "+5" and " 5" too: checked
- * before it, on the text as sent, every integer of a query or path is decimal digits.
- */
-function integerSpellingErrors(data: unknown, schema: unknown): ErrorObject[] {
-  if (data === null || typeof data !== 'object') return [];
-  const properties = propertiesOf(schema);
-  return Object.entries(data).flatMap(([k, v]): ErrorObject[] => {
-    const s = properties[k];
-    if (typeof v !== 'string' || s?.type !== 'integer') return [];
-    const negatives = negativesAllowed(s);
-    if (isDecimalInteger(v, negatives)) return [];
-    return [
-      {
-        instancePath: `/${pointerToken(k)}`,
-        schemaPath: '#/decimalInteger',
-        keyword: 'decimalInteger',
-        params: {},
-        data: v,
-        parentSchema: s,
-        message: MESSAGES.notDecimalInteger(s, negatives),
-      },
-    ];
-  });
 }
 
 function withTextSafety(fn: ValidateFunction, textPart: boolean, schema: unknown): Validate {

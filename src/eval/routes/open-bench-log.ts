@@ -9,7 +9,7 @@ const queryAjv = createQueryAjv();
 
 export function registerOpenBenchLogRoutes(app: FastifyInstance, service: LogService): void {
   for (const e of LOG_ENDPOINTS) {
-    const valid = compileValidator(e.query, { ajv: queryAjv });
+    const valid = compileValidator(e.query, { ajv: queryAjv, queryText: true });
     app.get(e.path, { config: { problemHint: `GET ${e.path}?${e.example}` } }, (request) =>
       e.run(service, valid.assert({ ...(request.query as object) }, 'query string')),
     );

@@ -16,9 +16,10 @@ const HINT =
 const LEADERBOARD_HINT = 'GET /api/open-bench/leaderboard?order=newest|best&page=1&per_page=20';
 const validStart = compileValidator(OpenBenchStartRequest);
 const validSubmit = compileValidator(OpenBenchSubmitRequest);
-// Query strings are text: "2" is the integer 2 here.
+// Query strings are text: "2" is the integer 2 here ("0x2" and "2e0" are refused).
 const validQuery = compileValidator(LeaderboardQuery, {
   ajv: createQueryAjv(),
+  queryText: true,
 });
 const publicId = new RegExp(PUBLIC_ID_PATTERN);
 

@@ -17,6 +17,7 @@ import {
   type IAudioMetadata,
 } from 'music-metadata';
 import type { ReadMetadata } from '../services/library/audio-facts.js';
+import { isUnder } from './library-roots.js';
 
 /** A regular file found by the walk, with the cover image beside it if its folder has one. */
 export interface LibraryCandidate {
@@ -64,11 +65,6 @@ function errorReason(err: unknown): string {
   if (code === 'ELOOP') return 'symlink loop';
   if (code === 'ENOENT') return 'broken symlink or removed during the walk';
   return (err as Error).message;
-}
-
-/** `path` is `root` or lies under it (both real paths). */
-function isUnder(path: string, root: string): boolean {
-  return path === root || path.startsWith(root.endsWith('/') ? root : `${root}/`);
 }
 
 const LOOP = 'symlink loop: a folder already walked';

@@ -5,8 +5,9 @@
  */
 import { realpath } from 'node:fs/promises';
 
+/** `path` is `root` or lies under it (absolute paths; a root of "/" holds every path). */
 export function isUnder(path: string, root: string): boolean {
-  return path === root || path.startsWith(`${root}/`);
+  return path === root || path.startsWith(root.endsWith('/') ? root : `${root}/`);
 }
 
 /** True when `realPath` is inside the real path of one of the roots (a root that does not exist holds nothing). */

@@ -50,6 +50,20 @@ export interface PlayQueueBody {
 
 const viewerOf = (auth: AuthContext): LibraryViewer => ({ userId: auth.userId, role: auth.role });
 
+/**
+ * The saved queue as its reader may play it now (REST read and Subsonic getPlayQueue alike): the
+ * songs of `byId` in queue order, and the current one's place among them, -1 when there is none
+ * or it is hidden now (a position then belongs to no track).
+ */
+export function visibleQueue(
+  q: Pick<SavedPlayQueue, 'trackIds' | 'currentIndex'>,
+  byId: ReadonlyMap<string, SongRow>,
+): { songs: SongRow[]; at: number } {
+  const kept = q.trackIds.map((id, i) => [byId.get(id), i] as const).filter(([s]) => s !== undefined);
+  const at = q.currentIndex === null ? -1 : kept.findIndex(([, i]) => i === q.currentIndex);
+  return { songs: kept.map(([s]) => s!), at };
+}
+
 const NO_QUEUE = {
   track_ids: [] as string[],
   current_id: null,
@@ -73,17 +87,15 @@ export class PlayQueueService {
     const byId = new Map(
       (await this.songs.songsByIds(viewerOf(auth), [...new Set(q.trackIds)])).map((s) => [s.id, s]),
     );
-    const kept = q.trackIds.map((id, i) => [id, i] as const).filter(([id]) => byId.has(id));
-    const at = q.currentIndex === null ? -1 : kept.findIndex(([, i]) => i === q.currentIndex);
+    const { songs, at } = visibleQueue(q, byId);
     return {
-      track_ids: kept.map(([id]) => id),
-      current_id: at < 0 ? null : kept[at]![0],
+      track_ids: songs.map((s) => s.id),
+      current_id: at < 0 ? null : songs[at]!.id,
       current_index: at < 0 ? null : at,
-      // A position belongs to its track: none when that track is hidden now.
       position_ms: at < 0 ? 0 : Number(q.positionMs),
       changed_at: q.updatedAt.toISOString(),
       changed_by: q.changedBy,
-      tracks: kept.map(([id]) => trackListItem(byId.get(id)!)),
+      tracks: songs.map(trackListItem),
     };
   }
 

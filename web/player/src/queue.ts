@@ -128,8 +128,10 @@ export function move(from: number, to: number): void {
 
 export function remove(index: number): void {
   if (!state.items[index]) return;
+  // Asked before removeItem, which moves the index back when an earlier item goes.
+  const wasCurrent = index === state.index;
   apply(removeItem(state, index));
-  if (index === state.index) {
+  if (wasCurrent) {
     // The playing one removed: the next one (if any) takes its place, paused as it was.
     const wasPlaying = !audio.paused;
     audio.pause();

@@ -3,31 +3,27 @@ import { badParameter, notFound } from '../errors.js';
 import { type Payload } from '../response.js';
 import { songView } from '../views.js';
 import { PLAY_QUEUE_LIMITS } from '../../services/play-queue-limits.js';
-import {
-  checkedSongIds,
-  songId,
-  viewerOf,
-  visibleSong,
-  visibleSongsInOrder,
-  type Call,
-  type EndpointDeps,
-} from './call.js';
+import { visibleQueue } from '../../services/play-queue-service.js';
+import { checkedSongIds, songId, viewerOf, visibleSong, type Call, type EndpointDeps } from './call.js';
 
 export function bookmarkEndpoints(d: EndpointDeps) {
   const getPlayQueue = async (c: Call, byIndex: boolean): Promise<Payload> => {
     const q = await d.state.playQueue(c.user.userId);
     if (!q) return {};
-    const entry = (await visibleSongsInOrder(d, c, q.trackIds)).map(songView);
+    const byId = new Map(
+      (await d.library.songsByIds(viewerOf(c), [...new Set(q.trackIds)])).map((s) => [s.id, s]),
+    );
+    // The current entry counted among the songs shown (a hidden one is no current entry).
+    const { songs, at } = visibleQueue(q, byId);
     const common = {
-      position: Number(q.positionMs),
+      position: at < 0 ? 0 : Number(q.positionMs),
       username: c.user.handle,
       changed: q.updatedAt,
       changedBy: q.changedBy,
-      entry,
+      entry: songs.map(songView),
     };
-    if (byIndex) return { playQueueByIndex: { currentIndex: q.currentIndex ?? undefined, ...common } };
-    const current = q.currentIndex === null ? undefined : q.trackIds[q.currentIndex];
-    return { playQueue: { current, ...common } };
+    if (byIndex) return { playQueueByIndex: { currentIndex: at < 0 ? undefined : at, ...common } };
+    return { playQueue: { current: at < 0 ? undefined : songs[at]!.id, ...common } };
   };
 
   const savePlayQueue = async (c: Call, byIndex: boolean): Promise<Payload> => {

@@ -69,12 +69,6 @@ export async function visibleSong(d: EndpointDeps, c: Call, id: string): Promise
   return song;
 }
 
-/** Songs by id the caller may read, in `ids`' order (the others are left out). */
-export async function visibleSongsInOrder(d: EndpointDeps, c: Call, ids: string[]): Promise<SongRow[]> {
-  const byId = new Map((await d.library.songsByIds(viewerOf(c), [...new Set(ids)])).map((s) => [s.id, s]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
-}
-
 /** Song ids a playlist or queue may hold: each must be visible to the caller. */
 export async function checkedSongIds(d: EndpointDeps, c: Call, ids: string[]): Promise<string[]> {
   const normalised = ids.map(songId);
