@@ -1,7 +1,7 @@
 /**
- * A library file read in place that is swapped for a symlink while it is read (the folder's owner
- * can do that at any time) never makes the originals store serve the link's target: the file
- * opened is the one checked (same device and inode), not whatever the path names a moment later.
+ * A library file swapped for a symlink after it was checked (the folder's owner can do that at any
+ * time) is never read through: not by the originals store reading it in place (the file opened is
+ * the one checked, same device and inode), nor by the import reading a file its walk listed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
@@ -12,6 +12,8 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FilesystemObjectStore } from '../src/music/repositories/object-store/fs-store.js';
 import { InPlaceOriginals, inPlaceKey } from '../src/music/repositories/object-store/in-place-store.js';
+import { inspectFile, sha256OfFile, walkLibrary } from '../src/music/repositories/library-files.js';
+import { generateAudio } from './helpers/music-worker.js';
 
 const SHA = 'b'.repeat(64);
 // Renames a symlink to the secret, then the real file, over the imported path, again and again.
@@ -62,5 +64,25 @@ describe('an in-place file swapped for a symlink while it is read', () => {
     }
     expect([...seen]).toContain('AUDIO');
     expect([...seen]).not.toContain('SECRET');
+  }, 60_000);
+
+  it('is not read by an import: the walk listed the file, the read finds a link and refuses it', async () => {
+    const folder = join(dir, 'folder');
+    await mkdir(folder);
+    const elsewhere = join(dir, 'elsewhere.flac');
+    await generateAudio(join(folder, 'song.flac'), { seconds: 1 });
+    await generateAudio(elsewhere, { seconds: 2 });
+    const listed = [];
+    for await (const entry of walkLibrary(folder)) if (entry.kind === 'file') listed.push(entry);
+    expect(listed.map((e) => e.path)).toEqual(['song.flac']);
+    const [entry] = listed;
+    const { rename, symlink: link, stat: statOf } = await import('node:fs/promises');
+    await link(elsewhere, `${entry!.abs}.next`);
+    await rename(`${entry!.abs}.next`, entry!.abs);
+
+    const found = await inspectFile(entry!.abs, (await statOf(elsewhere)).size, (f) => Promise.resolve(f));
+    expect(found).toMatchObject({ ok: false, kind: 'unreadable' });
+    expect(found.ok ? '' : found.reason).toMatch(/replaced by a symlink/);
+    await expect(sha256OfFile(entry!.abs)).rejects.toThrow(/replaced by a symlink/);
   }, 60_000);
 });

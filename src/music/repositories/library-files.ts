@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { constants, createReadStream, openAsBlob, type Dirent } from 'node:fs';
-import { access, open, readdir, readlink, realpath, stat } from 'node:fs/promises';
+import { access, readdir, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import {
@@ -17,6 +17,7 @@ import {
   type IAudioMetadata,
 } from 'music-metadata';
 import type { ReadMetadata } from '../services/library/audio-facts.js';
+import { openRealFile } from './library-roots.js';
 
 /** A regular file found by the walk, with the cover image beside it if its folder has one. */
 export interface LibraryCandidate {
@@ -72,6 +73,7 @@ function isUnder(path: string, root: string): boolean {
 }
 
 const LOOP = 'symlink loop: a folder already walked';
+const SWAPPED = 'replaced by a symlink or another file since the walk listed it; not read';
 export const LINK_OUTSIDE =
   'symlink leads outside the imported folder; not followed (import the folder it leads to itself)';
 
@@ -228,7 +230,7 @@ function giveBuffer(buffer: Buffer): void {
 
 /** The file's first `size` bytes (fewer if it shrank since the walk) into `buffer`: one read request. */
 async function readInto(abs: string, buffer: Buffer, size: number): Promise<Buffer> {
-  const file = await open(abs, 'r');
+  const file = await openWalked(abs);
   try {
     let at = 0;
     while (at < size) {
@@ -288,9 +290,24 @@ async function inspectInPlace(abs: string): Promise<Inspection> {
 
 export async function sha256OfFile(abs: string): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(abs, { highWaterMark: 1024 * 1024 }))
+  const file = await openWalked(abs);
+  for await (const chunk of file.createReadStream({ highWaterMark: 1024 * 1024 }))
     hash.update(chunk as Buffer);
   return hash.digest('hex');
+}
+
+/**
+ * A file the walk listed (a real path under the folder), opened only if it is still that file:
+ * one swapped for a symlink since (to anything on the machine) is refused, never read through.
+ */
+async function openWalked(abs: string): Promise<FileHandle> {
+  const swapped = () => Object.assign(new Error(SWAPPED), { code: 'ESWAPPED' });
+  // `abs` is a real path, so ELOOP (O_NOFOLLOW) means a link was put there since.
+  const found = await openRealFile(abs).catch((err: unknown) => {
+    throw (err as NodeJS.ErrnoException).code === 'ELOOP' ? swapped() : err;
+  });
+  if (found) return found.handle;
+  throw swapped();
 }
 
 export function openFile(abs: string): Readable {

@@ -4,8 +4,7 @@
  * reads such keys from the file system, only inside LIBRARY_IMPORT_ROOTS, and never writes or
  * deletes them (the files are the owner's). Every other key goes to the store underneath.
  */
-import { constants } from 'node:fs';
-import { open, realpath, stat, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import type {
   AssembledObject,
   ByteRange,
@@ -18,7 +17,7 @@ import type {
   UploadedPart,
 } from './object-store.js';
 import { inPlaceNotWritable } from '../../errors/storage.js';
-import { insideLibraryRoots } from '../library-roots.js';
+import { insideLibraryRoots, openRealFile } from '../library-roots.js';
 
 const PREFIX = 'in-place:';
 const SHA256 = /^[0-9a-f]{64}$/;
@@ -69,23 +68,19 @@ export class InPlaceOriginals implements ObjectStore {
   private async file(key: string): Promise<{ handle: FileHandle; info: ObjectInfo } | undefined> {
     const path = inPlacePath(key);
     if (path === undefined) return undefined;
-    let handle: FileHandle | undefined;
     try {
-      // O_NONBLOCK: a FIFO put there opens at once (and is refused below) instead of waiting for a writer.
-      handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-      const real = await realpath(path);
-      const [opened, named] = await Promise.all([handle.stat(), stat(real)]);
-      const same = opened.dev === named.dev && opened.ino === named.ino;
-      if (real !== path || !same || !opened.isFile() || !(await insideLibraryRoots(real, this.roots))) {
+      const found = await openRealFile(path);
+      if (!found) return undefined;
+      const { handle, stats } = found;
+      if (!(await insideLibraryRoots(path, this.roots))) {
         await handle.close();
         return undefined;
       }
       return {
         handle,
-        info: { size: opened.size, contentType: undefined, etag: undefined, lastModified: opened.mtime },
+        info: { size: stats.size, contentType: undefined, etag: undefined, lastModified: stats.mtime },
       };
     } catch (err) {
-      await handle?.close();
       if (isMissing(err)) return undefined;
       throw err;
     }
