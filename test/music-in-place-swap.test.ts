@@ -7,12 +7,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { text } from 'node:stream/consumers';
+import { buffer, text } from 'node:stream/consumers';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FilesystemObjectStore } from '../src/music/repositories/object-store/fs-store.js';
 import { InPlaceOriginals, inPlaceKey } from '../src/music/repositories/object-store/in-place-store.js';
-import { inspectFile, sha256OfFile, walkLibrary } from '../src/music/repositories/library-files.js';
+import { inspectFile, openFile, sha256OfFile, walkLibrary } from '../src/music/repositories/library-files.js';
 import { generateAudio } from './helpers/music-worker.js';
 
 const SHA = 'b'.repeat(64);
@@ -84,5 +84,6 @@ describe('an in-place file swapped for a symlink while it is read', () => {
     expect(found).toMatchObject({ ok: false, kind: 'unreadable' });
     expect(found.ok ? '' : found.reason).toMatch(/replaced by a symlink/);
     await expect(sha256OfFile(entry!.abs)).rejects.toThrow(/replaced by a symlink/);
+    await expect(buffer(openFile(entry!.abs))).rejects.toThrow(/replaced by a symlink/);
   }, 60_000);
 });

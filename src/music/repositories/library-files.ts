@@ -5,10 +5,10 @@
  * rules (what is imported) are in services/library/.
  */
 import { createHash } from 'node:crypto';
-import { constants, createReadStream, openAsBlob, type Dirent } from 'node:fs';
+import { constants, openAsBlob, type Dirent } from 'node:fs';
 import { access, readdir, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import {
   CouldNotDetermineFileTypeError,
   UnsupportedFileTypeError,
@@ -311,7 +311,18 @@ async function openWalked(abs: string): Promise<FileHandle> {
 }
 
 export function openFile(abs: string): Readable {
-  return createReadStream(abs, { highWaterMark: 1024 * 1024 });
+  // Opened when first read, as the walk's check says (openWalked): the bytes stored are the file listed.
+  return Readable.from(
+    (async function* () {
+      const file = await openWalked(abs);
+      try {
+        yield* file.createReadStream({ highWaterMark: 1024 * 1024, autoClose: false });
+      } finally {
+        await file.close();
+      }
+    })(),
+    { objectMode: false },
+  );
 }
 
 /** The folder's real path, or why it cannot be imported. */
