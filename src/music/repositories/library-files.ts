@@ -5,10 +5,10 @@
  * rules (what is imported) are in services/library/.
  */
 import { createHash } from 'node:crypto';
-import { constants, createReadStream, openAsBlob, type Dirent } from 'node:fs';
-import { access, open, readdir, readlink, realpath, stat } from 'node:fs/promises';
+import { constants, openAsBlob, type Dirent } from 'node:fs';
+import { access, readdir, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import {
   CouldNotDetermineFileTypeError,
   UnsupportedFileTypeError,
@@ -17,7 +17,7 @@ import {
   type IAudioMetadata,
 } from 'music-metadata';
 import type { ReadMetadata } from '../services/library/audio-facts.js';
-import { isUnder } from './library-roots.js';
+import { isUnder, openRealFile } from './library-roots.js';
 
 /** A regular file found by the walk, with the cover image beside it if its folder has one. */
 export interface LibraryCandidate {
@@ -68,6 +68,7 @@ function errorReason(err: unknown): string {
 }
 
 const LOOP = 'symlink loop: a folder already walked';
+const SWAPPED = 'replaced by a symlink or another file since the walk listed it; not read';
 export const LINK_OUTSIDE =
   'symlink leads outside the imported folder; not followed (import the folder it leads to itself)';
 
@@ -224,7 +225,7 @@ function giveBuffer(buffer: Buffer): void {
 
 /** The file's first `size` bytes (fewer if it shrank since the walk) into `buffer`: one read request. */
 async function readInto(abs: string, buffer: Buffer, size: number): Promise<Buffer> {
-  const file = await open(abs, 'r');
+  const file = await openWalked(abs);
   try {
     let at = 0;
     while (at < size) {
@@ -284,7 +285,8 @@ async function inspectInPlace(abs: string): Promise<Inspection> {
 
 export async function sha256OfFile(abs: string): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(abs, { highWaterMark: 1024 * 1024 }))
+  const file = await openWalked(abs);
+  for await (const chunk of file.createReadStream({ highWaterMark: 1024 * 1024 }))
     hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
@@ -294,8 +296,33 @@ export function realPathOf(abs: string): Promise<string> {
   return realpath(abs);
 }
 
+/**
+ * A file the walk listed (a real path under the folder), opened only if it is still that file:
+ * one swapped for a symlink since (to anything on the machine) is refused, never read through.
+ */
+async function openWalked(abs: string): Promise<FileHandle> {
+  const swapped = () => Object.assign(new Error(SWAPPED), { code: 'ESWAPPED' });
+  // `abs` is a real path, so ELOOP (O_NOFOLLOW) means a link was put there since.
+  const found = await openRealFile(abs).catch((err: unknown) => {
+    throw (err as NodeJS.ErrnoException).code === 'ELOOP' ? swapped() : err;
+  });
+  if (found) return found.handle;
+  throw swapped();
+}
+
 export function openFile(abs: string): Readable {
-  return createReadStream(abs, { highWaterMark: 1024 * 1024 });
+  // Opened when first read, as the walk's check says (openWalked): the bytes stored are the file listed.
+  return Readable.from(
+    (async function* () {
+      const file = await openWalked(abs);
+      try {
+        yield* file.createReadStream({ highWaterMark: 1024 * 1024, autoClose: false });
+      } finally {
+        await file.close();
+      }
+    })(),
+    { objectMode: false },
+  );
 }
 
 /** The folder's real path, or why it cannot be imported. */

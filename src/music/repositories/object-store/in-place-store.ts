@@ -4,8 +4,7 @@
  * reads such keys from the file system, only inside LIBRARY_IMPORT_ROOTS, and never writes or
  * deletes them (the files are the owner's). Every other key goes to the store underneath.
  */
-import { createReadStream } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import type {
   AssembledObject,
   ByteRange,
@@ -18,7 +17,7 @@ import type {
   UploadedPart,
 } from './object-store.js';
 import { inPlaceNotWritable } from '../../errors/storage.js';
-import { insideLibraryRoots } from '../library-roots.js';
+import { insideLibraryRoots, openRealFile } from '../library-roots.js';
 
 const PREFIX = 'in-place:';
 const SHA256 = /^[0-9a-f]{64}$/;
@@ -33,7 +32,9 @@ export function inPlacePath(key: string): string | undefined {
   if (!key.startsWith(PREFIX)) return undefined;
   const sha = key.slice(PREFIX.length, PREFIX.length + 64);
   const path = key.slice(PREFIX.length + 65);
-  return SHA256.test(sha) && key[PREFIX.length + 64] === ':' && path.startsWith('/') ? path : undefined;
+  const named = SHA256.test(sha) && key[PREFIX.length + 64] === ':' && path.startsWith('/');
+  // A NUL names no file (the file system calls would throw): no such object.
+  return named && !path.includes('\0') ? path : undefined;
 }
 
 export function isInPlaceKey(key: string): boolean {
@@ -59,26 +60,38 @@ export class InPlaceOriginals implements ObjectStore {
   }
 
   /**
-   * The file a key names when it is a regular file inside the roots and reached by no symlink (the
-   * importer records real paths: a link put there later, even to a file inside the roots, is refused).
+   * The file a key names, opened, when it is a regular file inside the roots and reached by no
+   * symlink (the importer records real paths: a link put there later, even to a file inside the
+   * roots, is refused). Opened first, then checked: the open file must be the one the real path
+   * names (device and inode), so a swap between the check and the read serves nothing.
    */
-  private async file(key: string): Promise<{ path: string; info: ObjectInfo } | undefined> {
+  private async file(key: string): Promise<{ handle: FileHandle; info: ObjectInfo } | undefined> {
     const path = inPlacePath(key);
     if (path === undefined) return undefined;
     try {
-      const real = await realpath(path);
-      if (real !== path) return undefined;
-      if (!(await insideLibraryRoots(real, this.roots))) return undefined;
-      const s = await stat(real);
-      if (!s.isFile()) return undefined;
+      const found = await openRealFile(path);
+      if (!found) return undefined;
+      const { handle, stats } = found;
+      if (!(await insideLibraryRoots(path, this.roots))) {
+        await handle.close();
+        return undefined;
+      }
       return {
-        path: real,
-        info: { size: s.size, contentType: undefined, etag: undefined, lastModified: s.mtime },
+        handle,
+        info: { size: stats.size, contentType: undefined, etag: undefined, lastModified: stats.mtime },
       };
     } catch (err) {
       if (isMissing(err)) return undefined;
       throw err;
     }
+  }
+
+  /** Info only: the file is closed again. */
+  private async info(key: string): Promise<ObjectInfo | undefined> {
+    const found = await this.file(key);
+    if (!found) return undefined;
+    await found.handle.close();
+    return found.info;
   }
 
   ensure(): Promise<void> {
@@ -102,21 +115,22 @@ export class InPlaceOriginals implements ObjectStore {
     if (!isInPlaceKey(key)) return this.store.get(key, range);
     const found = await this.file(key);
     if (!found) return undefined;
-    const { path, info } = found;
-    if (!range || info.size === 0) return { ...info, body: createReadStream(path), range: undefined };
+    const { handle, info } = found;
+    if (!range || info.size === 0) return { ...info, body: handle.createReadStream(), range: undefined };
     const clamped = { start: range.start, end: Math.min(range.end, info.size - 1) };
-    return { ...info, body: createReadStream(path, clamped), range: clamped };
+    return { ...info, body: handle.createReadStream(clamped), range: clamped };
   }
 
   async head(key: string): Promise<ObjectInfo | undefined> {
     if (!isInPlaceKey(key)) return this.store.head(key);
-    return (await this.file(key))?.info;
+    return this.info(key);
   }
 
   async readSource(key: string): Promise<ObjectSource | undefined> {
     if (!isInPlaceKey(key)) return this.store.readSource(key);
+    // The opened file's bytes, not its path: a path handed on (to ffmpeg) could be swapped before it is opened.
     const found = await this.file(key);
-    return found ? { file: found.path } : undefined;
+    return found ? { body: found.handle.createReadStream() } : undefined;
   }
 
   /** The owner's file stays: deleting its track forgets it, as deleting a store object would. */
