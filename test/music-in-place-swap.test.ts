@@ -16,6 +16,7 @@ import { inspectFile, openFile, sha256OfFile, walkLibrary } from '../src/music/r
 import { generateAudio } from './helpers/music-worker.js';
 
 const SHA = 'b'.repeat(64);
+const OWNER = '00000000-0000-4000-8000-000000000002';
 // Renames a symlink to the secret, then the real file, over the imported path, again and again.
 const FLIPPER = `
 const fs = require('node:fs');
@@ -59,7 +60,7 @@ describe('an in-place file swapped for a symlink while it is read', () => {
     await once(flipper.stdout!, 'data');
     const seen = new Set<string>();
     for (let i = 0; i < 3000 && !seen.has('SECRET'); i++) {
-      const found = await store.get(inPlaceKey(SHA, track)).catch(() => undefined);
+      const found = await store.get(inPlaceKey(OWNER, SHA, track)).catch(() => undefined);
       if (found) seen.add(await text(found.body).catch(() => 'error'));
     }
     expect([...seen]).toContain('AUDIO');

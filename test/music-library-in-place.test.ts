@@ -35,6 +35,7 @@ let roots: string;
 let owner: TestUser;
 let worker: WorkerProcess | undefined;
 const SHA = 'a'.repeat(64);
+const OWNER = '00000000-0000-4000-8000-000000000001';
 
 beforeAll(async () => {
   dir = await realpath(await mkdtemp(join(tmpdir(), 'library-in-place-')));
@@ -60,13 +61,13 @@ describe('the originals store reading library files in place', () => {
     await symlink(inside, join(roots, 'link-in.bin'));
     const store = new InPlaceOriginals(t.connections.stores.originals, [roots]);
 
-    const found = await store.get(inPlaceKey(SHA, inside));
+    const found = await store.get(inPlaceKey(OWNER, SHA, inside));
     expect(found?.size).toBe(12);
     expect(await text(found!.body)).toBe('inside bytes');
-    const part = await store.get(inPlaceKey(SHA, inside), { start: 7, end: 100 });
+    const part = await store.get(inPlaceKey(OWNER, SHA, inside), { start: 7, end: 100 });
     expect(part?.range).toEqual({ start: 7, end: 11 });
     expect(await text(part!.body)).toBe('bytes');
-    const source = await store.readSource(inPlaceKey(SHA, inside));
+    const source = await store.readSource(inPlaceKey(OWNER, SHA, inside));
     expect(source && 'body' in source ? await text(source.body) : source).toBe('inside bytes');
 
     for (const path of [
@@ -76,18 +77,20 @@ describe('the originals store reading library files in place', () => {
       roots,
       join(roots, 'gone'),
     ])
-      expect(await store.head(inPlaceKey(SHA, path)), path).toBeUndefined();
-    expect(await store.head(inPlaceKey(SHA, `${roots}/../outside.bin`))).toBeUndefined();
+      expect(await store.head(inPlaceKey(OWNER, SHA, path)), path).toBeUndefined();
+    expect(await store.head(inPlaceKey(OWNER, SHA, `${roots}/../outside.bin`))).toBeUndefined();
     expect(inPlacePath(`in-place:${SHA}:relative/path`)).toBeUndefined();
+    expect(inPlacePath(`in-place:${SHA}:${inside}`)).toBeUndefined();
+    expect(inPlacePath(inPlaceKey(OWNER, SHA, inside))).toBe(inside);
     expect(inPlacePath(`in-place:short:${inside}`)).toBeUndefined();
-    expect(await store.head(inPlaceKey(SHA, `${inside}\0x`))).toBeUndefined();
+    expect(await store.head(inPlaceKey(OWNER, SHA, `${inside}\0x`))).toBeUndefined();
     expect(
-      await new InPlaceOriginals(t.connections.stores.originals, []).head(inPlaceKey(SHA, inside)),
+      await new InPlaceOriginals(t.connections.stores.originals, []).head(inPlaceKey(OWNER, SHA, inside)),
     ).toBeUndefined();
 
-    expect(() => store.put(inPlaceKey(SHA, inside), 'x')).toThrow(/read only/);
-    expect(() => store.move(inPlaceKey(SHA, inside), 'a/b')).toThrow(/read only/);
-    await store.delete(inPlaceKey(SHA, inside));
+    expect(() => store.put(inPlaceKey(OWNER, SHA, inside), 'x')).toThrow(/read only/);
+    expect(() => store.move(inPlaceKey(OWNER, SHA, inside), 'a/b')).toThrow(/read only/);
+    await store.delete(inPlaceKey(OWNER, SHA, inside));
     expect(await readFile(inside, 'utf8')).toBe('inside bytes');
   });
 });
@@ -124,6 +127,25 @@ describe('library import --in-place', () => {
       select: { objectKey: true },
     });
     expect(assets.map((a) => inPlacePath(a.objectKey)).sort()).toEqual(files);
+
+    // The same folder in place for a second owner: assets of their own (the key names the owner).
+    const other = await signupUser(t.app, 'inplace2');
+    const again = createLibraryImporter(t.config, t.connections);
+    const second = await again.library.createImport({
+      ownerUserId: other.id,
+      requestedBy: null,
+      root: join(roots, 'music'),
+      visibility: 'public',
+      prune: false,
+      inPlace: true,
+    });
+    expect(await again.importer.run(second.id, randomUUID())).toMatchObject({ status: 'done', imported: 2 });
+    await again.close();
+    const versionsOfOther = await t.connections.prisma.trackVersion.findMany({
+      where: { track: { ownerUserId: other.id } },
+      select: { asset: { select: { ownerUserId: true } } },
+    });
+    expect(versionsOfOther.map((v) => v.asset.ownerUserId)).toEqual([other.id, other.id]);
 
     worker = await startWorkerProcess(t.config, { LIBRARY_IMPORT_ROOTS: roots });
     const versions = { track: { ownerUserId: owner.id } };

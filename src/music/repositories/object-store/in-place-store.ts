@@ -1,6 +1,6 @@
 /**
  * Originals read in place: a library imported with `--in-place` is not copied into the store;
- * its assets name the file itself (`in-place:<sha256>:<real path>`), and the originals store
+ * its assets name the file itself (`in-place:<owner>/<sha256>:<real path>`), and the originals store
  * reads such keys from the file system, only inside LIBRARY_IMPORT_ROOTS, and never writes or
  * deletes them (the files are the owner's). Every other key goes to the store underneath.
  */
@@ -20,19 +20,21 @@ import { inPlaceNotWritable } from '../../errors/storage.js';
 import { insideLibraryRoots, openRealFile } from '../library-roots.js';
 
 const PREFIX = 'in-place:';
-const SHA256 = /^[0-9a-f]{64}$/;
+/** `<owner uuid>/<sha256>:`: each owner's content is its own asset, as copies are under `<owner>/library/`. */
+const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/[0-9a-f]{64}:/;
+const ID_LENGTH = 36 + 1 + 64 + 1;
 
-/** The key of a library file read in place: its content hash (one asset a content) and its real path. */
-export function inPlaceKey(sha256: string, realPath: string): string {
-  return `${PREFIX}${sha256}:${realPath}`;
+/** The key of a library file read in place: its owner and content hash (one asset a content) and its real path. */
+export function inPlaceKey(owner: string, sha256: string, realPath: string): string {
+  return `${PREFIX}${owner}/${sha256}:${realPath}`;
 }
 
 /** The real path an in-place key names, or undefined for a store key. */
 export function inPlacePath(key: string): string | undefined {
   if (!key.startsWith(PREFIX)) return undefined;
-  const sha = key.slice(PREFIX.length, PREFIX.length + 64);
-  const path = key.slice(PREFIX.length + 65);
-  const named = SHA256.test(sha) && key[PREFIX.length + 64] === ':' && path.startsWith('/');
+  const id = key.slice(PREFIX.length, PREFIX.length + ID_LENGTH);
+  const path = key.slice(PREFIX.length + ID_LENGTH);
+  const named = ID.test(id) && path.startsWith('/');
   // A NUL names no file (the file system calls would throw): no such object.
   return named && !path.includes('\0') ? path : undefined;
 }

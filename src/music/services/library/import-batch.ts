@@ -243,7 +243,7 @@ export class ImportBatch {
         probe: facts.probe,
         sha,
         key: run.record.inPlace
-          ? inPlaceKey(sha, await deps.source.realPath(entry.abs))
+          ? inPlaceKey(owner, sha, await deps.source.realPath(entry.abs))
           : audioKey(owner, sha),
         embeddedCover: facts.embeddedCover,
         coverSha,
