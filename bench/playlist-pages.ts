@@ -13,23 +13,12 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { encodeOffsetCursor } from '../src/music/services/page-cursor.js';
 import { withBenchMusic, writeBenchResult } from './lib/music-app.js';
-import { seedReadyTracks } from './lib/music-seed.js';
+import { seedReadyTracks, signup } from './lib/music-seed.js';
 import { median } from './lib/timing.js';
 
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 10_000);
 const TRACKS = Number(process.env.BENCH_TRACKS ?? 1_000);
 const CALLS = Number(process.env.BENCH_CALLS ?? 15);
-
-async function signup(app: FastifyInstance, handle: string): Promise<{ id: string; token: string }> {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/v1/auth/signup',
-    payload: { handle, email: `${handle}@example.org`, password: 'a long enough passphrase' },
-  });
-  if (res.statusCode !== 201) throw new Error(`sign-up: ${res.statusCode} ${res.body}`);
-  const body = res.json<{ user: { id: string }; token: string }>();
-  return { id: body.user.id, token: body.token };
-}
 
 /** Median milliseconds and answer size of `CALLS` sequential GETs (after two warm-up calls). */
 async function timed(

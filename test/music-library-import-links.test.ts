@@ -85,7 +85,7 @@ describe('symlinks in an imported folder', () => {
     const problems = await t.connections.prisma.libraryImportProblem.findMany({ where: { importId } });
     const reasons = Object.fromEntries(problems.map((p) => [p.path, `${p.kind}: ${p.reason}`]));
     const outside = `failed: ${LINK_OUTSIDE}`;
-    expect(reasons).toMatchObject({
+    const expected = {
       'absolute.flac': outside,
       'relative.flac': outside,
       'folder-link': outside,
@@ -98,12 +98,13 @@ describe('symlinks in an imported folder', () => {
       'album-link': expect.stringMatching(/^failed: symlink loop/) as string,
       'album/up': expect.stringMatching(/^failed: symlink loop/) as string,
       'album/above': expect.stringMatching(/^failed: symlink loop/) as string,
-    });
+    };
+    expect(reasons).toMatchObject(expected);
     // The link to kept.flac was followed: one of the two is the track, the other the same content.
     const same = problems.filter((p) => p.reason.startsWith('same content as')).map((p) => p.path);
     expect(same).toHaveLength(1);
     expect(['album/kept.flac', 'album/zz-copy.flac']).toContain(same[0]);
-    expect(problems).toHaveLength(12);
+    expect(problems).toHaveLength(Object.keys(expected).length + same.length);
     expect(LINK_OUTSIDE).toMatch(/outside the imported folder/);
   }, 120_000);
 });

@@ -107,3 +107,15 @@ export async function makeWav(dir: string, bytes: number): Promise<string> {
   ]);
   return file;
 }
+
+/** A new account through the API (sign-up), its id and bearer token. */
+export async function signup(app: FastifyInstance, handle: string): Promise<{ id: string; token: string }> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/signup',
+    payload: { handle, email: `${handle}@example.org`, password: 'a long enough passphrase' },
+  });
+  if (res.statusCode !== 201) throw new Error(`sign-up: ${res.statusCode} ${res.body}`);
+  const body = res.json<{ user: { id: string }; token: string }>();
+  return { id: body.user.id, token: body.token };
+}
