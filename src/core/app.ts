@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { registerRequestDecoding } from './body-decoding.js';
+import { registerCloseConnections } from './close-connections.js';
 import { registerErrorHandler, registerProblemNotFound, type ErrorClassifier } from './error-handler.js';
 import { clientErrorHandler, frameworkErrorHandler, type EdgeHeaders } from './framework-errors.js';
 import { parseAnyTypeAsJson, registerBodySchemaHints } from './json-bodies.js';
@@ -103,6 +104,7 @@ export function buildBaseApp(options: BaseAppOptions): FastifyInstance {
     edgeHeaders: options.edgeHeaders ?? {},
   });
   registerBodyDeadlines(app, limits);
+  registerCloseConnections(app, { tls: options.https !== undefined });
   registerErrorHandler(app, options.classifyError);
   // Before any route: the not-found handlers answer 405 + Allow for a path other methods have.
   registerRouteMethods(app);
