@@ -90,6 +90,7 @@ function file(importId: string, root: string, n: number, sha: string): ImportedF
     path: `${NASTY[n % NASTY.length]}/${n} ${sha.slice(0, 8)}.mp3`,
     size: 9_876_543_210 + n,
     mtimeMs: 1_732_800_000_123.375 + n,
+    ino: 4_000_000_000 + n,
     sha256: sha,
     coverSha256: n % 2 === 0 ? 'c'.repeat(64) : null,
     embeddedCover: n % 2 === 1,

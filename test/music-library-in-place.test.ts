@@ -5,7 +5,20 @@
  * LIBRARY_IMPORT_ROOTS and never through a symlink; the CLI refuses --in-place outside them.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import {
+  copyFile,
+  link,
+  mkdir,
+  mkdtemp,
+  readFile,
+  realpath,
+  rename,
+  rm,
+  stat,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
@@ -35,6 +48,12 @@ let roots: string;
 let owner: TestUser;
 let worker: WorkerProcess | undefined;
 const SHA = 'a'.repeat(64);
+/** The inode a path names now (0 when it names nothing). */
+const inodeOf = (path: string): Promise<number> =>
+  stat(path).then(
+    (s) => s.ino,
+    () => 0,
+  );
 const OWNER = '00000000-0000-4000-8000-000000000001';
 
 beforeAll(async () => {
@@ -60,14 +79,16 @@ describe('the originals store reading library files in place', () => {
     await symlink(outside, join(roots, 'link-out.bin'));
     await symlink(inside, join(roots, 'link-in.bin'));
     const store = new InPlaceOriginals(t.connections.stores.originals, [roots]);
+    const insideInode = await inodeOf(inside);
+    const key = (path: string, ino = insideInode): string => inPlaceKey(OWNER, SHA, ino, path);
 
-    const found = await store.get(inPlaceKey(OWNER, SHA, inside));
+    const found = await store.get(key(inside));
     expect(found?.size).toBe(12);
     expect(await text(found!.body)).toBe('inside bytes');
-    const part = await store.get(inPlaceKey(OWNER, SHA, inside), { start: 7, end: 100 });
+    const part = await store.get(key(inside), { start: 7, end: 100 });
     expect(part?.range).toEqual({ start: 7, end: 11 });
     expect(await text(part!.body)).toBe('bytes');
-    const source = await store.readSource(inPlaceKey(OWNER, SHA, inside));
+    const source = await store.readSource(key(inside));
     expect(source && 'body' in source ? await text(source.body) : source).toBe('inside bytes');
 
     for (const path of [
@@ -77,20 +98,29 @@ describe('the originals store reading library files in place', () => {
       roots,
       join(roots, 'gone'),
     ])
-      expect(await store.head(inPlaceKey(OWNER, SHA, path)), path).toBeUndefined();
-    expect(await store.head(inPlaceKey(OWNER, SHA, `${roots}/../outside.bin`))).toBeUndefined();
+      expect(await store.head(key(path, await inodeOf(path))), path).toBeUndefined();
+    expect(await store.head(key(`${roots}/../outside.bin`, await inodeOf(outside)))).toBeUndefined();
     expect(inPlacePath(`in-place:${SHA}:relative/path`)).toBeUndefined();
     expect(inPlacePath(`in-place:${SHA}:${inside}`)).toBeUndefined();
-    expect(inPlacePath(inPlaceKey(OWNER, SHA, inside))).toBe(inside);
+    expect(inPlacePath(key(inside))).toBe(inside);
     expect(inPlacePath(`in-place:short:${inside}`)).toBeUndefined();
-    expect(await store.head(inPlaceKey(OWNER, SHA, `${inside}\0x`))).toBeUndefined();
-    expect(
-      await new InPlaceOriginals(t.connections.stores.originals, []).head(inPlaceKey(OWNER, SHA, inside)),
-    ).toBeUndefined();
+    expect(await store.head(key(`${inside}\0x`))).toBeUndefined();
+    expect(await new InPlaceOriginals(t.connections.stores.originals, []).head(key(inside))).toBeUndefined();
 
-    expect(() => store.put(inPlaceKey(OWNER, SHA, inside), 'x')).toThrow(/read only/);
-    expect(() => store.move(inPlaceKey(OWNER, SHA, inside), 'a/b')).toThrow(/read only/);
-    await store.delete(inPlaceKey(OWNER, SHA, inside));
+    expect(inPlacePath(`in-place:${OWNER}/${SHA}:${inside}`)).toBeUndefined();
+
+    // A hard link to a file outside the roots put at an imported path is another inode: not served.
+    const replaced = join(roots, 'replaced.bin');
+    await writeFile(replaced, 'imported bytes');
+    const imported = key(replaced, await inodeOf(replaced));
+    expect(await store.head(imported)).toBeDefined();
+    await rm(replaced);
+    await link(outside, replaced);
+    expect(await store.get(imported)).toBeUndefined();
+
+    expect(() => store.put(key(inside), 'x')).toThrow(/read only/);
+    expect(() => store.move(key(inside), 'a/b')).toThrow(/read only/);
+    await store.delete(key(inside));
     expect(await readFile(inside, 'utf8')).toBe('inside bytes');
   });
 });
@@ -168,14 +198,54 @@ describe('library import --in-place', () => {
         method: 'GET',
         url: `/rest/${path}?${new URLSearchParams({ apiKey, f: 'json', ...params }).toString()}`,
       });
-    const search = (await rest('search3.view', { query: `${word} Song 1` })).json<{
-      'subsonic-response': { searchResult3: { song?: { id: string; title: string }[] } };
-    }>();
-    const song = search['subsonic-response'].searchResult3.song?.find((s) => s.title === `${word} Song 1`);
-    expect(song).toBeDefined();
-    const download = await rest('download.view', { id: song!.id });
+    const songId = async (title: string): Promise<string> => {
+      const search = (await rest('search3.view', { query: title })).json<{
+        'subsonic-response': { searchResult3: { song?: { id: string; title: string }[] } };
+      }>();
+      const song = search['subsonic-response'].searchResult3.song?.find((s) => s.title === title);
+      expect(song).toBeDefined();
+      return song!.id;
+    };
+    const download = await rest('download.view', { id: await songId(`${word} Song 1`) });
     expect(download.statusCode).toBe(200);
     expect(download.rawPayload.equals(await readFile(files[0]!))).toBe(true);
+
+    // Restored from a backup: the same bytes and time under a new inode. The next run points the
+    // asset at the new inode (imports nothing); the file is served again.
+    const mp3 = files[1]!;
+    const before = await stat(mp3);
+    await copyFile(mp3, `${mp3}.restored`);
+    await utimes(`${mp3}.restored`, before.atime, before.mtime);
+    await rename(`${mp3}.restored`, mp3);
+    const rerun = createLibraryImporter(t.config, t.connections);
+    const again2 = await rerun.library.createImport({
+      ownerUserId: owner.id,
+      requestedBy: null,
+      root: join(roots, 'music'),
+      visibility: 'public',
+      prune: false,
+      inPlace: true,
+    });
+    expect(await rerun.importer.run(again2.id, randomUUID())).toMatchObject({
+      status: 'done',
+      imported: 0,
+      updated: 0,
+      failed: 0,
+    });
+    await rerun.close();
+    const song2 = await songId(`${word} Song 2`);
+    const restoredDownload = await rest('download.view', { id: song2 });
+    expect(restoredDownload.statusCode).toBe(200);
+    expect(restoredDownload.rawPayload.equals(await readFile(mp3))).toBe(true);
+
+    // Replaced by a hard link to a file outside the library: not served.
+    const outsideFile = join(dir, 'not-music.txt');
+    await writeFile(outsideFile, 'private notes');
+    await rm(mp3);
+    await link(outsideFile, mp3);
+    const linked = await rest('download.view', { id: song2 });
+    expect(linked.rawPayload.toString()).not.toContain('private notes');
+    expect(linked.json()).toMatchObject({ 'subsonic-response': { status: 'failed', error: { code: 70 } } });
 
     const track = await t.connections.prisma.track.findFirst({
       where: { ownerUserId: owner.id, title: `${word} Song 1` },

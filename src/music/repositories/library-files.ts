@@ -27,6 +27,8 @@ export interface LibraryCandidate {
   abs: string;
   size: number;
   mtimeMs: number;
+  /** Its inode: a file imported in place is read only while it is still this one. */
+  ino: number;
   cover: string | undefined;
 }
 
@@ -113,7 +115,8 @@ export async function* walkLibrary(folder: string): AsyncGenerator<WalkEntry> {
       continue;
     }
     entries.sort((a, b) => Buffer.compare(a.name, b.name));
-    const files: { name: string; abs: string; rel: string; size: number; mtimeMs: number }[] = [];
+    const files: { name: string; abs: string; rel: string; size: number; mtimeMs: number; ino: number }[] =
+      [];
     const subdirs: { abs: string; rel: string }[] = [];
     for (const entry of entries) {
       const raw = entry.name;
@@ -147,7 +150,7 @@ export async function* walkLibrary(folder: string): AsyncGenerator<WalkEntry> {
           seen.add(abs);
           subdirs.push({ abs, rel: relOf(name) });
         } else if (info.isFile()) {
-          files.push({ name, abs, rel: relOf(name), size: info.size, mtimeMs: info.mtimeMs });
+          files.push({ name, abs, rel: relOf(name), size: info.size, mtimeMs: info.mtimeMs, ino: info.ino });
         }
       } catch (err) {
         yield { kind: 'problem', path: relOf(name), reason: errorReason(err) };
@@ -162,7 +165,7 @@ export async function* walkLibrary(folder: string): AsyncGenerator<WalkEntry> {
     const cover = covers[0]?.abs;
     for (const f of files) {
       if (isCoverName(f.name)) continue;
-      yield { kind: 'file', path: f.rel, abs: f.abs, size: f.size, mtimeMs: f.mtimeMs, cover };
+      yield { kind: 'file', path: f.rel, abs: f.abs, size: f.size, mtimeMs: f.mtimeMs, ino: f.ino, cover };
     }
     // Depth first, in name order.
     for (const sub of subdirs.reverse()) stack.push(sub);

@@ -309,12 +309,22 @@ export class PrismaLibraryRepository {
       });
   }
 
-  /** The file was seen by this import with the same content under a new size or time. */
-  async markSeen(fileId: string, importId: string, stat: { size: number; mtimeMs: number }): Promise<void> {
+  /** The file was seen by this import with the same content under a new size, time or inode. */
+  async markSeen(
+    fileId: string,
+    importId: string,
+    stat: { size: number; mtimeMs: number; ino: number },
+  ): Promise<void> {
     await this.prisma.libraryFile.update({
       where: { id: fileId },
-      data: { seenBy: importId, size: BigInt(stat.size), mtimeMs: stat.mtimeMs },
+      data: { seenBy: importId, size: BigInt(stat.size), mtimeMs: stat.mtimeMs, inode: BigInt(stat.ino) },
     });
+  }
+
+  /** An in-place file with its content under a new inode (restored, copied back): its asset names the new one. */
+  async repointInPlace(versionId: string, objectKey: string): Promise<void> {
+    await this.prisma.$executeRaw`UPDATE assets SET object_key = ${objectKey}, updated_at = now()
+      WHERE id = (SELECT asset_id FROM track_versions WHERE id = ${versionId}::uuid) AND object_key LIKE 'in-place:%'`;
   }
 
   private assetUpsert(tx: Prisma.TransactionClient, file: ImportedFile) {

@@ -7,6 +7,7 @@ export interface LibraryFileRecord {
   path: string;
   size: bigint;
   mtimeMs: number;
+  inode: bigint | null;
   sha256: string;
   coverSha256: string | null;
   embeddedCover: boolean;
@@ -23,6 +24,7 @@ export interface ImportedFile {
   path: string;
   size: number;
   mtimeMs: number;
+  ino: number;
   sha256: string;
   coverSha256: string | null;
   embeddedCover: boolean;
@@ -45,6 +47,7 @@ export function fileColumns(file: ImportedFile) {
   return {
     size: BigInt(file.size),
     mtimeMs: file.mtimeMs,
+    inode: BigInt(file.ino),
     sha256: file.sha256,
     coverSha256: file.coverSha256,
     embeddedCover: file.embeddedCover,

@@ -1,8 +1,8 @@
 /**
  * Originals read in place: a library imported with `--in-place` is not copied into the store;
- * its assets name the file itself (`in-place:<owner>/<sha256>:<real path>`), and the originals store
- * reads such keys from the file system, only inside LIBRARY_IMPORT_ROOTS, and never writes or
- * deletes them (the files are the owner's). Every other key goes to the store underneath.
+ * its assets name the file itself (`in-place:<owner>/<sha256>/<inode>:<real path>`), and the originals
+ * store reads such keys from the file system, only inside LIBRARY_IMPORT_ROOTS and only while the
+ * path holds that inode, and never writes or deletes them (the files are the owner's). Every other key goes to the store underneath.
  */
 import type { FileHandle } from 'node:fs/promises';
 import type {
@@ -20,23 +20,32 @@ import { inPlaceNotWritable } from '../../errors/storage.js';
 import { insideLibraryRoots, openRealFile } from '../library-roots.js';
 
 const PREFIX = 'in-place:';
-/** `<owner uuid>/<sha256>:`: each owner's content is its own asset, as copies are under `<owner>/library/`. */
-const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/[0-9a-f]{64}:/;
-const ID_LENGTH = 36 + 1 + 64 + 1;
+/**
+ * `<owner uuid>/<sha256>/<inode>:`: each owner's content is its own asset, as copies are under
+ * `<owner>/library/`; the inode is the file read at import, so a hard link to another file put
+ * at its path later is not served.
+ */
+const ID =
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/[0-9a-f]{64}\/(0|[1-9][0-9]{0,19}):/;
 
-/** The key of a library file read in place: its owner and content hash (one asset a content) and its real path. */
-export function inPlaceKey(owner: string, sha256: string, realPath: string): string {
-  return `${PREFIX}${owner}/${sha256}:${realPath}`;
+/** The key of a library file read in place: its owner, content hash (one asset a content), inode and real path. */
+export function inPlaceKey(owner: string, sha256: string, ino: number, realPath: string): string {
+  return `${PREFIX}${owner}/${sha256}/${ino}:${realPath}`;
+}
+
+/** The real path and inode an in-place key names, or undefined for a store key. */
+export function inPlaceFile(key: string): { path: string; ino: number } | undefined {
+  if (!key.startsWith(PREFIX)) return undefined;
+  const id = ID.exec(key.slice(PREFIX.length, PREFIX.length + 128));
+  if (!id) return undefined;
+  const path = key.slice(PREFIX.length + id[0].length);
+  // A NUL names no file (the file system calls would throw): no such object.
+  return path.startsWith('/') && !path.includes('\0') ? { path, ino: Number(id[1]) } : undefined;
 }
 
 /** The real path an in-place key names, or undefined for a store key. */
 export function inPlacePath(key: string): string | undefined {
-  if (!key.startsWith(PREFIX)) return undefined;
-  const id = key.slice(PREFIX.length, PREFIX.length + ID_LENGTH);
-  const path = key.slice(PREFIX.length + ID_LENGTH);
-  const named = ID.test(id) && path.startsWith('/');
-  // A NUL names no file (the file system calls would throw): no such object.
-  return named && !path.includes('\0') ? path : undefined;
+  return inPlaceFile(key)?.path;
 }
 
 export function isInPlaceKey(key: string): boolean {
@@ -65,16 +74,18 @@ export class InPlaceOriginals implements ObjectStore {
    * The file a key names, opened, when it is a regular file inside the roots and reached by no
    * symlink (the importer records real paths: a link put there later, even to a file inside the
    * roots, is refused). Opened first, then checked: the open file must be the one the real path
-   * names (device and inode), so a swap between the check and the read serves nothing.
+   * names (device and inode), so a swap between the check and the read serves nothing, and the
+   * inode the import read, so a file put there since (a hard link to one outside) is not served.
    */
   private async file(key: string): Promise<{ handle: FileHandle; info: ObjectInfo } | undefined> {
-    const path = inPlacePath(key);
-    if (path === undefined) return undefined;
+    const named = inPlaceFile(key);
+    if (named === undefined) return undefined;
+    const { path, ino } = named;
     try {
       const found = await openRealFile(path);
       if (!found) return undefined;
       const { handle, stats } = found;
-      if (!(await insideLibraryRoots(path, this.roots))) {
+      if (stats.ino !== ino || !(await insideLibraryRoots(path, this.roots))) {
         await handle.close();
         return undefined;
       }

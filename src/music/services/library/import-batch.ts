@@ -114,6 +114,11 @@ function sameTime(recordedMs: number, foundMs: number): boolean {
   return Math.abs(recordedMs - foundMs) < 0.01;
 }
 
+/** An in-place key names its inode: the same bytes under another one (restored, copied back) are read again. */
+function sameInode(f: LibraryFileRecord, ino: number): boolean {
+  return f.inode !== null && Number(f.inode) === ino;
+}
+
 /** The file's cover is the same as recorded (or it holds its own, so the one beside it does not count). */
 function sameCover(f: LibraryFileRecord, coverSha: string | null): boolean {
   return f.embeddedCover || f.coverSha256 === coverSha;
@@ -186,6 +191,7 @@ export class ImportBatch {
         existing &&
         Number(existing.size) === entry.size &&
         sameTime(existing.mtimeMs, entry.mtimeMs) &&
+        (!record.inPlace || sameInode(existing, entry.ino)) &&
         sameCover(existing, coverSha)
       ) {
         // Seen already by this run before it was stopped: counted then.
@@ -222,7 +228,12 @@ export class ImportBatch {
         return undefined;
       }
       const sha = found.sha256 as string;
+      const owner = run.record.ownerUserId;
+      const realPath = run.record.inPlace ? await deps.source.realPath(entry.abs) : undefined;
+      const key = realPath === undefined ? audioKey(owner, sha) : inPlaceKey(owner, sha, entry.ino, realPath);
       if (existing && existing.sha256 === sha && sameCover(existing, coverSha)) {
+        if (realPath !== undefined && existing.versionId !== null && !sameInode(existing, entry.ino))
+          await deps.library.repointInPlace(existing.versionId, key);
         await deps.library.markSeen(existing.id, run.record.id, entry);
         run.count('skipped');
         return undefined;
@@ -236,15 +247,12 @@ export class ImportBatch {
         }
       }
       run.shas.add(sha);
-      const owner = run.record.ownerUserId;
       const a: Accepted = {
         entry,
         existing,
         probe: facts.probe,
         sha,
-        key: run.record.inPlace
-          ? inPlaceKey(owner, sha, await deps.source.realPath(entry.abs))
-          : audioKey(owner, sha),
+        key,
         embeddedCover: facts.embeddedCover,
         coverSha,
       };
@@ -287,6 +295,7 @@ export class ImportBatch {
         path: a.entry.path,
         size: a.entry.size,
         mtimeMs: a.entry.mtimeMs,
+        ino: a.entry.ino,
         sha256: a.sha,
         coverSha256: coverOf(a) === undefined ? null : a.coverSha,
         embeddedCover: a.embeddedCover,
