@@ -75,7 +75,7 @@ async function importJobs(importId: string): Promise<number> {
  * Runs the import as the job does, its first batch held by a lock on `tracks` (its file in hand,
  * not recorded), and calls `whileStopping` once the run has read a pause; the lock goes after.
  */
-async function runHeld(importId: string, whileStopping: () => Promise<void>) {
+async function runHeld(importId: string, whileStopping: () => Promise<void>, signal?: AbortSignal) {
   const lock = new pg.Client({ connectionString: testDatabaseUrl() });
   await lock.connect();
   const wiring = createLibraryImporter(t.config, t.connections, { batchSize: 1, beatMs: 20 });
@@ -86,6 +86,7 @@ async function runHeld(importId: string, whileStopping: () => Promise<void>) {
     const pauseSeen = new Promise<void>((resolve) => (sawPause = resolve));
     const running = wiring.importer.run(importId, randomUUID(), {
       from: ['queued', 'running'],
+      ...(signal ? { signal } : {}),
       onProgress: (p) => {
         if (p.status === 'paused') sawPause();
       },
@@ -155,6 +156,65 @@ describe('a resume while the paused import is stopping', () => {
     // Nothing holds it now: the resume is a new run (a job).
     expect(await resume(importId)).toBe('queued');
     expect(await importJobs(importId)).toBe(2);
+  }, 120_000);
+
+  it('a resume taken by a run that its process then stops is not lost: the import is queued with a job', async () => {
+    const other = await signupUser(t.app, 'last3');
+    const importId = await startImport(other.handle);
+    const stop = new AbortController();
+    const stopped = await runHeld(
+      importId,
+      async () => {
+        await resume(importId);
+        // Ctrl-C, or the worker shutting down, after the run took the resume.
+        stop.abort();
+      },
+      stop.signal,
+    );
+    expect(stopped.imported).toBeLessThan(FILES);
+    expect(stopped.status).toBe('queued');
+    expect(await importJobs(importId)).toBe(2);
+  }, 120_000);
+
+  it('an import whose run was killed after it took a resume gets one new run from the next resume or start', async () => {
+    const other = await signupUser(t.app, 'last4');
+    const importId = await startImport(other.handle);
+    const queued = { status: 'queued' as const, runner: randomUUID() };
+    // As SIGKILL leaves it: queued (the resume), held by a runner that no longer beats.
+    await t.connections.prisma.libraryImport.update({
+      where: { id: importId },
+      data: { ...queued, heartbeatAt: new Date(Date.now() - 60_000) },
+    });
+    expect(await resume(importId)).toBe('queued');
+    expect(await importJobs(importId)).toBe(2);
+    expect(await resume(importId)).toBe('queued');
+    expect(await importJobs(importId)).toBe(2);
+    // A live runner is left alone, and so is the start of the same folder.
+    await t.connections.prisma.libraryImport.update({
+      where: { id: importId },
+      data: { ...queued, heartbeatAt: new Date() },
+    });
+    expect(await resume(importId)).toBe('queued');
+    const again = await post('/api/v1/admin/library/imports', {
+      directory: join(dir, 'music'),
+      owner: other.handle,
+    });
+    expect(again.json<{ import_id: string }>().import_id).toBe(importId);
+    expect(await importJobs(importId)).toBe(2);
+    // Killed again: the start of the same folder is the resume.
+    await t.connections.prisma.libraryImport.update({
+      where: { id: importId },
+      data: { ...queued, heartbeatAt: new Date(Date.now() - 60_000) },
+    });
+    const restarted = await post('/api/v1/admin/library/imports', {
+      directory: join(dir, 'music'),
+      owner: other.handle,
+    });
+    expect(restarted.json<{ import_id: string; status: string }>()).toMatchObject({
+      import_id: importId,
+      status: 'queued',
+    });
+    expect(await importJobs(importId)).toBe(3);
   }, 120_000);
 
   it('a run stopped before it starts (Ctrl-C while the CLI waits for a claim) decides nothing missing', async () => {

@@ -130,6 +130,9 @@ async function summary(library: PrismaLibraryRepository, done: ImportRecord): Pr
     for (const p of some) lines.push(`  ${p.path}: ${p.reason}`);
   }
   if (done.status === 'paused') lines.push('stopped before the end: run the same command again to resume.');
+  // A resume from the admin API came while it ran: a worker takes it on.
+  if (done.status === 'queued')
+    lines.push('stopped before the end; resumed meanwhile, so a music-worker goes on.');
   return `${lines.join('\n')}\n`;
 }
 

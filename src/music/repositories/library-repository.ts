@@ -9,7 +9,11 @@ import type { Visibility } from '../services/visibility-policy.js';
 import {
   assetRow,
   fileColumns,
+  type ImportCounters,
   type ImportedFile,
+  type ImportProblem,
+  type ImportRecord,
+  type ImportStatus,
   type LibraryFileRecord,
   type StartedVersion,
 } from './library-rows.js';
@@ -17,42 +21,15 @@ import type { PrismaClient } from './prisma.js';
 import { retryConflicts } from './conflict-retry.js';
 import { recordNewFiles, type NewFileItem } from './library-batch-sql.js';
 
-export type ImportStatus = 'queued' | 'running' | 'paused' | 'done' | 'failed';
-
-export interface ImportCounters {
-  scanned: number;
-  imported: number;
-  updated: number;
-  skipped: number;
-  failed: number;
-  missing: number;
-  removed: number;
-}
-
-export interface ImportRecord extends ImportCounters {
-  id: string;
-  ownerUserId: string;
-  requestedBy: string | null;
-  root: string;
-  visibility: Visibility;
-  prune: boolean;
-  /** Files read in place (not copied into the originals store). */
-  inPlace: boolean;
-  status: ImportStatus;
-  error: string | null;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-  createdAt: Date;
-}
-
-export interface ImportProblem {
-  path: string;
-  /** failed: could not be imported; skipped: not audio or already there; missing/removed: gone from the folder. */
-  kind: 'failed' | 'skipped' | 'missing' | 'removed';
-  reason: string;
-}
-
-export type { ImportedFile, LibraryFileRecord, StartedVersion } from './library-rows.js';
+export type {
+  ImportCounters,
+  ImportedFile,
+  ImportProblem,
+  ImportRecord,
+  ImportStatus,
+  LibraryFileRecord,
+  StartedVersion,
+} from './library-rows.js';
 
 export const RUNNER_STALE_MS = 10_000;
 
@@ -184,6 +161,19 @@ export class PrismaLibraryRepository {
       WHERE id = ${id}::uuid AND status = 'paused'
       RETURNING (runner IS NOT NULL AND heartbeat_at >= ${live}::timestamptz) AS held`;
     return { resumed: rows.length === 1, held: rows[0]?.held === true };
+  }
+
+  /**
+   * queued/running with a runner that stopped beating (a process killed after it took a resume):
+   * let go, for a new run to claim. True for the one caller that let it go.
+   */
+  async letGoIfAbandoned(id: string): Promise<boolean> {
+    const stale = new Date(Date.now() - RUNNER_STALE_MS);
+    const { count } = await this.prisma.libraryImport.updateMany({
+      where: { id, status: { in: ['queued', 'running'] }, runner: { not: null }, heartbeatAt: { lt: stale } },
+      data: { status: 'queued', runner: null, heartbeatAt: null },
+    });
+    return count === 1;
   }
 
   /** A resume the running run saw at a beat (queued again) is taken by it: it walks on. */

@@ -1,6 +1,42 @@
-/** A library file's row, and the rows one imported file becomes (asset, version columns, file). */
+/** An import's record, a library file's row, and the rows one imported file becomes (asset, version columns, file). */
 import { randomUUID } from 'node:crypto';
 import type { Prisma } from '../../../generated/prisma/client.js';
+import type { Visibility } from '../services/visibility-policy.js';
+
+export type ImportStatus = 'queued' | 'running' | 'paused' | 'done' | 'failed';
+
+export interface ImportCounters {
+  scanned: number;
+  imported: number;
+  updated: number;
+  skipped: number;
+  failed: number;
+  missing: number;
+  removed: number;
+}
+
+export interface ImportRecord extends ImportCounters {
+  id: string;
+  ownerUserId: string;
+  requestedBy: string | null;
+  root: string;
+  visibility: Visibility;
+  prune: boolean;
+  /** Files read in place (not copied into the originals store). */
+  inPlace: boolean;
+  status: ImportStatus;
+  error: string | null;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  createdAt: Date;
+}
+
+export interface ImportProblem {
+  path: string;
+  /** failed: could not be imported; skipped: not audio or already there; missing/removed: gone from the folder. */
+  kind: 'failed' | 'skipped' | 'missing' | 'removed';
+  reason: string;
+}
 
 export interface LibraryFileRecord {
   id: string;

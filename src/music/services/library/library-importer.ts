@@ -29,8 +29,8 @@ export interface ImporterDeps {
   originals: ObjectStore;
   tracks: TrackService;
   events: EventPublisher;
-  /** Media jobs the worker held while the import was paused (released when a run starts). */
-  held: { releaseHeld(importId: string): Promise<number> };
+  /** The import queue: media jobs the worker held while it was paused (released when a run starts); new runs. */
+  held: { releaseHeld(importId: string): Promise<number>; enqueue(importId: string): Promise<void> };
   /** The largest original accepted (the upload limit). */
   maxBytes: number;
   /** Files read (and their originals stored) at once, across the batches in flight. */
@@ -138,9 +138,11 @@ export class LibraryImporter {
       const complete = await this.walk(run, signal);
       await this.beat(run, runner);
       if (run.failure) throw run.failure;
+      let resumed = false;
       if (run.stopped === 'paused') {
         if ((await library.stopUnlessResumed(id, runner)) !== 'running') return;
         run.stopped = undefined;
+        resumed = true;
         if (!complete && !signal?.aborted) {
           await this.deps.held.releaseHeld(id);
           continue;
@@ -148,8 +150,11 @@ export class LibraryImporter {
       }
       // Only a walk that reached the end decides what is missing (and prunes).
       if (complete && !run.stopped) return this.finish(run, runner);
-      // Stopped by its process (Ctrl-C, a worker shutting down): resumable.
-      return library.release(id, runner, 'paused');
+      if (!resumed) return library.release(id, runner, 'paused');
+      // Stopped by its process (Ctrl-C, a worker shutting down) after a resume it took: the resume
+      // stands, as a new run for a worker.
+      await library.release(id, runner, 'queued');
+      return this.deps.held.enqueue(id);
     }
   }
 

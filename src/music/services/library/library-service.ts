@@ -113,7 +113,15 @@ export class LibraryService {
 
   private async resumedIfPaused(unfinished: ImportRecord): Promise<ImportView> {
     if (unfinished.status === 'paused') await this.resumed(unfinished.id);
+    else await this.restartedIfAbandoned(unfinished.id);
     return importView((await this.deps.library.findImport(unfinished.id)) ?? unfinished);
+  }
+
+  /** An import whose run was killed (no heartbeat, no job) gets a new run: true when one was enqueued. */
+  private async restartedIfAbandoned(id: string): Promise<boolean> {
+    if (!(await this.deps.library.letGoIfAbandoned(id))) return false;
+    await this.deps.queue.enqueue(id);
+    return true;
   }
 
   private async found(id: string): Promise<ImportRecord> {
@@ -157,7 +165,7 @@ export class LibraryService {
 
   async resume(id: string): Promise<ImportView> {
     const record = await this.found(id);
-    if (!(await this.resumed(record.id))) {
+    if (!(await this.resumed(record.id)) && !(await this.restartedIfAbandoned(record.id))) {
       const now = (await this.deps.library.findImport(record.id)) ?? record;
       // A parallel resume that won is this one's answer too.
       if (now.status !== 'queued' && now.status !== 'running') throw importNotResumable(now.status);
