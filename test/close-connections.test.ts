@@ -5,6 +5,8 @@
 import { once } from 'node:events';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import fastifyWebsocket from '@fastify/websocket';
+import { WebSocket } from 'ws';
 import { buildBaseApp } from '../src/core/app.js';
 import { createHttpMetrics } from '../src/core/metrics.js';
 
@@ -15,7 +17,7 @@ async function socketTo(port: number): Promise<Socket> {
 }
 
 /** Sends one request and resolves with the answer's head once its whole body (`ok`) arrived. */
-async function ask(socket: Socket, path: string): Promise<string> {
+async function ask(socket: Socket, path: string, headers = ''): Promise<string> {
   let text = '';
   socket.setEncoding('utf8');
   const answered = new Promise<string>((resolve) => {
@@ -28,17 +30,16 @@ async function ask(socket: Socket, path: string): Promise<string> {
     };
     socket.on('data', onData);
   });
-  socket.write(`GET ${path} HTTP/1.1\r\nhost: x\r\n\r\n`);
+  socket.write(`GET ${path} HTTP/1.1\r\nhost: x\r\n${headers}\r\n`);
   return answered;
 }
 
+const baseApp = () =>
+  buildBaseApp({ logger: false, bodyLimit: 1024, metrics: createHttpMetrics({ defaultMetrics: false }) });
+
 describe('closing the app closes its connections', () => {
   it('spare and idle connections at once, a busy one after its answer, and close resolves', async () => {
-    const app = buildBaseApp({
-      logger: false,
-      bodyLimit: 1024,
-      metrics: createHttpMetrics({ defaultMetrics: false }),
-    });
+    const app = baseApp();
     let release: () => void = () => undefined;
     let started: () => void = () => undefined;
     const slowStarted = new Promise<void>((resolve) => (started = resolve));
@@ -66,8 +67,35 @@ describe('closing the app closes its connections', () => {
     expect(busy.destroyed).toBe(false);
 
     release();
-    expect(await slowAnswer).toMatch(/^HTTP\/1\.1 200/);
+    const answer = await slowAnswer;
+    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    expect(answer.toLowerCase()).toContain('connection: close');
     await busyClosed;
     await closed;
+  });
+
+  it('a request asking for an upgrade nobody offers (h2c) is answered, and close resolves', async () => {
+    const app = baseApp();
+    app.get('/', () => 'ok');
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const socket = await socketTo((app.server.address() as AddressInfo).port);
+    expect(await ask(socket, '/', 'connection: upgrade\r\nupgrade: h2c\r\n')).toMatch(/^HTTP\/1\.1 200/);
+    const socketClosed = once(socket, 'close');
+    await app.close();
+    await socketClosed;
+  });
+
+  it('an open websocket is closed by the websocket server (a close frame), not cut', async () => {
+    const app = baseApp();
+    await app.register(fastifyWebsocket);
+    app.get('/ws', { websocket: true }, () => undefined);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    const client = new WebSocket(`ws://127.0.0.1:${port}/ws`);
+    await once(client, 'open');
+    const closedBy = once(client, 'close');
+    await app.close();
+    const [code] = (await closedBy) as [number];
+    expect(code).not.toBe(1006);
   });
 });

@@ -57,7 +57,10 @@ export function buildBaseApp(options: BaseAppOptions): FastifyInstance {
   // Fastify's types tie the server type to the https option; every caller only needs the
   // common FastifyInstance surface, so the instance is typed as the plain HTTP one.
   const app = Fastify({
-    ...(options.https ? { https: { ...options.https, ...timeouts } } : { http: timeouts }),
+    // The TLS handshake has the headers' deadline too (Node's is 120 s, and it alone runs while the server closes).
+    ...(options.https
+      ? { https: { ...options.https, ...timeouts, handshakeTimeout: limits.headersTimeoutMs } }
+      : { http: timeouts }),
     requestTimeout: 0,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     maxRequestsPerSocket: limits.maxRequestsPerConnection,
