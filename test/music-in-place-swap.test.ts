@@ -82,10 +82,30 @@ describe('an in-place file swapped for a symlink while it is read', () => {
     await link(elsewhere, `${entry!.abs}.next`);
     await rename(`${entry!.abs}.next`, entry!.abs);
 
-    const found = await inspectFile(entry!.abs, (await statOf(elsewhere)).size, (f) => Promise.resolve(f));
+    const found = await inspectFile({ ...entry!, size: (await statOf(elsewhere)).size }, (f) =>
+      Promise.resolve(f),
+    );
     expect(found).toMatchObject({ ok: false, kind: 'unreadable' });
     expect(found.ok ? '' : found.reason).toMatch(/replaced by a symlink/);
     await expect(sha256OfFile(entry!.abs)).rejects.toThrow(/replaced by a symlink/);
     await expect(buffer(openFile(entry!.abs))).rejects.toThrow(/replaced by a symlink/);
+  }, 60_000);
+
+  it('is not read by an import when a hard link to another file was put at its path since the walk', async () => {
+    const folder = join(dir, 'linked');
+    await mkdir(folder);
+    const elsewhere = join(dir, 'elsewhere-linked.flac');
+    await generateAudio(join(folder, 'song.flac'), { seconds: 1 });
+    await generateAudio(elsewhere, { seconds: 2 });
+    const listed = [];
+    for await (const entry of walkLibrary(folder)) if (entry.kind === 'file') listed.push(entry);
+    const [entry] = listed;
+    const { link, rename } = await import('node:fs/promises');
+    await link(elsewhere, `${entry!.abs}.next`);
+    await rename(`${entry!.abs}.next`, entry!.abs);
+
+    const found = await inspectFile(entry!, (f) => Promise.resolve(f));
+    expect(found.ok ? '' : found.reason).toMatch(/replaced by a symlink or another file/);
+    await expect(sha256OfFile(entry!.abs, entry!.ino)).rejects.toThrow(/another file/);
   }, 60_000);
 });

@@ -4,7 +4,7 @@
  * deleting the track leaves the owner's file. The store reads such keys only inside
  * LIBRARY_IMPORT_ROOTS and never through a symlink; the CLI refuses --in-place outside them.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   copyFile,
   link,
@@ -28,6 +28,7 @@ import { libraryCommand } from '../src/main/commands/library.js';
 import { createLibraryImporter } from '../src/music/library-wiring.js';
 import {
   InPlaceOriginals,
+  inPlaceFile,
   inPlaceKey,
   inPlacePath,
 } from '../src/music/repositories/object-store/in-place-store.js';
@@ -109,11 +110,17 @@ describe('the originals store reading library files in place', () => {
 
     expect(inPlacePath(`in-place:${OWNER}/${SHA}:${inside}`)).toBeUndefined();
 
-    // A hard link to a file outside the roots put at an imported path is another inode: not served.
+    // A hard link to a file outside the roots put at an imported path is another inode with other
+    // bytes than the key names: not served.
     const replaced = join(roots, 'replaced.bin');
     await writeFile(replaced, 'imported bytes');
-    const imported = key(replaced, await inodeOf(replaced));
+    const importedSha = createHash('sha256').update('imported bytes').digest('hex');
+    const imported = inPlaceKey(OWNER, importedSha, await inodeOf(replaced), replaced);
     expect(await store.head(imported)).toBeDefined();
+    // Saved by rename (a tag editor, rsync, a restore): another inode, the same bytes: served.
+    await writeFile(`${replaced}.new`, 'imported bytes');
+    await rename(`${replaced}.new`, replaced);
+    expect(await text((await store.get(imported))!.body)).toBe('imported bytes');
     await rm(replaced);
     await link(outside, replaced);
     expect(await store.get(imported)).toBeUndefined();
@@ -233,6 +240,10 @@ describe('library import --in-place', () => {
       failed: 0,
     });
     await rerun.close();
+    const mp3Asset = await t.connections.prisma.asset.findFirstOrThrow({
+      where: { ownerUserId: owner.id, objectKey: { endsWith: `:${mp3}` } },
+    });
+    expect(inPlaceFile(mp3Asset.objectKey)?.ino).toBe((await stat(mp3)).ino);
     const song2 = await songId(`${word} Song 2`);
     const restoredDownload = await rest('download.view', { id: song2 });
     expect(restoredDownload.statusCode).toBe(200);

@@ -226,9 +226,12 @@ function giveBuffer(buffer: Buffer): void {
   if (buffer.length <= SPARE_BYTES && spare.length < SPARE_BUFFERS) spare.push(buffer);
 }
 
+/** A file as the walk listed it: read only while its path still holds that inode. */
+export type WalkedFile = Pick<LibraryCandidate, 'abs' | 'size' | 'ino'>;
+
 /** The file's first `size` bytes (fewer if it shrank since the walk) into `buffer`: one read request. */
-async function readInto(abs: string, buffer: Buffer, size: number): Promise<Buffer> {
-  const file = await openWalked(abs);
+async function readInto({ abs, size, ino }: WalkedFile, buffer: Buffer): Promise<Buffer> {
+  const file = await openWalked(abs, ino);
   try {
     let at = 0;
     while (at < size) {
@@ -249,16 +252,15 @@ async function readInto(abs: string, buffer: Buffer, size: number): Promise<Buff
  * gets no bytes for it.
  */
 export async function inspectFile<T>(
-  abs: string,
-  size: number,
+  file: WalkedFile,
   use: (found: Inspection, bytes: Buffer | undefined) => Promise<T>,
 ): Promise<T> {
-  if (size > ONE_PASS_BYTES) return use(await inspectInPlace(abs), undefined);
-  const buffer = takeBuffer(size);
+  if (file.size > ONE_PASS_BYTES) return use(await inspectInPlace(file), undefined);
+  const buffer = takeBuffer(file.size);
   try {
     let bytes: Buffer;
     try {
-      bytes = await readInto(abs, buffer, size);
+      bytes = await readInto(file, buffer);
     } catch (err) {
       return await use(readFailure(err), undefined);
     }
@@ -276,19 +278,20 @@ export async function inspectFile<T>(
   }
 }
 
-async function inspectInPlace(abs: string): Promise<Inspection> {
+async function inspectInPlace({ abs, ino }: WalkedFile): Promise<Inspection> {
   const read = await readAudioMetadata(abs);
   if (!read.ok) return read;
   try {
-    return { ...read, sha256: await sha256OfFile(abs) };
+    return { ...read, sha256: await sha256OfFile(abs, ino) };
   } catch (err) {
     return { ok: false, reason: `cannot read it: ${errorReason(err)}`, kind: 'unreadable' };
   }
 }
 
-export async function sha256OfFile(abs: string): Promise<string> {
+/** `ino`: the inode the walk saw there, when the hash names that file (an in-place key). */
+export async function sha256OfFile(abs: string, ino?: number): Promise<string> {
   const hash = createHash('sha256');
-  const file = await openWalked(abs);
+  const file = await openWalked(abs, ino);
   for await (const chunk of file.createReadStream({ highWaterMark: 1024 * 1024 }))
     hash.update(chunk as Buffer);
   return hash.digest('hex');
@@ -301,15 +304,17 @@ export function realPathOf(abs: string): Promise<string> {
 
 /**
  * A file the walk listed (a real path under the folder), opened only if it is still that file:
- * one swapped for a symlink since (to anything on the machine) is refused, never read through.
+ * one swapped for a symlink since (to anything on the machine), or for another inode when `ino`
+ * is given, is refused, never read through.
  */
-async function openWalked(abs: string): Promise<FileHandle> {
+async function openWalked(abs: string, ino?: number): Promise<FileHandle> {
   const swapped = () => Object.assign(new Error(SWAPPED), { code: 'ESWAPPED' });
   // `abs` is a real path, so ELOOP (O_NOFOLLOW) means a link was put there since.
   const found = await openRealFile(abs).catch((err: unknown) => {
     throw (err as NodeJS.ErrnoException).code === 'ELOOP' ? swapped() : err;
   });
-  if (found) return found.handle;
+  if (found && (ino === undefined || found.stats.ino === ino)) return found.handle;
+  await found?.handle.close();
   throw swapped();
 }
 

@@ -9,6 +9,7 @@ import type { Visibility } from '../services/visibility-policy.js';
 import {
   assetRow,
   fileColumns,
+  inodeColumn,
   type ImportCounters,
   type ImportedFile,
   type ImportProblem,
@@ -307,7 +308,12 @@ export class PrismaLibraryRepository {
   ): Promise<void> {
     await this.prisma.libraryFile.update({
       where: { id: fileId },
-      data: { seenBy: importId, size: BigInt(stat.size), mtimeMs: stat.mtimeMs, inode: BigInt(stat.ino) },
+      data: {
+        seenBy: importId,
+        size: BigInt(stat.size),
+        mtimeMs: stat.mtimeMs,
+        inode: inodeColumn(stat.ino),
+      },
     });
   }
 

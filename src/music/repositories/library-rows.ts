@@ -79,11 +79,16 @@ export interface StartedVersion {
   assetId: string;
 }
 
+/** An inode as PostgreSQL's BIGINT holds it (inodes of 2^63 and over wrap to negatives, one to one). */
+export function inodeColumn(ino: number): bigint {
+  return BigInt.asIntN(64, BigInt(ino));
+}
+
 export function fileColumns(file: ImportedFile) {
   return {
     size: BigInt(file.size),
     mtimeMs: file.mtimeMs,
-    inode: BigInt(file.ino),
+    inode: inodeColumn(file.ino),
     sha256: file.sha256,
     coverSha256: file.coverSha256,
     embeddedCover: file.embeddedCover,

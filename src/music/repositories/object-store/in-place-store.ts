@@ -1,9 +1,12 @@
 /**
  * Originals read in place: a library imported with `--in-place` is not copied into the store;
- * its assets name the file itself (`in-place:<owner>/<sha256>/<inode>:<real path>`), and the originals
- * store reads such keys from the file system, only inside LIBRARY_IMPORT_ROOTS and only while the
- * path holds that inode, and never writes or deletes them (the files are the owner's). Every other key goes to the store underneath.
+ * its assets name the file itself (`in-place:<owner>/<sha256>/<inode>:<real path>`), and the
+ * originals store reads such keys from the file system, only inside LIBRARY_IMPORT_ROOTS and only
+ * while the path holds that inode or those bytes, and never writes or deletes them (the files are
+ * the owner's). Every other key goes to the store underneath.
  */
+import { createHash } from 'node:crypto';
+import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type {
   AssembledObject,
@@ -33,15 +36,19 @@ export function inPlaceKey(owner: string, sha256: string, ino: number, realPath:
   return `${PREFIX}${owner}/${sha256}/${ino}:${realPath}`;
 }
 
-/** The real path and inode an in-place key names, or undefined for a store key. */
-export function inPlaceFile(key: string): { path: string; ino: number } | undefined {
+/** The real path, content hash and inode an in-place key names, or undefined for a store key. */
+export function inPlaceFile(key: string): { path: string; sha256: string; ino: number } | undefined {
   if (!key.startsWith(PREFIX)) return undefined;
   const id = ID.exec(key.slice(PREFIX.length, PREFIX.length + 128));
   if (!id) return undefined;
   const path = key.slice(PREFIX.length + id[0].length);
+  const sha256 = key.slice(PREFIX.length + 37, PREFIX.length + 37 + 64);
   // A NUL names no file (the file system calls would throw): no such object.
-  return path.startsWith('/') && !path.includes('\0') ? { path, ino: Number(id[1]) } : undefined;
+  return path.startsWith('/') && !path.includes('\0') ? { path, sha256, ino: Number(id[1]) } : undefined;
 }
+
+/** Files found under another inode whose bytes were checked against their key's hash, remembered this long. */
+const CHECKED_MAX = 10_000;
 
 /** The real path an in-place key names, or undefined for a store key. */
 export function inPlacePath(key: string): string | undefined {
@@ -60,6 +67,8 @@ function isMissing(err: unknown): boolean {
 export class InPlaceOriginals implements ObjectStore {
   readonly name;
   readonly directPartUploads;
+  /** Key -> the file (inode, size, time) whose bytes were found to be the key's, under another inode. */
+  private readonly checked = new Map<string, string>();
 
   constructor(
     private readonly store: ObjectStore,
@@ -74,8 +83,9 @@ export class InPlaceOriginals implements ObjectStore {
    * The file a key names, opened, when it is a regular file inside the roots and reached by no
    * symlink (the importer records real paths: a link put there later, even to a file inside the
    * roots, is refused). Opened first, then checked: the open file must be the one the real path
-   * names (device and inode), so a swap between the check and the read serves nothing, and the
-   * inode the import read, so a file put there since (a hard link to one outside) is not served.
+   * names (device and inode), so a swap between the check and the read serves nothing. And it
+   * must be the inode the import read, or hold the bytes the key names (saved by rename, restored
+   * from a backup): a file put there since, such as a hard link to one outside, is not served.
    */
   private async file(key: string): Promise<{ handle: FileHandle; info: ObjectInfo } | undefined> {
     const named = inPlaceFile(key);
@@ -85,7 +95,8 @@ export class InPlaceOriginals implements ObjectStore {
       const found = await openRealFile(path);
       if (!found) return undefined;
       const { handle, stats } = found;
-      if (stats.ino !== ino || !(await insideLibraryRoots(path, this.roots))) {
+      const inside = await insideLibraryRoots(path, this.roots);
+      if (!inside || (stats.ino !== ino && !(await this.sameBytes(key, named.sha256, handle, stats)))) {
         await handle.close();
         return undefined;
       }
@@ -97,6 +108,19 @@ export class InPlaceOriginals implements ObjectStore {
       if (isMissing(err)) return undefined;
       throw err;
     }
+  }
+
+  /** The open file holds the bytes `sha256` names; remembered for this inode, size and time. */
+  private async sameBytes(key: string, sha256: string, handle: FileHandle, stats: Stats): Promise<boolean> {
+    const file = `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+    if (this.checked.get(key) === file) return true;
+    const hash = createHash('sha256');
+    for await (const chunk of handle.createReadStream({ start: 0, autoClose: false, highWaterMark: 1 << 20 }))
+      hash.update(chunk as Buffer);
+    if (hash.digest('hex') !== sha256) return false;
+    if (this.checked.size >= CHECKED_MAX) this.checked.delete(this.checked.keys().next().value as string);
+    this.checked.set(key, file);
+    return true;
   }
 
   /** Info only: the file is closed again. */
@@ -129,7 +153,8 @@ export class InPlaceOriginals implements ObjectStore {
     const found = await this.file(key);
     if (!found) return undefined;
     const { handle, info } = found;
-    if (!range || info.size === 0) return { ...info, body: handle.createReadStream(), range: undefined };
+    if (!range || info.size === 0)
+      return { ...info, body: handle.createReadStream({ start: 0 }), range: undefined };
     const clamped = { start: range.start, end: Math.min(range.end, info.size - 1) };
     return { ...info, body: handle.createReadStream(clamped), range: clamped };
   }
@@ -143,7 +168,7 @@ export class InPlaceOriginals implements ObjectStore {
     if (!isInPlaceKey(key)) return this.store.readSource(key);
     // The opened file's bytes, not its path: a path handed on (to ffmpeg) could be swapped before it is opened.
     const found = await this.file(key);
-    return found ? { body: found.handle.createReadStream() } : undefined;
+    return found ? { body: found.handle.createReadStream({ start: 0 }) } : undefined;
   }
 
   /** The owner's file stays: deleting its track forgets it, as deleting a store object would. */

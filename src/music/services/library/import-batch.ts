@@ -8,7 +8,12 @@
 import type { Readable } from 'node:stream';
 import { LIBRARY_IMPORT_PRIORITY } from '../../jobs/flow.js';
 import type { ObjectStore } from '../../repositories/object-store/object-store.js';
-import type { Inspection, LibraryCandidate, WalkEntry } from '../../repositories/library-files.js';
+import type {
+  Inspection,
+  LibraryCandidate,
+  WalkedFile,
+  WalkEntry,
+} from '../../repositories/library-files.js';
 import type {
   ImportCounters,
   ImportedFile,
@@ -18,6 +23,7 @@ import type {
   PrismaLibraryRepository,
   StartedVersion,
 } from '../../repositories/library-repository.js';
+import { inodeColumn } from '../../repositories/library-rows.js';
 import type { AudioProbe } from '../../ffmpeg-commands/probe.js';
 import { inPlaceKey } from '../../repositories/object-store/in-place-store.js';
 import { originalTypeOfProbe } from '../stored-media.js';
@@ -33,11 +39,7 @@ export interface LibrarySource {
    * Reads the file once and hands `use` what it is, its sha256 and its bytes (undefined for a file
    * too large to hold); the reading and the bytes are valid until `use` resolves.
    */
-  inspect<T>(
-    abs: string,
-    size: number,
-    use: (found: Inspection, bytes: Buffer | undefined) => Promise<T>,
-  ): Promise<T>;
+  inspect<T>(file: WalkedFile, use: (found: Inspection, bytes: Buffer | undefined) => Promise<T>): Promise<T>;
   sha256(abs: string): Promise<string>;
   open(abs: string): Readable;
   /** The file's path with every symlink resolved (what an in-place import records). */
@@ -116,7 +118,7 @@ function sameTime(recordedMs: number, foundMs: number): boolean {
 
 /** An in-place key names its inode: the same bytes under another one (restored, copied back) are read again. */
 function sameInode(f: LibraryFileRecord, ino: number): boolean {
-  return f.inode !== null && Number(f.inode) === ino;
+  return f.inode === inodeColumn(ino);
 }
 
 /** The file's cover is the same as recorded (or it holds its own, so the one beside it does not count). */
@@ -216,7 +218,7 @@ export class ImportBatch {
    */
   private readOne({ entry, existing, coverSha }: ToRead): Promise<Accepted | undefined> {
     const { run, deps } = this;
-    return deps.source.inspect(entry.abs, entry.size, async (found, bytes) => {
+    return deps.source.inspect(entry, async (found, bytes) => {
       if (!found.ok) {
         const kind = found.kind === 'not-audio' ? 'skipped' : 'failed';
         this.problems.push({ path: entry.path, kind, reason: found.reason });
