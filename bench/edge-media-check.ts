@@ -1,6 +1,6 @@
 /**
- * What the edge's media check costs (F18, docs/music-edge.md): a public track's 64 KiB segment,
- * cached by nginx (X-Cache-Status HIT), fetched through two real nginx edges in front of the
+ * What the edge's media check costs (F18, docs/music-edge.md): a public track's 64 KiB segment and
+ * its 600 px cover, cached by nginx (X-Cache-Status HIT), fetched through two real nginx edges in front of the
  * same music API, same run: the production template (every request first put to the app's
  * check by auth_request) and the same template without its `auth_request` line (the edge
  * before the fix: a HIT never reached the app). One keep-alive HTTPS connection per edge,
@@ -33,10 +33,13 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const PER_ROUND = Number(process.env.BENCH_REQUESTS ?? 500);
 const DOMAIN = 'localhost';
 
+const COVER_BYTES = 48 * 1024;
+
 interface Served {
   port: number;
   secret: string;
   segment: string;
+  cover: string;
 }
 
 /** Child: a public track whose version holds one segment; prints the app's port and a signed URL. */
@@ -53,12 +56,15 @@ async function serve(): Promise<void> {
       });
       const version = await addReadyVersion(connections, track.id, user.id, { artist: 'A', album: 'B' });
       await connections.stores.transcodes.put(`${version}/r0/seg0.m4s`, randomBytes(SEGMENT_BYTES));
+      const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(COVER_BYTES - 4)]);
+      await connections.stores.images.put(`${version}/cover-600.jpg`, jpeg);
       const base = await listenLocal(app);
       const path = `/media/hls/${version}/r0/seg0.m4s`;
       await serveUntilParentEnds({
         port: Number(new URL(base).port),
         secret: config.secureLink.secret,
         segment: signedUrl(path, config.secureLink.secret, 24 * 3600, Date.now() / 1000),
+        cover: `/images/${version}/cover-600.jpg`,
       } satisfies Served);
     },
     { env: { DOMAIN, TRUSTED_PROXIES: '127.0.0.1' } },
@@ -66,7 +72,8 @@ async function serve(): Promise<void> {
   await rm(dataDir, { recursive: true, force: true });
 }
 
-type Side = 'without' | 'with' | 'check';
+type Side = 'without' | 'with' | 'check' | 'cover-without' | 'cover-with';
+const SIDES: readonly Side[] = ['without', 'with', 'check', 'cover-without', 'cover-with'];
 
 /** One GET on a keep-alive connection: ms taken, status and cache status. */
 function timedGet(
@@ -114,14 +121,14 @@ async function main(): Promise<void> {
         .join('\n'),
     );
     edges.with = await start();
-    const viaEdge = (edge: NginxEdge) => {
+    const viaEdge = (edge: NginxEdge, path = child.served.segment) => {
       const agent = new HttpsAgent({ keepAlive: true, maxSockets: 1, ca: edge.ca });
       agents.push(agent);
       const options = {
         host: '127.0.0.1',
         port: edge.httpsPort,
         servername: DOMAIN,
-        path: child.served.segment,
+        path,
         agent,
         headers: { host: DOMAIN },
       };
@@ -141,28 +148,32 @@ async function main(): Promise<void> {
       without: viaEdge(edges.without),
       with: viaEdge(edges.with),
       check: () => timedGet(httpRequest, checkOptions),
+      'cover-without': viaEdge(edges.without, child.served.cover),
+      'cover-with': viaEdge(edges.with, child.served.cover),
     };
-    const expected: Record<Side, number> = { without: 200, with: 200, check: 204 };
-    const samples: Record<Side, number[]> = { without: [], with: [], check: [] };
+    const expected = (side: Side): number => (side === 'check' ? 204 : 200);
+    const samples = Object.fromEntries(SIDES.map((s) => [s, [] as number[]])) as Record<Side, number[]>;
     const once = async (side: Side) => {
       const got = await fetchers[side]();
-      if (got.status !== expected[side]) throw new Error(`${side}: status ${got.status}`);
+      if (got.status !== expected(side)) throw new Error(`${side}: status ${got.status}`);
       if (side !== 'check' && got.cache !== 'HIT') throw new Error(`${side}: X-Cache-Status ${got.cache}`);
       return got.ms;
     };
     // Warm-up: the first answer fills nginx's cache (MISS), then HITs, JIT and pools settle.
-    await fetchers.without();
-    await fetchers.with();
-    for (const side of ['without', 'with', 'check'] as const) for (let i = 0; i < 200; i++) await once(side);
+    for (const side of SIDES) if (side !== 'check') await fetchers[side]();
+    for (const side of SIDES) for (let i = 0; i < 200; i++) await once(side);
     for (let round = 0; round < ROUNDS; round++) {
-      const order: Side[] = round % 2 === 0 ? ['without', 'with', 'check'] : ['check', 'with', 'without'];
+      const order = round % 2 === 0 ? SIDES : [...SIDES].reverse();
       for (const side of order) for (let i = 0; i < PER_ROUND; i++) samples[side].push(await once(side));
     }
     const figures = (side: Side) => {
       const sorted = [...samples[side]].sort((x, y) => x - y);
       return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), n: sorted.length };
     };
-    const f = { without: figures('without'), with: figures('with'), check: figures('check') };
+    const f = Object.fromEntries(SIDES.map((s) => [s, figures(s)])) as Record<
+      Side,
+      ReturnType<typeof figures>
+    >;
     const row = (label: string, x: { n: number; p50: number; p99: number }) =>
       `| ${label} | ${x.n} | ${x.p50.toFixed(2)} | ${x.p99.toFixed(2)} |`;
     const markdown = [
@@ -177,8 +188,11 @@ async function main(): Promise<void> {
       row('edge without the check (a HIT never reaches the app: before F18)', f.without),
       row('edge with the check (auth_request to the app on every request)', f.with),
       row('the check alone, straight at the app (keep-alive)', f.check),
+      row(`a ${COVER_BYTES / 1024} KiB cover, edge without the check`, f['cover-without']),
+      row('the same cover, edge with the check', f['cover-with']),
       '',
-      `With / without: p50 **${(f.with.p50 / f.without.p50).toFixed(2)}×**, p99 **${(f.with.p99 / f.without.p99).toFixed(2)}×**.`,
+      `Segment, with / without: p50 **${(f.with.p50 / f.without.p50).toFixed(2)}×**, p99 **${(f.with.p99 / f.without.p99).toFixed(2)}×**.`,
+      `Cover, with / without: p50 **${(f['cover-with'].p50 / f['cover-without'].p50).toFixed(2)}×**, p99 **${(f['cover-with'].p99 / f['cover-without'].p99).toFixed(2)}×**.`,
       '',
     ].join('\n');
     await writeBenchResult('edge-media-check', markdown);

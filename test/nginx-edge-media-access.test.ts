@@ -1,5 +1,5 @@
 /**
- * The edge asks the app before it serves cached HLS bytes (F18): real nginx with the production
+ * The edge asks the app before it serves cached HLS bytes, artwork and waveforms (F18): real nginx with the production
  * template in front of the music API. A public track's segment and playlist come from nginx's
  * cache (HIT); once the track is made private the same signed links answer 404 at once to
  * everyone but its owner, who gets the app's private answer past the cache; a deleted track's
@@ -142,6 +142,44 @@ describe('nginx asks the app before serving cached HLS', () => {
     const again = await https(segment);
     expect(again.status).toBe(200);
     expect(again.headers['x-cache-status']).toBe('HIT');
+  });
+
+  it('checks cached artwork and waveforms the same way: made private, 404 at once but to its owner', async () => {
+    const { trackId, segment } = await publicTrack('Cover soon private at the edge');
+    const versionId = segment.split('/')[3]!;
+    await music.connections.stores.images.put(
+      `${versionId}/cover-600.jpg`,
+      Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2]),
+    );
+    await music.connections.stores.waveforms.put(`${versionId}/waveform.json`, '{"version":2,"data":[]}');
+    const urls = [`/images/${versionId}/cover-600.jpg`, `/waveforms/${versionId}/waveform.json`];
+    for (const url of urls) {
+      const before = checks;
+      expect((await https(url)).headers['x-cache-status'], url).toBe('MISS');
+      const hit = await https(url);
+      expect(hit.status, url).toBe(200);
+      expect(hit.headers['x-cache-status'], url).toBe('HIT');
+      expect(hit.headers['cache-control'], url).toBe('public, max-age=604800, immutable');
+      expect(checks - before, url).toBe(2);
+    }
+    expect((await patch(trackId, 'private')).statusCode).toBe(200);
+    for (const url of urls) {
+      const anonymous = await https(url);
+      expect(anonymous.status, url).toBe(404);
+      expect(JSON.parse(anonymous.body)).toMatchObject({ status: 404 });
+      expect((await https(url, { headers: other.headers })).status, url).toBe(404);
+      const mine = await https(url, asOwner);
+      expect(mine.status, url).toBe(200);
+      expect(mine.headers['cache-control'], url).toBe('private, no-store');
+      expect(mine.headers['x-cache-status'], url).toBe('BYPASS');
+    }
+    const deleted = await music.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/tracks/${trackId}`,
+      headers: owner.headers,
+    });
+    expect(deleted.statusCode).toBe(204);
+    for (const url of urls) expect((await https(url, asOwner)).status, url).toBe(404);
   });
 
   it('answers 404 for a deleted track’s cached playlist and segments', async () => {

@@ -1,13 +1,18 @@
 /**
  * GET /media/hls/* (signed), /images/* and /waveforms/*: each also as readable as its track for
  * the caller (a bearer token or the player's cookie, else anonymous). GET /media/access/<the
- * media request's raw URI>: the edge's check before it serves cached HLS bytes (204 or the
- * media route's own refusal; nginx sends it, and answers 404 to a client asking for it).
+ * media request's raw URI>: the edge's check before it serves cached bytes of any of them (204 or
+ * the media route's own refusal; nginx sends it, and answers 404 to a client asking for it).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthHooks } from '../auth-hook.js';
 import { mediaObjectNotFound } from '../errors/media.js';
-import { IMAGES_MOUNT, WAVEFORMS_MOUNT, type MediaDelivery } from '../services/media-delivery.js';
+import {
+  IMAGES_MOUNT,
+  WAVEFORMS_MOUNT,
+  type MediaDelivery,
+  type ObjectMount,
+} from '../services/media-delivery.js';
 import type { MediaAnswer } from '../services/ranged-object.js';
 
 function send(reply: FastifyReply, answer: MediaAnswer): FastifyReply {
@@ -18,6 +23,7 @@ const single = (v: unknown): string | undefined => (typeof v === 'string' ? v : 
 
 /** The check's prefix before the media request's URI, exactly as nginx writes it (docker/nginx). */
 const MEDIA_ACCESS_PREFIX = '/media/access';
+const OBJECT_MOUNTS: readonly ObjectMount[] = [IMAGES_MOUNT, WAVEFORMS_MOUNT];
 
 export function registerMediaRoutes(app: FastifyInstance, delivery: MediaDelivery, hooks: AuthHooks): void {
   const viewer = { onRequest: hooks.optionalAuth };
@@ -32,7 +38,10 @@ export function registerMediaRoutes(app: FastifyInstance, delivery: MediaDeliver
     // The media URI follows the prefix as sent (raw): decoded and checked once, by the same rule.
     if (!request.url.startsWith(`${MEDIA_ACCESS_PREFIX}/`)) throw mediaObjectNotFound();
     const rawUrl = request.url.slice(MEDIA_ACCESS_PREFIX.length);
-    const access = await delivery.hlsAccess(rawUrl, linkQuery(request), request.auth);
+    const mount = OBJECT_MOUNTS.find((m) => rawUrl.startsWith(m));
+    const access = mount
+      ? await delivery.objectAccess(mount, rawUrl, request.auth)
+      : await delivery.hlsAccess(rawUrl, linkQuery(request), request.auth);
     return reply.code(access.status).headers(access.headers).send();
   });
   // Images are compressed already; the compressor would still take SVG (mime-db calls it text).

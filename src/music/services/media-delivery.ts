@@ -27,6 +27,7 @@ import type { Visibility } from './visibility-policy.js';
 export const HLS_MOUNT = '/media/hls/';
 export const IMAGES_MOUNT = '/images/';
 export const WAVEFORMS_MOUNT = '/waveforms/';
+export type ObjectMount = typeof IMAGES_MOUNT | typeof WAVEFORMS_MOUNT;
 
 export const HLS_CACHE_CONTROL = 'public, max-age=3600';
 export const PUBLIC_CACHE_CONTROL = 'public, max-age=604800, immutable';
@@ -205,20 +206,36 @@ export class MediaDelivery {
 
   /** GET /images/<path> and GET /waveforms/<path>: public. */
   async publicObject(
-    mount: typeof IMAGES_MOUNT | typeof WAVEFORMS_MOUNT,
+    mount: ObjectMount,
     rawUrl: string,
     rangeHeader: string | undefined,
     viewer: Viewer = undefined,
   ): Promise<MediaAnswer> {
+    const { key, cacheControl } = await this.authoriseObject(mount, rawUrl, viewer);
+    if (mount === WAVEFORMS_MOUNT)
+      return this.serve(this.deps.waveforms, mount, key, rangeHeader, cacheControl);
+    return this.serve(this.deps.images, mount, key, rangeHeader, cacheControl, imageType);
+  }
+
+  /** GET /media/access/images/<path> (or waveforms): the edge's check, as hlsAccess for HLS. */
+  async objectAccess(mount: ObjectMount, rawUrl: string, viewer: Viewer = undefined): Promise<HlsAccess> {
+    const { cacheControl } = await this.authoriseObject(mount, rawUrl, viewer);
+    return { status: 204, headers: { 'cache-control': cacheControl } };
+  }
+
+  private async authoriseObject(
+    mount: ObjectMount,
+    rawUrl: string,
+    viewer: Viewer,
+  ): Promise<{ key: string; cacheControl: string }> {
     const normalised = normaliseRequestPath(pathOfUrl(rawUrl));
     if (!normalised.ok) throw mediaObjectNotFound();
     const key = keyUnderMount(normalised.path, mount);
     if (key === undefined) throw mediaObjectNotFound();
-    // A private track's waveform and artwork are private too, at once, whatever their random path.
-    const cacheControl = await this.readable(key, viewer, PUBLIC_CACHE_CONTROL);
-    if (mount === WAVEFORMS_MOUNT)
-      return this.serve(this.deps.waveforms, mount, key, rangeHeader, cacheControl);
-    return this.serve(this.deps.images, mount, key, rangeHeader, cacheControl, imageType);
+    // A private track's waveform and artwork are private too, at once, whatever their random path;
+    // a deleted one's stop with its rows (an edge copy too).
+    const store = mount === WAVEFORMS_MOUNT ? this.deps.waveforms : this.deps.images;
+    return { key, cacheControl: await this.readable(key, viewer, PUBLIC_CACHE_CONTROL, store) };
   }
 
   private async serve(
