@@ -217,6 +217,63 @@ describe('a resume while the paused import is stopping', () => {
     expect(await importJobs(importId)).toBe(3);
   }, 120_000);
 
+  it('a queued import whose job was lost (no runner, nothing for a while) gets a new run from a resume', async () => {
+    const other = await signupUser(t.app, 'last5');
+    const importId = await startImport(other.handle);
+    expect(await resume(importId)).toBe('queued');
+    expect(await importJobs(importId)).toBe(1);
+    await t.connections.pool.query(
+      `UPDATE library_imports SET updated_at = now() - interval '1 minute' WHERE id = $1`,
+      [importId],
+    );
+    expect(await resume(importId)).toBe('queued');
+    expect(await importJobs(importId)).toBe(2);
+  }, 120_000);
+
+  it('a run let go as abandoned stops at its next beat and leaves the import to the run that holds it', async () => {
+    const other = await signupUser(t.app, 'last6');
+    const importId = await startImport(other.handle);
+    const taker = randomUUID();
+    const lock = new pg.Client({ connectionString: testDatabaseUrl() });
+    await lock.connect();
+    const wiring = createLibraryImporter(t.config, t.connections, { batchSize: 1, beatMs: 20 });
+    try {
+      await lock.query('BEGIN');
+      await lock.query('LOCK TABLE tracks IN SHARE MODE');
+      let beats = 0;
+      let onBeat: () => void = () => undefined;
+      const running = wiring.importer.run(importId, randomUUID(), {
+        from: ['queued', 'running'],
+        onProgress: () => {
+          beats++;
+          onBeat();
+        },
+      });
+      await waitForLockWaiter(t.connections.pool, '%INSERT INTO "tracks"%');
+      // Another run took it (as after letGoIfAbandoned and a claim), while this one was held.
+      await t.connections.prisma.libraryImport.update({
+        where: { id: importId },
+        data: { runner: taker, heartbeatAt: new Date() },
+      });
+      // Two beats after it: one began after the change, and found the import held by another.
+      const seen = beats;
+      await new Promise<void>((resolve) => {
+        onBeat = () => {
+          if (beats >= seen + 2) resolve();
+        };
+      });
+      await lock.query('COMMIT');
+      const stopped = await running;
+      expect(stopped.imported).toBeLessThan(FILES);
+      const record = await t.connections.prisma.libraryImport.findUniqueOrThrow({ where: { id: importId } });
+      expect(record).toMatchObject({ status: 'running', runner: taker });
+    } finally {
+      await lock.query('ROLLBACK').catch(() => undefined);
+      await lock.end();
+      await wiring.close();
+    }
+  }, 120_000);
+
   it('a run stopped before it starts (Ctrl-C while the CLI waits for a claim) decides nothing missing', async () => {
     const other = await signupUser(t.app, 'again');
     const root = join(dir, 'again');

@@ -120,17 +120,17 @@ export class PrismaLibraryRepository {
     id: string,
     runner: string,
     delta: Partial<ImportCounters>,
-  ): Promise<ImportRecord | undefined> {
+  ): Promise<{ record: ImportRecord | undefined; held: boolean }> {
     const increments = Object.fromEntries(
       Object.entries(delta)
         .filter(([, n]) => n !== 0)
         .map(([k, n]) => [k, { increment: n }]),
     );
-    await this.prisma.libraryImport.updateMany({
+    const { count } = await this.prisma.libraryImport.updateMany({
       where: { id, runner },
       data: { ...increments, heartbeatAt: new Date() },
     });
-    return this.findImport(id);
+    return { record: await this.findImport(id), held: count === 1 };
   }
 
   async release(
@@ -165,13 +165,20 @@ export class PrismaLibraryRepository {
   }
 
   /**
-   * queued/running with a runner that stopped beating (a process killed after it took a resume):
-   * let go, for a new run to claim. True for the one caller that let it go.
+   * queued/running with a runner that stopped beating (a process killed after it took a resume),
+   * or queued by no one for a while (its job lost): let go, for a new run to claim. True for the
+   * one caller that let it go (a second job for one still waiting is harmless: claims serialise).
    */
   async letGoIfAbandoned(id: string): Promise<boolean> {
     const stale = new Date(Date.now() - RUNNER_STALE_MS);
     const { count } = await this.prisma.libraryImport.updateMany({
-      where: { id, status: { in: ['queued', 'running'] }, runner: { not: null }, heartbeatAt: { lt: stale } },
+      where: {
+        id,
+        OR: [
+          { status: { in: ['queued', 'running'] }, runner: { not: null }, heartbeatAt: { lt: stale } },
+          { status: 'queued', runner: null, updatedAt: { lt: stale } },
+        ],
+      },
       data: { status: 'queued', runner: null, heartbeatAt: null },
     });
     return count === 1;

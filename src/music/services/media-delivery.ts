@@ -168,8 +168,11 @@ export class MediaDelivery {
     const versionId = key.slice(0, key.indexOf('/'));
     const track = isUuid(versionId) ? await this.deps.trackOfVersion(versionId.toLowerCase()) : undefined;
     if (!track) {
-      // A key under no existing version is no track's media (the pipeline writes none): served while stored.
-      if (orphans && !(await this.safe(() => orphans.head(key)))) throw mediaObjectNotFound();
+      // A key under no existing version is no track's media (the pipeline writes none): served while
+      // stored. Keys not under a version at all (profile pictures) are the store's to answer.
+      const versionShaped = isUuid(versionId);
+      if (orphans && versionShaped && !(await this.safe(() => orphans.head(key))))
+        throw mediaObjectNotFound();
       return publicCacheControl;
     }
     if (!maySee('read', viewer, track)) throw mediaObjectNotFound();

@@ -67,8 +67,8 @@ function isMissing(err: unknown): boolean {
 export class InPlaceOriginals implements ObjectStore {
   readonly name;
   readonly directPartUploads;
-  /** Key -> the file (inode, size, time) whose bytes were found to be the key's, under another inode. */
-  private readonly checked = new Map<string, string>();
+  /** Key -> the file (inode, size, time) found under another inode, and whether its bytes are the key's. */
+  private readonly checked = new Map<string, { file: string; same: Promise<boolean> }>();
 
   constructor(
     private readonly store: ObjectStore,
@@ -95,8 +95,15 @@ export class InPlaceOriginals implements ObjectStore {
       const found = await openRealFile(path);
       if (!found) return undefined;
       const { handle, stats } = found;
-      const inside = await insideLibraryRoots(path, this.roots);
-      if (!inside || (stats.ino !== ino && !(await this.sameBytes(key, named.sha256, handle, stats)))) {
+      let served: boolean;
+      try {
+        const inside = await insideLibraryRoots(path, this.roots);
+        served = inside && (stats.ino === ino || (await this.sameBytes(key, named.sha256, handle, stats)));
+      } catch (err) {
+        await handle.close();
+        throw err;
+      }
+      if (!served) {
         await handle.close();
         return undefined;
       }
@@ -110,17 +117,29 @@ export class InPlaceOriginals implements ObjectStore {
     }
   }
 
-  /** The open file holds the bytes `sha256` names; remembered for this inode, size and time. */
-  private async sameBytes(key: string, sha256: string, handle: FileHandle, stats: Stats): Promise<boolean> {
-    const file = `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
-    if (this.checked.get(key) === file) return true;
-    const hash = createHash('sha256');
-    for await (const chunk of handle.createReadStream({ start: 0, autoClose: false, highWaterMark: 1 << 20 }))
-      hash.update(chunk as Buffer);
-    if (hash.digest('hex') !== sha256) return false;
+  /**
+   * The open file holds the bytes `sha256` names. Hashed once per inode, size and time (ctime too:
+   * `utimes` cannot put it back), the answer kept either way, and shared by requests meanwhile.
+   */
+  private sameBytes(key: string, sha256: string, handle: FileHandle, stats: Stats): Promise<boolean> {
+    const file = `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+    const known = this.checked.get(key);
+    if (known?.file === file) return known.same;
+    const same = (async () => {
+      const hash = createHash('sha256');
+      for await (const chunk of handle.createReadStream({
+        start: 0,
+        autoClose: false,
+        highWaterMark: 1 << 20,
+      }))
+        hash.update(chunk as Buffer);
+      return hash.digest('hex') === sha256;
+    })();
+    // A read that failed is not an answer: the next request tries again.
+    same.catch(() => this.checked.delete(key));
     if (this.checked.size >= CHECKED_MAX) this.checked.delete(this.checked.keys().next().value as string);
-    this.checked.set(key, file);
-    return true;
+    this.checked.set(key, { file, same });
+    return same;
   }
 
   /** Info only: the file is closed again. */

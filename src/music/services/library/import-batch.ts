@@ -81,7 +81,8 @@ export class Run {
   readonly startedMs = Date.now();
   scannedThisRun = 0;
   total: number | null = null;
-  stopped: 'paused' | 'aborted' | undefined;
+  /** lost: let go as abandoned, another run holds the import now. */
+  stopped: 'paused' | 'aborted' | 'lost' | undefined;
   failure: Error | undefined;
   constructor(
     public record: ImportRecord,

@@ -137,6 +137,7 @@ export class LibraryImporter {
     for (;;) {
       const complete = await this.walk(run, signal);
       await this.beat(run, runner);
+      if (run.stopped === 'lost') return;
       if (run.failure) throw run.failure;
       let resumed = false;
       if (run.stopped === 'paused') {
@@ -226,7 +227,13 @@ export class LibraryImporter {
     const delta = { ...run.delta };
     for (const k of COUNTERS) run.delta[k] -= delta[k];
     const { library } = this.deps;
-    let now = await library.heartbeat(run.record.id, runner, delta);
+    const beaten = await library.heartbeat(run.record.id, runner, delta);
+    let now = beaten.record;
+    if (!beaten.held) {
+      // Let go as abandoned (its beats fell behind): another run holds it now; stop, say nothing.
+      run.stopped = 'lost';
+      return;
+    }
     if (now?.status === 'queued' && (await library.takeBack(now.id, runner))) {
       await this.deps.held.releaseHeld(now.id);
       now = await library.findImport(now.id);
