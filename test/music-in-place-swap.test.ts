@@ -4,7 +4,7 @@
  * the one checked, same device and inode), nor by the import reading a file its walk listed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, realpath, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buffer, text } from 'node:stream/consumers';
@@ -12,7 +12,13 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FilesystemObjectStore } from '../src/music/repositories/object-store/fs-store.js';
 import { InPlaceOriginals, inPlaceKey } from '../src/music/repositories/object-store/in-place-store.js';
-import { inspectFile, openFile, sha256OfFile, walkLibrary } from '../src/music/repositories/library-files.js';
+import {
+  inspectFile,
+  openFile,
+  sha256OfFile,
+  walkLibrary,
+  type LibraryCandidate,
+} from '../src/music/repositories/library-files.js';
 import { generateAudio } from './helpers/music-worker.js';
 
 const SHA = 'b'.repeat(64);
@@ -42,6 +48,28 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/**
+ * A folder of one song as the walk listed it; then `put` (a symlink or a hard link) to another
+ * audio file outside it is renamed over the song's path.
+ */
+async function listedThenReplaced(
+  name: string,
+  put: (target: string, path: string) => Promise<void>,
+): Promise<{ entry: LibraryCandidate; elsewhere: string }> {
+  const folder = join(dir, name);
+  await mkdir(folder);
+  const elsewhere = join(dir, `elsewhere-${name}.flac`);
+  await generateAudio(join(folder, 'song.flac'), { seconds: 1 });
+  await generateAudio(elsewhere, { seconds: 2 });
+  const listed: LibraryCandidate[] = [];
+  for await (const entry of walkLibrary(folder)) if (entry.kind === 'file') listed.push(entry);
+  expect(listed.map((e) => e.path)).toEqual(['song.flac']);
+  const entry = listed[0]!;
+  await put(elsewhere, `${entry.abs}.next`);
+  await rename(`${entry.abs}.next`, entry.abs);
+  return { entry, elsewhere };
+}
+
 describe('an in-place file swapped for a symlink while it is read', () => {
   it('is served as the file it was, or not at all; never the target of the link', async () => {
     const roots = join(dir, 'roots');
@@ -69,43 +97,20 @@ describe('an in-place file swapped for a symlink while it is read', () => {
   }, 60_000);
 
   it('is not read by an import: the walk listed the file, the read finds a link and refuses it', async () => {
-    const folder = join(dir, 'folder');
-    await mkdir(folder);
-    const elsewhere = join(dir, 'elsewhere.flac');
-    await generateAudio(join(folder, 'song.flac'), { seconds: 1 });
-    await generateAudio(elsewhere, { seconds: 2 });
-    const listed = [];
-    for await (const entry of walkLibrary(folder)) if (entry.kind === 'file') listed.push(entry);
-    expect(listed.map((e) => e.path)).toEqual(['song.flac']);
-    const [entry] = listed;
-    const { rename, symlink: link, stat: statOf } = await import('node:fs/promises');
-    await link(elsewhere, `${entry!.abs}.next`);
-    await rename(`${entry!.abs}.next`, entry!.abs);
-
-    const found = await inspectFile({ ...entry!, size: (await statOf(elsewhere)).size }, (f) =>
+    const { entry, elsewhere } = await listedThenReplaced('folder', symlink);
+    const found = await inspectFile({ ...entry, size: (await stat(elsewhere)).size }, (f) =>
       Promise.resolve(f),
     );
     expect(found).toMatchObject({ ok: false, kind: 'unreadable' });
     expect(found.ok ? '' : found.reason).toMatch(/replaced by a symlink/);
-    await expect(sha256OfFile(entry!.abs)).rejects.toThrow(/replaced by a symlink/);
-    await expect(buffer(openFile(entry!.abs))).rejects.toThrow(/replaced by a symlink/);
+    await expect(sha256OfFile(entry.abs)).rejects.toThrow(/replaced by a symlink/);
+    await expect(buffer(openFile(entry.abs))).rejects.toThrow(/replaced by a symlink/);
   }, 60_000);
 
   it('is not read by an import when a hard link to another file was put at its path since the walk', async () => {
-    const folder = join(dir, 'linked');
-    await mkdir(folder);
-    const elsewhere = join(dir, 'elsewhere-linked.flac');
-    await generateAudio(join(folder, 'song.flac'), { seconds: 1 });
-    await generateAudio(elsewhere, { seconds: 2 });
-    const listed = [];
-    for await (const entry of walkLibrary(folder)) if (entry.kind === 'file') listed.push(entry);
-    const [entry] = listed;
-    const { link, rename } = await import('node:fs/promises');
-    await link(elsewhere, `${entry!.abs}.next`);
-    await rename(`${entry!.abs}.next`, entry!.abs);
-
-    const found = await inspectFile(entry!, (f) => Promise.resolve(f));
+    const { entry } = await listedThenReplaced('linked', link);
+    const found = await inspectFile(entry, (f) => Promise.resolve(f));
     expect(found.ok ? '' : found.reason).toMatch(/replaced by a symlink or another file/);
-    await expect(sha256OfFile(entry!.abs, entry!.ino)).rejects.toThrow(/another file/);
+    await expect(sha256OfFile(entry.abs, entry.ino)).rejects.toThrow(/another file/);
   }, 60_000);
 });

@@ -14,6 +14,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLibraryImporter } from '../src/music/library-wiring.js';
+import type { LibraryImportProgress } from '../src/music/services/live-events.js';
 import { createMusicTestApp, type MusicTestApp } from './helpers/music-app.js';
 import { signupUser, type TestUser } from './helpers/music-domain.js';
 import { testDatabaseUrl } from './helpers/music-env.js';
@@ -71,32 +72,40 @@ async function importJobs(importId: string): Promise<number> {
   }
 }
 
+/** Resolves at the first progress report (one a beat) that `test` accepts. */
+type ProgressWhere = (test: (p: LibraryImportProgress) => boolean) => Promise<void>;
+
 /**
  * Runs the import as the job does, its first batch held by a lock on `tracks` (its file in hand,
- * not recorded), and calls `whileStopping` once the run has read a pause; the lock goes after.
+ * not recorded) while `whileHeld` runs; the lock goes after.
  */
-async function runHeld(importId: string, whileStopping: () => Promise<void>, signal?: AbortSignal) {
+async function runLocked(
+  importId: string,
+  whileHeld: (progressWhere: ProgressWhere) => Promise<void>,
+  signal?: AbortSignal,
+) {
   const lock = new pg.Client({ connectionString: testDatabaseUrl() });
   await lock.connect();
   const wiring = createLibraryImporter(t.config, t.connections, { batchSize: 1, beatMs: 20 });
+  const waiting = new Set<{ test: (p: LibraryImportProgress) => boolean; resolve: () => void }>();
+  const progressWhere: ProgressWhere = (test) =>
+    new Promise<void>((resolve) => waiting.add({ test, resolve }));
   try {
     await lock.query('BEGIN');
     await lock.query('LOCK TABLE tracks IN SHARE MODE');
-    let sawPause: () => void = () => undefined;
-    const pauseSeen = new Promise<void>((resolve) => (sawPause = resolve));
     const running = wiring.importer.run(importId, randomUUID(), {
       from: ['queued', 'running'],
       ...(signal ? { signal } : {}),
       onProgress: (p) => {
-        if (p.status === 'paused') sawPause();
+        for (const w of waiting)
+          if (w.test(p)) {
+            waiting.delete(w);
+            w.resolve();
+          }
       },
     });
     await waitForLockWaiter(t.connections.pool, '%INSERT INTO "tracks"%');
-    const paused = await post(`/api/v1/admin/library/imports/${importId}/pause`);
-    expect(paused.statusCode, paused.body).toBe(200);
-    // The run has read the pause: it is stopping after the files in hand, which it cannot record yet.
-    await pauseSeen;
-    await whileStopping();
+    await whileHeld(progressWhere);
     await lock.query('COMMIT');
     return await running;
   } finally {
@@ -104,6 +113,22 @@ async function runHeld(importId: string, whileStopping: () => Promise<void>, sig
     await lock.end();
     await wiring.close();
   }
+}
+
+/** runLocked, paused while held; `whileStopping` runs once the run has read the pause. */
+function runHeld(importId: string, whileStopping: () => Promise<void>, signal?: AbortSignal) {
+  return runLocked(
+    importId,
+    async (progressWhere) => {
+      const pauseSeen = progressWhere((p) => p.status === 'paused');
+      const paused = await post(`/api/v1/admin/library/imports/${importId}/pause`);
+      expect(paused.statusCode, paused.body).toBe(200);
+      // The run has read the pause: it is stopping after the files in hand, which it cannot record yet.
+      await pauseSeen;
+      await whileStopping();
+    },
+    signal,
+  );
 }
 
 async function startImport(handle: string): Promise<string> {
@@ -234,44 +259,19 @@ describe('a resume while the paused import is stopping', () => {
     const other = await signupUser(t.app, 'last6');
     const importId = await startImport(other.handle);
     const taker = randomUUID();
-    const lock = new pg.Client({ connectionString: testDatabaseUrl() });
-    await lock.connect();
-    const wiring = createLibraryImporter(t.config, t.connections, { batchSize: 1, beatMs: 20 });
-    try {
-      await lock.query('BEGIN');
-      await lock.query('LOCK TABLE tracks IN SHARE MODE');
-      let beats = 0;
-      let onBeat: () => void = () => undefined;
-      const running = wiring.importer.run(importId, randomUUID(), {
-        from: ['queued', 'running'],
-        onProgress: () => {
-          beats++;
-          onBeat();
-        },
-      });
-      await waitForLockWaiter(t.connections.pool, '%INSERT INTO "tracks"%');
+    const stopped = await runLocked(importId, async (progressWhere) => {
       // Another run took it (as after letGoIfAbandoned and a claim), while this one was held.
       await t.connections.prisma.libraryImport.update({
         where: { id: importId },
         data: { runner: taker, heartbeatAt: new Date() },
       });
       // Two beats after it: one began after the change, and found the import held by another.
-      const seen = beats;
-      await new Promise<void>((resolve) => {
-        onBeat = () => {
-          if (beats >= seen + 2) resolve();
-        };
-      });
-      await lock.query('COMMIT');
-      const stopped = await running;
-      expect(stopped.imported).toBeLessThan(FILES);
-      const record = await t.connections.prisma.libraryImport.findUniqueOrThrow({ where: { id: importId } });
-      expect(record).toMatchObject({ status: 'running', runner: taker });
-    } finally {
-      await lock.query('ROLLBACK').catch(() => undefined);
-      await lock.end();
-      await wiring.close();
-    }
+      let beats = 0;
+      await progressWhere(() => ++beats >= 2);
+    });
+    expect(stopped.imported).toBeLessThan(FILES);
+    const record = await t.connections.prisma.libraryImport.findUniqueOrThrow({ where: { id: importId } });
+    expect(record).toMatchObject({ status: 'running', runner: taker });
   }, 120_000);
 
   it('a run stopped before it starts (Ctrl-C while the CLI waits for a claim) decides nothing missing', async () => {

@@ -65,6 +65,24 @@ beforeAll(async () => {
   owner = await signupUser(t.app, 'inplace');
 }, 120_000);
 
+/** One run of a new in-place import of `root` for `ownerUserId`, as the job runs it. */
+async function importInPlace(ownerUserId: string, root: string) {
+  const wiring = createLibraryImporter(t.config, t.connections);
+  try {
+    const record = await wiring.library.createImport({
+      ownerUserId,
+      requestedBy: null,
+      root,
+      visibility: 'public',
+      prune: false,
+      inPlace: true,
+    });
+    return await wiring.importer.run(record.id, randomUUID());
+  } finally {
+    await wiring.close();
+  }
+}
+
 afterAll(async () => {
   if (worker) await stopWorkerProcess(worker);
   await t.close();
@@ -154,17 +172,7 @@ describe('library import --in-place', () => {
         tags: { title: `${word} Song ${n + 1}`, artist: `${word} Band` },
       });
 
-    const wiring = createLibraryImporter(t.config, t.connections);
-    const record = await wiring.library.createImport({
-      ownerUserId: owner.id,
-      requestedBy: null,
-      root: join(roots, 'music'),
-      visibility: 'public',
-      prune: false,
-      inPlace: true,
-    });
-    const done = await wiring.importer.run(record.id, randomUUID());
-    await wiring.close();
+    const done = await importInPlace(owner.id, join(roots, 'music'));
     expect(done).toMatchObject({ status: 'done', imported: 2, failed: 0, inPlace: true });
 
     expect(await t.connections.stores.originals.list(`${owner.id}/`)).toEqual([]);
@@ -176,17 +184,10 @@ describe('library import --in-place', () => {
 
     // The same folder in place for a second owner: assets of their own (the key names the owner).
     const other = await signupUser(t.app, 'inplace2');
-    const again = createLibraryImporter(t.config, t.connections);
-    const second = await again.library.createImport({
-      ownerUserId: other.id,
-      requestedBy: null,
-      root: join(roots, 'music'),
-      visibility: 'public',
-      prune: false,
-      inPlace: true,
+    expect(await importInPlace(other.id, join(roots, 'music'))).toMatchObject({
+      status: 'done',
+      imported: 2,
     });
-    expect(await again.importer.run(second.id, randomUUID())).toMatchObject({ status: 'done', imported: 2 });
-    await again.close();
     const versionsOfOther = await t.connections.prisma.trackVersion.findMany({
       where: { track: { ownerUserId: other.id } },
       select: { asset: { select: { ownerUserId: true } } },
@@ -233,22 +234,12 @@ describe('library import --in-place', () => {
     await copyFile(mp3, `${mp3}.restored`);
     await utimes(`${mp3}.restored`, before.atime, before.mtime);
     await rename(`${mp3}.restored`, mp3);
-    const rerun = createLibraryImporter(t.config, t.connections);
-    const again2 = await rerun.library.createImport({
-      ownerUserId: owner.id,
-      requestedBy: null,
-      root: join(roots, 'music'),
-      visibility: 'public',
-      prune: false,
-      inPlace: true,
-    });
-    expect(await rerun.importer.run(again2.id, randomUUID())).toMatchObject({
+    expect(await importInPlace(owner.id, join(roots, 'music'))).toMatchObject({
       status: 'done',
       imported: 0,
       updated: 0,
       failed: 0,
     });
-    await rerun.close();
     const mp3Asset = await t.connections.prisma.asset.findFirstOrThrow({
       where: { ownerUserId: owner.id, objectKey: { endsWith: `:${mp3}` } },
     });

@@ -65,10 +65,15 @@ export interface HlsLinkQuery {
 }
 
 /** The edge's check: allowed, with the Cache-Control the media itself would carry. */
-export interface HlsAccess {
+export interface MediaAccess {
   status: 204;
   headers: Record<string, string>;
 }
+
+const granted = (cacheControl: string): MediaAccess => ({
+  status: 204,
+  headers: { 'cache-control': cacheControl },
+});
 
 type ContentTypeOf = (key: string) => Promise<string>;
 const byExtension: ContentTypeOf = (key) => Promise.resolve(contentTypeFor(key));
@@ -117,9 +122,8 @@ export class MediaDelivery {
    * bytes (nginx auth_request, docs/operations.md "nginx"). The same rule as hls(), no object read:
    * the Cache-Control hls() would answer with, or its refusal.
    */
-  async hlsAccess(rawUrl: string, query: HlsLinkQuery, viewer: Viewer = undefined): Promise<HlsAccess> {
-    const { cacheControl } = await this.authoriseHls(rawUrl, query, viewer);
-    return { status: 204, headers: { 'cache-control': cacheControl } };
+  async hlsAccess(rawUrl: string, query: HlsLinkQuery, viewer: Viewer = undefined): Promise<MediaAccess> {
+    return granted((await this.authoriseHls(rawUrl, query, viewer)).cacheControl);
   }
 
   /**
@@ -221,9 +225,8 @@ export class MediaDelivery {
   }
 
   /** GET /media/access/images/<path> (or waveforms): the edge's check, as hlsAccess for HLS. */
-  async objectAccess(mount: ObjectMount, rawUrl: string, viewer: Viewer = undefined): Promise<HlsAccess> {
-    const { cacheControl } = await this.authoriseObject(mount, rawUrl, viewer);
-    return { status: 204, headers: { 'cache-control': cacheControl } };
+  async objectAccess(mount: ObjectMount, rawUrl: string, viewer: Viewer = undefined): Promise<MediaAccess> {
+    return granted((await this.authoriseObject(mount, rawUrl, viewer)).cacheControl);
   }
 
   private async authoriseObject(
